@@ -1,0 +1,29 @@
+import type { AnyRecord } from "../records/transcript.js";
+
+/** A reducer over the records of one pass. `step` may mutate its own state; nothing here does I/O. */
+export interface Analysis<S, R> {
+  id: string;
+  init(): S;
+  step(state: S, rec: AnyRecord): void;
+  finish(state: S): R;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAnalysis = Analysis<any, any>;
+export type ResultOf<A> = A extends Analysis<any, infer R> ? R : never;
+
+/** Runs several analyses side by side over one stream of records. */
+export class Fanout<T extends Record<string, AnyAnalysis>> {
+  private readonly states: Record<string, unknown> = {};
+  constructor(private readonly analyses: T) {
+    for (const [k, a] of Object.entries(analyses)) this.states[k] = a.init();
+  }
+  step(rec: AnyRecord): void {
+    for (const k in this.analyses) this.analyses[k]!.step(this.states[k], rec);
+  }
+  finish(): { [K in keyof T]: ResultOf<T[K]> } {
+    const out: Record<string, unknown> = {};
+    for (const k in this.analyses) out[k] = this.analyses[k]!.finish(this.states[k]);
+    return out as { [K in keyof T]: ResultOf<T[K]> };
+  }
+}

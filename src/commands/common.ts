@@ -1,0 +1,48 @@
+import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js";
+import type { Health } from "../analyses/health.js";
+import { scanTranscripts } from "../sources/scan.js";
+import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { progressReporter } from "./progress.js";
+
+/** Options every command understands (CONTRACT.md "Common options"). */
+export interface CommonOptions {
+  format: "table" | "markdown" | "json" | "csv";
+  claudeDir?: string[];
+  subagents?: boolean;
+  strict?: boolean;
+  color?: boolean;
+  redact?: boolean;
+  debugFile?: string;
+  rpcLog?: string;
+  streamJson?: string;
+  baseline?: string;
+  /** Test hook: replaces process.stdin. */
+  stdin?: NodeJS.ReadableStream;
+  /** Test hook: replaces process.env for config-dir lookup. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Loaded<T extends Record<string, AnyAnalysis>> {
+  resolved: ResolvedTarget;
+  health: Health;
+  results: { [K in keyof T]: ResultOf<T[K]> };
+}
+
+/** Resolves a target and runs the given analyses over its transcripts in one pass. */
+export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
+  target: string | undefined,
+  opts: CommonOptions,
+  analyses: T,
+): Promise<Loaded<T>> {
+  const resolved = await resolveTarget(target, {
+    claudeDir: opts.claudeDir,
+    subagents: opts.subagents,
+    env: opts.env,
+    stdinIsTTY: opts.stdin ? false : undefined,
+  });
+  const fan = new Fanout(analyses);
+  const progress = progressReporter();
+  const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
+  progress?.done();
+  return { resolved, health, results: fan.finish() };
+}

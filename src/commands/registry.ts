@@ -1,0 +1,22 @@
+import type { Options } from "yargs";
+import type { CommandOutput } from "../report/envelope.js";
+import type { CommonOptions } from "./common.js";
+
+/** Parsed arguments as yargs hands them to a command: the common options plus the command's own. */
+export type Argv = CommonOptions & Record<string, unknown> & { target?: string; targets?: string[]; _: Array<string | number> };
+
+/**
+ * One command: the same metadata drives the parser and the help text, so help stays true.
+ * `run` returns data; printing is the CLI's job.
+ */
+export interface CommandSpec {
+  /** yargs command string, e.g. "requests [target]". */
+  command: string;
+  describe: string;
+  /** Real examples shown in help and README: [command line, what it does]. */
+  examples: Array<[string, string]>;
+  options?: Record<string, Options>;
+  /** Positional names this command accepts. */
+  positionals?: Record<string, { describe: string; array?: boolean }>;
+  run(argv: Argv): Promise<CommandOutput>;
+}

@@ -1,0 +1,119 @@
+import { statSync } from "node:fs";
+import { Fanout } from "../analyses/analysis.js";
+import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { inventoryAnalysis } from "../analyses/inventory.js";
+import { requestsAnalysis } from "../analyses/requests.js";
+import { UsageError } from "../errors.js";
+import { healthWarnings } from "../report/health-table.js";
+import { col } from "../report/model.js";
+import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import type { InputFile } from "../sources/input.js";
+import { scanTranscripts } from "../sources/scan.js";
+import type { CommandSpec } from "./registry.js";
+
+export interface SessionRow {
+  sessionId: string;
+  project: string | null;
+  projectDir: string;
+  path: string;
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  bytes: number;
+  requests: number;
+  subagents: number;
+  versions: string[];
+  malformed: number;
+}
+
+export const sessionsCommand: CommandSpec = {
+  command: "sessions",
+  describe: "sessions found under the config dirs, newest first: id, project (from the records' cwd), times, size, requests, subagents",
+  examples: [
+    ["ccforensics sessions", "every session under ~/.config/claude and ~/.claude"],
+    ["ccforensics sessions --project widget --since 7d", "sessions of projects whose cwd contains 'widget', active in the last 7 days"],
+  ],
+  options: {
+    project: { type: "string", describe: "keep sessions whose cwd (or project folder) contains this text" },
+    since: { type: "string", describe: "keep sessions active since a date (2026-11-01) or a span (7d, 12h)" },
+  },
+  async run(argv) {
+    const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env });
+    const since = parseSince(argv.since as string | undefined);
+    const project = (argv.project as string | undefined)?.toLowerCase();
+    const health = emptyHealth();
+    const inputs: InputFile[] = [];
+    const rows: SessionRow[] = [];
+    for (const s of listSessionFiles(dirs)) {
+      const subs = await findSubagents(s.path, s.id);
+      const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
+      const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
+      const h = await scanTranscripts([main], (r) => fan.step(r));
+      const res = fan.finish();
+      const inv = res.inventory;
+      const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      const row: SessionRow = {
+        sessionId: s.id,
+        project: cwd,
+        projectDir: s.projectDir,
+        path: s.path,
+        firstTimestamp: inv.firstTimestamp,
+        lastTimestamp: inv.lastTimestamp,
+        bytes: main.bytes + subs.reduce((n, f) => n + safeSize(f.path), 0),
+        requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
+        subagents: subs.length,
+        versions: Object.keys(inv.versions).sort(),
+        malformed: h.malformedCount,
+      };
+      if (project && !`${row.project ?? ""}\n${row.projectDir}`.toLowerCase().includes(project)) continue;
+      if (since && (row.lastTimestamp === null || row.lastTimestamp < since)) continue;
+      mergeHealth(health, h);
+      inputs.push(main);
+      rows.push(row);
+    }
+    rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
+    return {
+      command: "sessions",
+      inputs,
+      health,
+      data: { sessions: rows, searched: dirs },
+      report: {
+        title: "Sessions",
+        summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
+        tables: [
+          {
+            id: "sessions",
+            title: "Sessions (newest first)",
+            columns: [
+              col("sessionId", "session"), col("project", "project (cwd)"), col("firstTimestamp", "first", "time"),
+              col("lastTimestamp", "last", "time"), col("bytes", "size", "bytes"), col("requests", "requests", "int"),
+              col("subagents", "subagents", "int"), col("versions", "versions"), col("malformed", "malformed", "int"),
+            ],
+            rows: rows.map((r) => ({ ...r })),
+          },
+        ],
+        warnings: healthWarnings(health),
+      },
+    };
+  },
+};
+
+/** `--since`: an ISO date/time, or a span back from now (`7d`, `12h`, `30m`). Returns an ISO string. */
+export function parseSince(v: string | undefined, now = Date.now()): string | undefined {
+  if (v === undefined || v === "") return undefined;
+  const span = /^(\d+)\s*([dhm])$/.exec(v.trim());
+  if (span) {
+    const ms = Number(span[1]) * ({ d: 86400000, h: 3600000, m: 60000 } as const)[span[2] as "d" | "h" | "m"];
+    return new Date(now - ms).toISOString();
+  }
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw new UsageError(`--since: expected a date (2026-11-01) or a span (7d, 12h), got "${v}"`);
+  return new Date(t).toISOString();
+}
+
+function safeSize(p: string): number {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0;
+  }
+}

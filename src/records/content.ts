@@ -1,0 +1,45 @@
+import { isObject } from "./json.js";
+import type { ContentBlock } from "./transcript.js";
+
+/**
+ * Characters the model sees of a tool_result's `content`: the string itself, or the text of its text
+ * blocks. Images and other binary blocks have no characters; they are counted apart.
+ */
+export function visibleText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let s = "";
+  for (const b of content) if (isObject(b) && b.type === "text" && typeof b.text === "string") s += b.text;
+  return s;
+}
+
+export function imageCount(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  let n = 0;
+  for (const b of content) if (isObject(b) && b.type === "image") n += 1;
+  return n;
+}
+
+export function toolResults(content: string | ContentBlock[] | undefined): ContentBlock[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => b.type === "tool_result");
+}
+
+/** Code points of a JS string (a lone surrogate counts as one). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** UTF-8 bytes of a JS string as Node would write it (lone surrogates become U+FFFD, 3 bytes). */
+export function utf8Bytes(s: string): number {
+  return Buffer.byteLength(s, "utf8");
+}

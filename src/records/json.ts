@@ -1,0 +1,94 @@
+import type { RawLine } from "../sources/lines.js";
+
+export type JsonObject = Record<string, unknown>;
+
+export type ParsedLine =
+  | { ok: true; value: JsonObject; text: string }
+  | { ok: false; reason: string; excerpt: string }
+  | { ok: "blank" };
+
+/** Nesting beyond this is not a record any Claude Code build writes; walking it would only risk the stack. */
+export const MAX_DEPTH = 200;
+
+/**
+ * Parses one physical line as a JSON object, never throwing. Says why a line is not a record:
+ * NUL-padded crash remnants, two records glued together, half-written lines, bare arrays or scalars,
+ * absurd nesting, and lines longer than a string can be.
+ */
+export function parseLine(raw: RawLine): ParsedLine {
+  if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
+  if (raw.buf.length === 0) return { ok: "blank" };
+  const text = raw.buf.toString("utf8");
+  const first = firstNonSpace(text);
+  if (first < 0) return { ok: "blank" };
+  const excerpt = excerptOf(text);
+  if (raw.buf.indexOf(0) >= 0) {
+    const nulAt = raw.buf.indexOf(0);
+    const kind = nulAt === 0 || text.trim().replace(/\u0000/g, "") === "" ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
+    return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+    if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt };
+    return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
+  }
+  if (depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt };
+  return { ok: true, value: value as JsonObject, text };
+}
+
+function jsonReason(text: string, message: string, unterminated: boolean): string {
+  const glued = /Unexpected non-whitespace character after JSON at position (\d+)/.exec(message);
+  if (glued) {
+    const at = Number(glued[1]);
+    const rest = text.slice(at).trimStart();
+    if (rest.startsWith("{")) return `two JSON values glued on one line (the second starts at column ${at + 1})`;
+    return `trailing garbage after the JSON value at column ${at + 1}`;
+  }
+  const endish = /Unterminated|Unexpected end of JSON input|Expected .* after|Bad control character/.test(message);
+  if (endish && unterminated) return `half-written last line (${message})`;
+  if (/Unexpected end of JSON input|Unterminated string/.test(message)) return `truncated record (${message})`;
+  return `invalid JSON (${message})`;
+}
+
+function firstNonSpace(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return i;
+  }
+  return -1;
+}
+
+/** First 120 characters of a bad line, for error messages; the renderer escapes control characters. */
+export function excerptOf(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** Iterative depth check: stops as soon as `limit` is passed. */
+export function depthExceeds(root: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (d > limit) return true;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === "object") stack.push([x, d + 1]);
+    } else if (v !== null && typeof v === "object") {
+      for (const k in v) {
+        const x = (v as JsonObject)[k];
+        if (x !== null && typeof x === "object") stack.push([x, d + 1]);
+      }
+    }
+  }
+  return false;
+}
+
+export const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+export const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+export const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
+export const arr = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);

@@ -1,0 +1,193 @@
+import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
+import type { Pos } from "./pos.js";
+
+/** Token usage of one assistant record; absent fields are 0 except where the split matters. */
+export interface Usage {
+  inputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+  outputTokens: number;
+  cacheCreation5m: number | null;
+  cacheCreation1h: number | null;
+}
+
+/** Fields every transcript record may carry (FORMATS.md 4.3). `raw` keeps the rest for the analyses. */
+export interface Envelope {
+  pos: Pos;
+  chain: string;
+  type: string;
+  uuid: string | undefined;
+  parentUuid: string | undefined;
+  /** `sessionId`, or from 2.1.239 on `session_id`. */
+  sessionId: string | undefined;
+  agentId: string | undefined;
+  isSidechain: boolean;
+  timestamp: string | undefined;
+  version: string | undefined;
+  cwd: string | undefined;
+  raw: JsonObject;
+}
+
+export type ContentBlock = JsonObject & { type?: unknown };
+
+export interface AssistantRecord extends Envelope {
+  kind: "assistant";
+  messageId: string | undefined;
+  requestId: string | undefined;
+  model: string | undefined;
+  usage: Usage | undefined;
+  stopReason: string | null;
+  content: ContentBlock[];
+  isApiError: boolean;
+}
+
+export interface UserRecord extends Envelope {
+  kind: "user";
+  /** `message.content`: a plain string or content blocks (text, tool_result, image). */
+  content: string | ContentBlock[] | undefined;
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  toolUseResult: unknown;
+}
+
+export interface AttachmentRecord extends Envelope {
+  kind: "attachment";
+  attachment: JsonObject;
+  attachmentType: string;
+}
+
+export interface SystemRecord extends Envelope {
+  kind: "system";
+  subtype: string | undefined;
+}
+
+export interface ProgressRecord extends Envelope {
+  kind: "progress";
+  dataType: string | undefined;
+}
+
+export interface ContentReplacementRecord extends Envelope {
+  kind: "content-replacement";
+  replacements: Array<{ kind: string | undefined; toolUseId: string | undefined; replacement: unknown }>;
+}
+
+/** A known record type that the analyses read only as metadata (summary, file-history-snapshot, …). */
+export interface MetaRecord extends Envelope {
+  kind: "meta";
+}
+
+/** A JSON object whose `type` this build does not know: counted, then passed over. */
+export interface UnknownRecord extends Envelope {
+  kind: "unknown";
+}
+
+export interface MalformedRecord {
+  kind: "malformed";
+  pos: Pos;
+  chain: string;
+  reason: string;
+  excerpt: string;
+}
+
+export type TranscriptRecord =
+  | AssistantRecord
+  | UserRecord
+  | AttachmentRecord
+  | SystemRecord
+  | ProgressRecord
+  | ContentReplacementRecord
+  | MetaRecord
+  | UnknownRecord;
+
+export type AnyRecord = TranscriptRecord | MalformedRecord;
+
+/** Record types of FORMATS.md 4.1 and 10 that carry no data the analyses need beyond counting. */
+export const META_TYPES: ReadonlySet<string> = new Set([
+  "file-history-snapshot", "file-history-delta", "queue-operation", "summary", "custom-title", "ai-title",
+  "last-prompt", "tag", "mode", "permission-mode", "pr-link", "agent-name", "worktree-state", "bridge-session",
+  "atis-latch", "frame-link", "relocated", "prompt_snapshot",
+]);
+
+/** Turns a parsed JSON object into a typed record. Wrong-typed fields become undefined; nothing throws. */
+export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRecord {
+  const type = str(raw.type) ?? "";
+  const env: Envelope = {
+    pos,
+    chain,
+    type: type === "" ? "(no type)" : type,
+    uuid: str(raw.uuid),
+    parentUuid: str(raw.parentUuid),
+    sessionId: str(raw.sessionId) ?? str(raw.session_id),
+    agentId: str(raw.agentId),
+    isSidechain: raw.isSidechain === true,
+    timestamp: str(raw.timestamp),
+    version: str(raw.version),
+    cwd: str(raw.cwd),
+    raw,
+  };
+  switch (type) {
+    case "assistant": {
+      const m = isObject(raw.message) ? raw.message : {};
+      return {
+        ...env,
+        kind: "assistant",
+        messageId: str(m.id),
+        requestId: str(raw.requestId),
+        model: str(m.model),
+        usage: usageOf(m.usage),
+        stopReason: str(m.stop_reason) ?? null,
+        content: blocksOf(m.content),
+        isApiError: raw.isApiErrorMessage === true,
+      };
+    }
+    case "user": {
+      const m = isObject(raw.message) ? raw.message : {};
+      const c = m.content;
+      return {
+        ...env,
+        kind: "user",
+        content: typeof c === "string" ? c : Array.isArray(c) ? blocksOf(c) : undefined,
+        isMeta: bool(raw.isMeta) ?? false,
+        isCompactSummary: bool(raw.isCompactSummary) ?? false,
+        toolUseResult: raw.toolUseResult,
+      };
+    }
+    case "attachment": {
+      const a = isObject(raw.attachment) ? raw.attachment : {};
+      return { ...env, kind: "attachment", attachment: a, attachmentType: str(a.type) ?? "(no type)" };
+    }
+    case "system":
+      return { ...env, kind: "system", subtype: str(raw.subtype) };
+    case "progress":
+      return { ...env, kind: "progress", dataType: isObject(raw.data) ? str(raw.data.type) : undefined };
+    case "content-replacement":
+      return {
+        ...env,
+        kind: "content-replacement",
+        replacements: (arr(raw.replacements) ?? []).filter(isObject).map((r) => ({
+          kind: str(r.kind),
+          toolUseId: str(r.toolUseId),
+          replacement: r.replacement,
+        })),
+      };
+    default:
+      return { ...env, kind: META_TYPES.has(type) ? "meta" : "unknown" };
+  }
+}
+
+export function usageOf(u: unknown): Usage | undefined {
+  if (!isObject(u)) return undefined;
+  const cc = isObject(u.cache_creation) ? u.cache_creation : undefined;
+  return {
+    inputTokens: num(u.input_tokens) ?? 0,
+    cacheCreationInputTokens: num(u.cache_creation_input_tokens) ?? 0,
+    cacheReadInputTokens: num(u.cache_read_input_tokens) ?? 0,
+    outputTokens: num(u.output_tokens) ?? 0,
+    cacheCreation5m: cc ? (num(cc.ephemeral_5m_input_tokens) ?? null) : null,
+    cacheCreation1h: cc ? (num(cc.ephemeral_1h_input_tokens) ?? null) : null,
+  };
+}
+
+function blocksOf(c: unknown): ContentBlock[] {
+  return (arr(c) ?? []).filter(isObject) as ContentBlock[];
+}

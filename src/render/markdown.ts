@@ -1,0 +1,42 @@
+import type { Report, Table } from "../report/model.js";
+import { formatValue } from "./values.js";
+import { sanitize } from "./sanitize.js";
+
+const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
+
+/** GitHub-flavoured markdown, thousands separators, ready to paste into a write-up. */
+export function renderMarkdown(report: Report, level = 2): string {
+  const h = "#".repeat(level);
+  const out: string[] = [`${h} ${mdText(report.title)}`, ""];
+  if (report.summary?.length) {
+    for (const [k, v, kind] of report.summary) out.push(`- **${mdText(k)}**: ${mdCell(formatValue(v, kind ?? "text", "—"))}`);
+    out.push("");
+  }
+  for (const t of report.tables) out.push(renderTable(t, level + 1), "");
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+export function renderTable(t: Table, level: number): string {
+  const out = [`${"#".repeat(level)} ${mdText(t.title)}`, ""];
+  if (t.rows.length === 0 && !t.footer?.length) {
+    out.push("_(none)_");
+  } else {
+    out.push(`| ${t.columns.map((c) => mdCell(c.header)).join(" | ")} |`);
+    out.push(`|${t.columns.map((c) => (NUMERIC.has(c.kind) ? "---:" : "---")).join("|")}|`);
+    for (const r of t.rows) out.push(`| ${t.columns.map((c) => mdCell(formatValue(r[c.key], c.kind, "—"))).join(" | ")} |`);
+    for (const r of t.footer ?? []) out.push(`| ${t.columns.map((c) => bold(mdCell(formatValue(r[c.key], c.kind, "")))).join(" | ")} |`);
+  }
+  for (const n of t.notes ?? []) out.push("", `> ${mdText(n)}`);
+  return out.join("\n");
+}
+
+const bold = (s: string) => (s === "" ? s : `**${s}**`);
+
+/** Pipes and backticks would break a table cell; values are already sanitised by formatValue. */
+function mdCell(s: string): string {
+  return s.replace(/\\\|/g, "|").replace(/\|/g, "\\|");
+}
+
+function mdText(s: string): string {
+  return sanitize(s);
+}

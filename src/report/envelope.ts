@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import type { Health } from "../analyses/health.js";
+import type { InputFile } from "../sources/input.js";
+import type { Report } from "./model.js";
+
+let cachedVersion: string | undefined;
+export function toolVersion(): string {
+  if (cachedVersion) return cachedVersion;
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    cachedVersion = pkg.version ?? "0.0.0";
+  } catch {
+    cachedVersion = "0.0.0";
+  }
+  return cachedVersion;
+}
+
+/** What every command returns: the domain results for JSON, and the neutral report for the other formats. */
+export interface CommandOutput {
+  command: string;
+  inputs: InputFile[];
+  health: Health;
+  /** Command fields of the JSON envelope (CONTRACT.md), e.g. `{ requests, totals }`. */
+  data: Record<string, unknown>;
+  report: Report;
+}
+
+/** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */
+export function envelope(out: CommandOutput): Record<string, unknown> {
+  return {
+    tool: { name: "ccforensics", version: toolVersion() },
+    command: out.command,
+    inputs: out.inputs.map((i) => ({ path: i.path, kind: i.kind, bytes: i.bytes, sha256: i.sha256, ...(i.chain ? { chain: i.chain } : {}) })),
+    health: out.health,
+    ...out.data,
+  };
+}

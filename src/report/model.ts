@@ -1,0 +1,33 @@
+/**
+ * The neutral report model that the table, markdown and CSV renderers see. Rows hold raw values;
+ * `Column.kind` decides how they print. JSON output does not go through this: it serialises the
+ * domain results inside the envelope (report/envelope.ts).
+ */
+export type ColumnKind = "int" | "signed" | "bytes" | "ms" | "text" | "time" | "bool" | "ratio" | "usd";
+
+export interface Column {
+  key: string;
+  header: string;
+  kind: ColumnKind;
+}
+
+export interface Table {
+  id: string;
+  title: string;
+  columns: Column[];
+  rows: Array<Record<string, unknown>>;
+  /** Rows printed after a rule (totals). */
+  footer?: Array<Record<string, unknown>>;
+  notes?: string[];
+}
+
+export interface Report {
+  title: string;
+  /** Key/value lines shown above the tables (summary). */
+  summary?: Array<[string, unknown, ColumnKind?]>;
+  tables: Table[];
+  /** Warnings for stderr. */
+  warnings: string[];
+}
+
+export const col = (key: string, header: string, kind: ColumnKind = "text"): Column => ({ key, header, kind });

@@ -1,0 +1,162 @@
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import { parseLine } from "../records/json.js";
+import { readLines, type InputFile } from "./input.js";
+
+export interface ConfigDirOptions {
+  claudeDir?: string[];
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+/** `--claude-dir` if given, else every `CLAUDE_CONFIG_DIR` entry, else `~/.config/claude` and `~/.claude` (CONTRACT.md). */
+export function configDirs(opts: ConfigDirOptions = {}): string[] {
+  if (opts.claudeDir && opts.claudeDir.length > 0) return opts.claudeDir.map((d) => resolve(d));
+  const env = opts.env ?? process.env;
+  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (fromEnv.length > 0) return fromEnv.map((d) => resolve(d));
+  const home = opts.home ?? homedir();
+  return [join(home, ".config", "claude"), join(home, ".claude")];
+}
+
+export interface SessionFile {
+  id: string;
+  path: string;
+  projectDir: string;
+  configDir: string;
+}
+
+/** Main transcripts `projects/*\/<id>.jsonl` under each config dir, following symlinked dirs once. */
+export function listSessionFiles(dirs: string[]): SessionFile[] {
+  const out: SessionFile[] = [];
+  const seen = new Set<string>();
+  for (const configDir of dirs) {
+    const projects = join(configDir, "projects");
+    for (const p of safeReaddir(projects)) {
+      const projectDir = join(projects, p);
+      if (!isDir(projectDir) || !firstVisit(seen, projectDir)) continue;
+      for (const f of safeReaddir(projectDir)) {
+        if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
+        const path = join(projectDir, f);
+        if (isFile(path)) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+      }
+    }
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+export const MIN_PREFIX = 6;
+
+/** Finds one session by id or unique prefix; errors name what was searched and the candidates. */
+export function findSession(idOrPrefix: string, dirs: string[]): SessionFile {
+  if (idOrPrefix.length < MIN_PREFIX) {
+    throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
+  }
+  const all = listSessionFiles(dirs);
+  const exact = all.filter((s) => s.id === idOrPrefix);
+  const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
+  const unique = dedupeByRealpath(hits);
+  if (unique.length === 1) return unique[0]!;
+  if (unique.length === 0) {
+    const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${existsSync(d) ? "" : "  (directory does not exist)"}`);
+    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
+  }
+  const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
+  throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
+}
+
+export interface SubagentFile {
+  path: string;
+  agentId: string;
+}
+
+const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+
+/**
+ * Subagent transcripts of a main session: `<session>/subagents/**\/agent-*.jsonl` (2.1.x) and old-layout
+ * `agent-*.jsonl` beside the main file whose records carry the same session id (2.0.x).
+ */
+export async function findSubagents(mainPath: string, sessionId: string): Promise<SubagentFile[]> {
+  const dir = dirname(mainPath);
+  const out: SubagentFile[] = [];
+  const walk = (d: string, seen: Set<string>, depth: number) => {
+    if (depth > 8 || !firstVisit(seen, d)) return;
+    for (const f of safeReaddir(d)) {
+      const p = join(d, f);
+      if (isDir(p)) walk(p, seen, depth + 1);
+      else {
+        const m = AGENT_FILE.exec(f);
+        if (m && isFile(p)) out.push({ path: p, agentId: m[1]! });
+      }
+    }
+  };
+  walk(join(dir, sessionId, "subagents"), new Set(), 0);
+  for (const f of safeReaddir(dir)) {
+    const m = AGENT_FILE.exec(f);
+    const p = join(dir, f);
+    if (m && isFile(p) && (await sessionIdOf(p)) === sessionId) out.push({ path: p, agentId: m[1]! });
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The session id named by the first records of a transcript (`sessionId`, or `session_id` from 2.1.239). */
+export async function sessionIdOf(path: string, maxLines = 50): Promise<string | undefined> {
+  const input: InputFile = { path, kind: "transcript", bytes: 0, sha256: "" };
+  for await (const raw of readLines(input)) {
+    if (raw.line > maxLines) break;
+    const p = parseLine(raw);
+    if (p.ok === true) {
+      const id = p.value.sessionId ?? p.value.session_id;
+      if (typeof id === "string") return id;
+    }
+  }
+  return undefined;
+}
+
+/** The session id a main transcript's file name carries. */
+export function sessionIdFromPath(path: string): string {
+  return basename(path).replace(/\.jsonl$/, "");
+}
+
+function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => firstVisit(seen, h.path));
+}
+
+function firstVisit(seen: Set<string>, p: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    return false;
+  }
+  if (seen.has(real)) return false;
+  seen.add(real);
+  return true;
+}
+
+function safeReaddir(d: string): string[] {
+  try {
+    return readdirSync(d).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

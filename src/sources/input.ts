@@ -1,0 +1,45 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { LineSplitter, type RawLine } from "./lines.js";
+
+export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
+
+/** One file (or stdin) that a report read; `bytes` and `sha256` are filled in as it streams. */
+export interface InputFile {
+  path: string;
+  kind: InputKind;
+  bytes: number;
+  sha256: string;
+  /** The chain this input's records belong to: "main" or an agent id. Transcripts only. */
+  chain?: string;
+}
+
+export interface ReadOptions {
+  maxLineBytes?: number;
+  /** Replaces process.stdin when `path` is "-" (tests). */
+  stdin?: NodeJS.ReadableStream;
+}
+
+/**
+ * Streams the lines of a file or of stdin ("-"), hashing the bytes on the way. Memory stays bounded by
+ * the longest line held; over-long lines come out flagged, not buffered.
+ */
+export async function* readLines(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<RawLine> {
+  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 20 });
+  const hash = createHash("sha256");
+  const splitter = new LineSplitter(opts.maxLineBytes);
+  const out: RawLine[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    hash.update(buf);
+    bytes += buf.length;
+    splitter.push(buf, out);
+    for (const l of out) yield l;
+    out.length = 0;
+  }
+  splitter.end(out);
+  for (const l of out) yield l;
+  input.bytes = bytes;
+  input.sha256 = hash.digest("hex");
+}
