@@ -1,0 +1,166 @@
+import { isObject } from "./json.js";
+
+/**
+ * Typed events of a Claude Code debug-log message (FORMATS.md section 7). MCP lines are matched on
+ * the `rest` after `MCP server "<name>"` (colon at DEBUG, none at ERROR); unknown lines are `other`.
+ */
+export type DebugEvent =
+  | { type: "mcp-starting"; timeoutMs: number }
+  | { type: "mcp-connected"; ms: number; transport: string | null }
+  | {
+      type: "mcp-capabilities";
+      capabilities: Record<string, unknown> | null;
+      protocolEra: string | null;
+      negotiatedProtocolVersion: string | null;
+      serverVersion: unknown;
+    }
+  | { type: "mcp-instructions-truncated"; from: number; to: number }
+  | { type: "mcp-connection-failed"; ms: number | null; error: string }
+  | { type: "mcp-connection-timeout"; ms: number; limitMs: number | null }
+  | { type: "mcp-connection-dropped"; transport: string; uptimeS: number }
+  | { type: "mcp-connection-closed"; transport: string; uptimeS: number; clean: boolean }
+  | { type: "mcp-closing"; reason: string }
+  | { type: "mcp-shutdown"; signal: string | null }
+  | { type: "mcp-stderr"; text: string }
+  | { type: "mcp-tool-call"; tool: string }
+  | { type: "mcp-tool-done"; tool: string; duration: string; ms: number | null }
+  | { type: "mcp-tool-failed"; tool: string; duration: string; ms: number | null; error: string }
+  | { type: "mcp-tool-running"; tool: string; duration: string; ms: number | null }
+  /** Any other ERROR-level `MCP server "x" …` line (the error form has no colon). */
+  | { type: "mcp-error"; error: string }
+  | { type: "mcp-nonblocking"; what: string }
+  | { type: "runtime-arm"; arm: string; source: string }
+  | { type: "runtime-arm-invalid"; value: string }
+  | { type: "api-request"; path: string; clientRequestId: string | null; source: string | null; countTokens: boolean }
+  | { type: "persisted"; path: string; size: string; bytes: number | null }
+  | { type: "per-message-budget"; persisted: number; messages: number; shed: string; reapplied: number }
+  | { type: "startup"; what: string; ms: number | null }
+  | { type: "other" };
+
+export type DebugEventType = DebugEvent["type"];
+
+export const MCP_PREFIX = /^MCP server "(?<server>[^"]+)"(?<colon>:)? (?<rest>[\s\S]*)$/;
+/** `[MCP] Server "x" connected with subscribe=…` names its server the other way round. */
+const MCP_TAG_SERVER = /^\[MCP\] Server "(?<server>[^"]+)"/;
+
+export const RX = {
+  starting: /^Starting connection with timeout of (?<ms>\d+)ms$/,
+  connected: /^Successfully connected (?:\(transport: (?<t>[\w-]+)\)|to (?<t2>[\w-]+) server) in (?<ms>\d+)ms$/,
+  capabilities: /^Connection established with capabilities:\s*(?<json>\{[\s\S]*\})\s*$/,
+  truncated: /^Server instructions truncated from (?<from>\d+) to (?<to>\d+) chars$/,
+  failed: /^(?:(?:HTTP|SSE|claude\.ai proxy) )?[Cc]onnection failed(?: after (?<ms>\d+)ms)?(?:: | \((?<code>[^)]*)\):? ?)?(?<err>[\s\S]*)$/,
+  timeout: /^Connection timeout triggered after (?<ms>\d+)ms(?: \(limit: (?<limit>\d+)ms\))?$/,
+  dropped: /^(?<t>[A-Z][\w-]*) connection dropped after (?<s>\d+)s uptime$/,
+  closed: /^(?<t>[A-Z][\w-]*) connection closed after (?<s>\d+)s \((?<how>cleanly|with errors)\)$/,
+  closing: /^Closing transport \((?<reason>.*)\)$/,
+  shutdown: /^(?:Sending (?<sig>SIG[A-Z]+) to|Terminating) MCP server process/,
+  stderr: /^Server stderr: (?<text>[\s\S]*)$/,
+  toolCall: /^Calling MCP tool: (?<tool>.+)$/,
+  toolDone: /^Tool '(?<tool>.+)' completed successfully in (?<dur>.+)$/,
+  toolFailed: /^Tool '(?<tool>.+)' failed after (?<dur>[^:]+)(?:: (?<err>[\s\S]*))?$/,
+  toolRunning: /^Tool '(?<tool>.+)' still running \((?<dur>.+) elapsed\)$/,
+  nonblocking: /^\[MCP\] (?<what>.+) running fully async \(nonblocking\)$/,
+  runtimeArm: /^mcp runtime arm: (?<arm>v[12]) \(source: (?<src>\w+)\)$/,
+  runtimeArmInvalid: /^MCP_SDK_GENERATION=(?<v>.*) is invalid/,
+  apiRequest: /^\[API REQUEST\] (?<path>\/\S*)(?: x-client-request-id=(?<rid>\S+))?(?: source=(?<source>\S+))?$/,
+  countTokens: /\/v1\/messages\/count_tokens/,
+  persisted: /^Persisted tool result to (?<path>.+) \((?<size>[^)]+)\)$/,
+  budget: /^Per-message budget: persisted (?<n>\d+) tool results? across (?<m>\d+) over-budget message\(s\), shed ~?(?<shed>\S+), (?<k>\d+) re-applied$/,
+  startup: /^\[STARTUP\] (?<what>.*?)(?: in (?<ms>\d+(?:\.\d+)?)ms\b.*)?$/,
+} as const;
+
+export interface Classified {
+  server: string | null;
+  event: DebugEvent;
+}
+
+/** Classifies one (already unquoted) message. `level` decides the MCP error form. */
+export function classifyMessage(text: string, level: string | null, serverHint: string | null = null): Classified {
+  const mcp = MCP_PREFIX.exec(text);
+  if (mcp) return { server: mcp.groups!.server!, event: mcpEvent(mcp.groups!.rest!, level, mcp.groups!.colon !== undefined) };
+  if (serverHint !== null) return { server: serverHint, event: mcpEvent(text, level, level !== "ERROR") };
+  const tagged = MCP_TAG_SERVER.exec(text);
+  return { server: tagged ? tagged.groups!.server! : null, event: plainEvent(text) };
+}
+
+function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEvent {
+  let m: RegExpExecArray | null;
+  if ((m = RX.connected.exec(rest))) return { type: "mcp-connected", ms: Number(m.groups!.ms), transport: m.groups!.t ?? m.groups!.t2 ?? null };
+  if ((m = RX.capabilities.exec(rest))) return capabilitiesEvent(m.groups!.json!);
+  if ((m = RX.truncated.exec(rest))) return { type: "mcp-instructions-truncated", from: Number(m.groups!.from), to: Number(m.groups!.to) };
+  if ((m = RX.starting.exec(rest))) return { type: "mcp-starting", timeoutMs: Number(m.groups!.ms) };
+  if ((m = RX.toolCall.exec(rest))) return { type: "mcp-tool-call", tool: m.groups!.tool! };
+  if ((m = RX.toolDone.exec(rest))) return { type: "mcp-tool-done", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
+  if ((m = RX.toolFailed.exec(rest)))
+    return { type: "mcp-tool-failed", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!), error: m.groups!.err ?? "" };
+  if ((m = RX.toolRunning.exec(rest))) return { type: "mcp-tool-running", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
+  if ((m = RX.timeout.exec(rest))) return { type: "mcp-connection-timeout", ms: Number(m.groups!.ms), limitMs: m.groups!.limit ? Number(m.groups!.limit) : null };
+  if ((m = RX.failed.exec(rest))) {
+    const err = [m.groups!.code, m.groups!.err].filter((s) => s !== undefined && s !== "").join(": ");
+    return { type: "mcp-connection-failed", ms: m.groups!.ms ? Number(m.groups!.ms) : null, error: err };
+  }
+  if ((m = RX.dropped.exec(rest))) return { type: "mcp-connection-dropped", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s) };
+  if ((m = RX.closed.exec(rest)))
+    return { type: "mcp-connection-closed", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s), clean: m.groups!.how === "cleanly" };
+  if ((m = RX.closing.exec(rest))) return { type: "mcp-closing", reason: m.groups!.reason! };
+  if ((m = RX.shutdown.exec(rest))) return { type: "mcp-shutdown", signal: m.groups!.sig ?? null };
+  if ((m = RX.stderr.exec(rest))) return { type: "mcp-stderr", text: m.groups!.text! };
+  if (!colon || level === "ERROR") return { type: "mcp-error", error: rest };
+  return { type: "other" };
+}
+
+function plainEvent(text: string): DebugEvent {
+  let m: RegExpExecArray | null;
+  if ((m = RX.apiRequest.exec(text))) {
+    const path = m.groups!.path!;
+    return { type: "api-request", path, clientRequestId: m.groups!.rid ?? null, source: m.groups!.source ?? null, countTokens: RX.countTokens.test(path) };
+  }
+  if ((m = RX.persisted.exec(text))) return { type: "persisted", path: m.groups!.path!, size: m.groups!.size!, bytes: sizeBytes(m.groups!.size!) };
+  if ((m = RX.runtimeArm.exec(text))) return { type: "runtime-arm", arm: m.groups!.arm!, source: m.groups!.src! };
+  if ((m = RX.runtimeArmInvalid.exec(text))) return { type: "runtime-arm-invalid", value: m.groups!.v! };
+  if ((m = RX.budget.exec(text)))
+    return { type: "per-message-budget", persisted: Number(m.groups!.n), messages: Number(m.groups!.m), shed: m.groups!.shed!, reapplied: Number(m.groups!.k) };
+  if ((m = RX.nonblocking.exec(text))) return { type: "mcp-nonblocking", what: m.groups!.what! };
+  if ((m = RX.startup.exec(text))) return { type: "startup", what: m.groups!.what!, ms: m.groups!.ms ? Number(m.groups!.ms) : null };
+  return { type: "other" };
+}
+
+function capabilitiesEvent(json: string): DebugEvent {
+  let caps: Record<string, unknown> | null = null;
+  try {
+    const v: unknown = JSON.parse(json);
+    if (isObject(v)) caps = v;
+  } catch {
+    caps = null;
+  }
+  const s = (k: string) => (caps && typeof caps[k] === "string" ? (caps[k] as string) : null);
+  return {
+    type: "mcp-capabilities",
+    capabilities: caps,
+    protocolEra: s("protocolEra"),
+    negotiatedProtocolVersion: s("negotiatedProtocolVersion"),
+    serverVersion: caps ? (caps.serverVersion ?? null) : null,
+  };
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/** `16ms`, `0s`, `1.2s`, `2m 5s` → milliseconds; null when the text is not a duration. */
+export function durationMs(text: string): number | null {
+  const parts = text.trim().split(/\s+/);
+  let total = 0;
+  for (const p of parts) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|min|m|h)$/.exec(p);
+    if (!m) return null;
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  }
+  return parts.length > 0 ? Math.round(total) : null;
+}
+
+const SIZE_UNIT: Record<string, number> = { B: 1, bytes: 1, byte: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+/** `51.7KB` (1024-based, FORMATS.md 1.10), `4.8MB`, `900 bytes` → bytes; null when unrecognised. */
+export function sizeBytes(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(bytes?|B|KB|MB|GB)$/.exec(text.trim());
+  return m ? Math.round(Number(m[1]) * SIZE_UNIT[m[2]!]!) : null;
+}
