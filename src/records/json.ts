@@ -1,9 +1,10 @@
 import type { RawLine } from "../sources/lines.js";
+import { LAZY_MIN_LINE, parseLazily } from "./lazy.js";
 
 export type JsonObject = Record<string, unknown>;
 
 export type ParsedLine =
-  | { ok: true; value: JsonObject; text: string }
+  | { ok: true; value: JsonObject }
   | { ok: false; reason: string; excerpt: string }
   | { ok: "blank" };
 
@@ -18,6 +19,12 @@ export const MAX_DEPTH = 200;
 export function parseLine(raw: RawLine): ParsedLine {
   if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
   if (raw.buf.length === 0) return { ok: "blank" };
+  if (raw.buf.length >= LAZY_MIN_LINE && raw.buf.indexOf(0) < 0) {
+    // The depth check runs before the skipped values become getters, so it does not parse them.
+    let verdict: ParsedLine | undefined;
+    const lazy = parseLazily(raw.buf, (obj) => (verdict = checked(obj, raw.buf)));
+    if (lazy !== undefined) return verdict!.ok === true ? { ok: true, value: lazy } : verdict!;
+  }
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };
@@ -38,8 +45,12 @@ export function parseLine(raw: RawLine): ParsedLine {
     if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt };
     return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
   }
-  if (depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt };
-  return { ok: true, value: value as JsonObject, text };
+  return checked(value as JsonObject, raw.buf);
+}
+
+function checked(value: JsonObject, buf: Buffer): ParsedLine {
+  if (depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(buf.toString("utf8", 0, 480)) };
+  return { ok: true, value };
 }
 
 function jsonReason(text: string, message: string, unterminated: boolean): string {

@@ -143,14 +143,16 @@ export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRe
     case "user": {
       const m = isObject(raw.message) ? raw.message : {};
       const c = m.content;
-      return {
+      const rec = {
         ...env,
-        kind: "user",
+        kind: "user" as const,
         content: typeof c === "string" ? c : Array.isArray(c) ? blocksOf(c) : undefined,
         isMeta: bool(raw.isMeta) ?? false,
         isCompactSummary: bool(raw.isCompactSummary) ?? false,
-        toolUseResult: raw.toolUseResult,
       };
+      // A getter: on long lines `raw.toolUseResult` is parsed only when read (records/lazy.ts).
+      Object.defineProperty(rec, "toolUseResult", { get: () => raw.toolUseResult, enumerable: true });
+      return rec as UserRecord;
     }
     case "attachment": {
       const a = isObject(raw.attachment) ? raw.attachment : {};
