@@ -21,25 +21,36 @@ export interface ReadOptions {
 }
 
 /**
- * Streams the lines of a file or of stdin ("-"), hashing the bytes on the way. Memory stays bounded by
- * the longest line held; over-long lines come out flagged, not buffered.
+ * Streams the raw chunks of a file or of stdin ("-"), hashing the bytes on the way; `bytes` and
+ * `sha256` are set on `input` when the stream ends. For readers that must not split on lines
+ * (a one-line JSON array of a whole run).
  */
-export async function* readLines(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<RawLine> {
+export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
   const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 20 });
   const hash = createHash("sha256");
-  const splitter = new LineSplitter(opts.maxLineBytes);
-  const out: RawLine[] = [];
   let bytes = 0;
   for await (const chunk of stream) {
     const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     hash.update(buf);
     bytes += buf.length;
+    yield buf;
+  }
+  input.bytes = bytes;
+  input.sha256 = hash.digest("hex");
+}
+
+/**
+ * Streams the lines of a file or of stdin ("-"), hashing the bytes on the way. Memory stays bounded by
+ * the longest line held; over-long lines come out flagged, not buffered.
+ */
+export async function* readLines(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<RawLine> {
+  const splitter = new LineSplitter(opts.maxLineBytes);
+  const out: RawLine[] = [];
+  for await (const buf of readChunks(input, opts)) {
     splitter.push(buf, out);
     for (const l of out) yield l;
     out.length = 0;
   }
   splitter.end(out);
   for (const l of out) yield l;
-  input.bytes = bytes;
-  input.sha256 = hash.digest("hex");
 }

@@ -1,0 +1,156 @@
+import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
+import type { Pos } from "./pos.js";
+
+/** `mcp_servers[]` of the init event: a snapshot taken before connections finish (`pending` is not a failure). */
+export interface McpServerStatus {
+  name: string;
+  status: string;
+}
+
+/** The `system/init` event of `claude -p` (FORMATS.md 8). */
+export interface RunInit {
+  pos: Pos;
+  sessionId: string | null;
+  cwd: string | null;
+  model: string | null;
+  tools: string[];
+  mcpServers: McpServerStatus[];
+  /** `claude_code_version`. */
+  version: string | null;
+  permissionMode: string | null;
+  apiKeySource: string | null;
+  outputStyle: string | null;
+  slashCommands: string[];
+  agents: string[];
+  skills: string[];
+  plugins: string[];
+}
+
+/** `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14). */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  costUSD: number | null;
+  contextWindow: number | null;
+  webSearchRequests: number | null;
+  maxOutputTokens: number | null;
+}
+
+/** The `result` message. */
+export interface RunResult {
+  pos: Pos;
+  subtype: string | null;
+  isError: boolean;
+  durationMs: number | null;
+  durationApiMs: number | null;
+  numTurns: number | null;
+  /** The final text (`result`); absent on error subtypes. */
+  result: string | null;
+  totalCostUsd: number | null;
+  usage: RunUsage | null;
+  modelUsage: Record<string, ModelUsage>;
+  permissionDenials: unknown[];
+  sessionId: string | null;
+  stopReason: string | null;
+  errors: string[];
+}
+
+const strings = (v: unknown): string[] =>
+  (arr(v) ?? []).map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.name === "string" ? x.name : null)).filter((x): x is string => x !== null);
+
+export function toRunInit(m: JsonObject, pos: Pos): RunInit {
+  const servers = (arr(m.mcp_servers) ?? []).filter(isObject).map((s) => ({ name: str(s.name) ?? "", status: str(s.status) ?? "" }));
+  return {
+    pos,
+    sessionId: str(m.session_id) ?? str(m.sessionId) ?? null,
+    cwd: str(m.cwd) ?? null,
+    model: str(m.model) ?? null,
+    tools: strings(m.tools),
+    mcpServers: servers,
+    version: str(m.claude_code_version) ?? null,
+    permissionMode: str(m.permissionMode) ?? str(m.permission_mode) ?? null,
+    apiKeySource: str(m.apiKeySource) ?? null,
+    outputStyle: str(m.output_style) ?? null,
+    slashCommands: strings(m.slash_commands),
+    agents: strings(m.agents),
+    skills: strings(m.skills),
+    plugins: strings(m.plugins),
+  };
+}
+
+export function toRunResult(m: JsonObject, pos: Pos): RunResult {
+  const u = isObject(m.usage) ? m.usage : null;
+  const modelUsage: Record<string, ModelUsage> = {};
+  if (isObject(m.modelUsage)) {
+    for (const [model, v] of Object.entries(m.modelUsage)) {
+      if (!isObject(v)) continue;
+      modelUsage[model] = {
+        inputTokens: num(v.inputTokens) ?? 0,
+        outputTokens: num(v.outputTokens) ?? 0,
+        cacheReadInputTokens: num(v.cacheReadInputTokens) ?? 0,
+        cacheCreationInputTokens: num(v.cacheCreationInputTokens) ?? 0,
+        costUSD: num(v.costUSD) ?? null,
+        contextWindow: num(v.contextWindow) ?? null,
+        webSearchRequests: num(v.webSearchRequests) ?? null,
+        maxOutputTokens: num(v.maxOutputTokens) ?? null,
+      };
+    }
+  }
+  return {
+    pos,
+    subtype: str(m.subtype) ?? null,
+    isError: bool(m.is_error) ?? false,
+    durationMs: num(m.duration_ms) ?? null,
+    durationApiMs: num(m.duration_api_ms) ?? null,
+    numTurns: num(m.num_turns) ?? null,
+    result: str(m.result) ?? null,
+    totalCostUsd: num(m.total_cost_usd) ?? num(m.cost_usd) ?? null,
+    usage: u
+      ? {
+          inputTokens: num(u.input_tokens) ?? 0,
+          outputTokens: num(u.output_tokens) ?? 0,
+          cacheReadInputTokens: num(u.cache_read_input_tokens) ?? 0,
+          cacheCreationInputTokens: num(u.cache_creation_input_tokens) ?? 0,
+        }
+      : null,
+    modelUsage,
+    permissionDenials: arr(m.permission_denials) ?? [],
+    sessionId: str(m.session_id) ?? null,
+    stopReason: str(m.stop_reason) ?? null,
+    errors: (arr(m.errors) ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
+  };
+}
+
+/**
+ * Which `modelUsage` entry is the main model and which are background calls (the Haiku call of
+ * FORMATS.md 1.14). Main: the entry whose tokens equal `usage`; else the one named like the init
+ * model (`claude-opus-5[1m]` matches `claude-opus-5`); else the most expensive.
+ */
+export function modelRoles(result: RunResult, initModel: string | null): Record<string, "main" | "background"> {
+  const names = Object.keys(result.modelUsage);
+  const u = result.usage;
+  const same = (m: ModelUsage) =>
+    u !== null &&
+    m.inputTokens === u.inputTokens &&
+    m.cacheReadInputTokens === u.cacheReadInputTokens &&
+    m.cacheCreationInputTokens === u.cacheCreationInputTokens;
+  const base = (s: string) => s.replace(/\[[^\]]*\]$/, "");
+  let main =
+    names.find((n) => same(result.modelUsage[n]!)) ??
+    (initModel !== null ? names.find((n) => n === initModel) ?? names.find((n) => base(n) === base(initModel)) : undefined);
+  if (main === undefined && names.length > 0) {
+    main = [...names].sort((a, b) => (result.modelUsage[b]!.costUSD ?? 0) - (result.modelUsage[a]!.costUSD ?? 0) || a.localeCompare(b))[0];
+  }
+  const out: Record<string, "main" | "background"> = {};
+  for (const n of names) out[n] = n === main ? "main" : "background";
+  return out;
+}
