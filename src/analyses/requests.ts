@@ -139,12 +139,13 @@ export const requestsAnalysis: Analysis<State, RequestsResult> = {
 };
 
 function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
-  if (rec.model === "<synthetic>") {
-    c.synthetic += 1;
-    return;
-  }
+  // API error records carry model "<synthetic>" too: test the flag first.
   if (rec.isApiError) {
     c.apiErrors += 1;
+    return;
+  }
+  if (rec.model === "<synthetic>") {
+    c.synthetic += 1;
     return;
   }
   const key = rec.messageId ?? rec.requestId ?? rec.uuid ?? `${rec.pos.file}:${rec.pos.line}`;

@@ -13,7 +13,7 @@ export function healthTable(h: Health): Table {
     id: "health",
     title: "Parse health",
     columns: [col("file", "file"), col("line", "line", "int"), col("reason", "reason"), col("excerpt", "excerpt")],
-    rows: h.malformed.map((m) => ({ ...m })),
+    rows: h.malformed.map((m) => ({ ...m, excerpt: m.excerpt.length > 60 ? `${m.excerpt.slice(0, 60)}…` : m.excerpt })),
     notes,
   };
 }

@@ -26,6 +26,8 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  */
 export async function resolveTarget(target: string | undefined, opts: TargetOptions = {}): Promise<ResolvedTarget> {
   const dirs = configDirs(opts);
+  // yargs hands a lone "-" positional over as "".
+  if (target === "") target = "-";
   if (target === undefined || target === "-") {
     if (target === undefined && (opts.stdinIsTTY ?? process.stdin.isTTY)) {
       throw new UsageError("no target: give a session id, a transcript path, or pipe JSONL into stdin (-)");
