@@ -61,7 +61,7 @@ export const sessionsCommand: CommandSpec = {
         bytes: main.bytes + subs.reduce((n, f) => n + safeSize(f.path), 0),
         requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
         subagents: subs.length,
-        versions: Object.keys(inv.versions).sort(),
+        versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
         malformed: h.malformedCount,
       };
       if (project && !`${row.project ?? ""}\n${row.projectDir}`.toLowerCase().includes(project)) continue;
