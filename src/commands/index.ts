@@ -2,6 +2,8 @@ import type { CommandSpec } from "./registry.js";
 import { requestsCommand } from "./requests-spec.js";
 import { inventoryCommand } from "./inventory.js";
 import { sessionsCommand } from "./sessions.js";
+import { debugCommand } from "./debug.js";
+import { rpcCommand } from "./rpc.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
-export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, inventoryCommand];
+export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, inventoryCommand, debugCommand, rpcCommand];

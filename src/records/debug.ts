@@ -55,6 +55,16 @@ export function serverFromLogPath(path: string): string | null {
   return dir.startsWith("mcp-logs-") ? dir.slice("mcp-logs-".length) : null;
 }
 
+/** Physical lines seen (blank ones too), for parse health. */
+export interface LineStats {
+  lines: number;
+  blankLines: number;
+}
+
+export interface DebugReadOptions extends ReadOptions {
+  stats?: LineStats;
+}
+
 interface Pending {
   pos: Pos;
   time: string | null;
@@ -73,16 +83,19 @@ interface Pending {
  * previous entry; headerless lines before the first entry, NUL-padded and over-long lines are
  * `malformed`. Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
-export async function* readDebugLog(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<DebugRecord> {
+export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {}): AsyncGenerator<DebugRecord> {
   const hint = serverFromLogPath(input.path);
+  const stats = opts.stats ?? { lines: 0, blankLines: 0 };
   let cur: Pending | null = null;
   for await (const raw of readLines(input, opts)) {
+    stats.lines += 1;
     const pos: Pos = { file: input.path, line: raw.line };
     if (raw.tooLong) {
       yield { kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
       continue;
     }
     const line = raw.buf.toString("utf8");
+    if (line.trim() === "") stats.blankLines += 1;
     if (raw.buf.indexOf(0) >= 0) {
       yield { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
       continue;

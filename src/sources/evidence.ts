@@ -1,6 +1,24 @@
-import { readdirSync, statSync } from "node:fs";
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "../errors.js";
+import type { InputFile, InputKind } from "./input.js";
+
+/** An evidence file named on the command line ("-" is stdin); a missing or unreadable one is a usage error (exit 2). */
+export function evidenceInput(path: string, kind: InputKind): InputFile {
+  if (path !== "-") {
+    let st;
+    try {
+      st = statSync(path);
+      accessSync(path, constants.R_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
+    }
+    if (st.isDirectory()) throw new UsageError(`${path} is a directory; give the ${kind} file itself`);
+  }
+  return { path, kind, bytes: 0, sha256: "" };
+}
 
 /**
  * `<configDir>/debug/<sessionId>.txt` in the first config dir that has it (FORMATS.md 7), or

@@ -1,0 +1,229 @@
+import type { DebugEntry, DebugRecord } from "../records/debug.js";
+
+/** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
+export interface DebugServer {
+  name: string;
+  connectMs: number | null;
+  transport: string | null;
+  protocolEra: string | null;
+  negotiatedProtocolVersion: string | null;
+  instructionsTruncatedFrom: number | null;
+  instructionsTruncatedTo: number | null;
+  serverVersion: unknown;
+  /** Time of `Starting connection…` and of `Successfully connected…`. */
+  startedAt: string | null;
+  connectedAt: string | null;
+  /** connected, failed, timeout, or started (never connected in this log). */
+  status: "connected" | "failed" | "timeout" | "started" | "seen";
+  /** Connected after the first main API request went out: its tools and instructions missed request 1. */
+  lateByMs: number | null;
+  toolCalls: number;
+  toolsDone: number;
+  toolsFailed: number;
+  toolMs: number;
+  /** ERROR-level lines and failures for this server (stderr counted apart). */
+  errors: number;
+  stderrLines: number;
+  lastError: string | null;
+  closed: string | null;
+}
+
+export interface DebugEvent {
+  time: string | null;
+  level: string | null;
+  kind: string;
+  server: string | null;
+  text: string;
+  line: number;
+  offsetMs: number | null;
+}
+
+export interface DebugResult {
+  entries: number;
+  runtimeArm: string | null;
+  runtimeArmSource: string | null;
+  countTokensCalls: number;
+  servers: DebugServer[];
+  persisted: Array<{ path: string; size: string; bytes: number | null; line: number; time: string | null }>;
+  events: DebugEvent[];
+  apiRequests: number;
+  apiRequestSources: Record<string, number>;
+  firstTime: string | null;
+  lastTime: string | null;
+  levels: Record<string, number>;
+  perMessageBudget: Array<{ persisted: number; messages: number; shed: string; reapplied: number; line: number }>;
+  flags: string[];
+}
+
+interface State {
+  r: DebugResult;
+  servers: Map<string, DebugServer>;
+  firstMs: number | null;
+  firstApiMs: number | null;
+  connectedMs: Map<string, number>;
+}
+
+/** Sources of requests that are not the main conversation (title, token counts, quota probes). */
+const SIDE_SOURCES = /count_tokens|title|quota|summar|prompt_suggestion|compact|haiku/i;
+
+export const debugAnalysis = {
+  id: "debug",
+  init(): State {
+    return {
+      r: {
+        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, servers: [], persisted: [], events: [],
+        apiRequests: 0, apiRequestSources: {}, firstTime: null, lastTime: null, levels: {}, perMessageBudget: [], flags: [],
+      },
+      servers: new Map(),
+      firstMs: null,
+      firstApiMs: null,
+      connectedMs: new Map(),
+    };
+  },
+  step(s: State, rec: DebugRecord): void {
+    if (rec.kind !== "debug") return;
+    stepEntry(s, rec);
+  },
+  finish(s: State): DebugResult {
+    const r = s.r;
+    for (const sv of s.servers.values()) {
+      const at = s.connectedMs.get(sv.name);
+      if (at !== undefined && s.firstApiMs !== null && at > s.firstApiMs) sv.lateByMs = at - s.firstApiMs;
+    }
+    r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
+    r.flags = flags(r);
+    return r;
+  },
+};
+
+function server(s: State, name: string): DebugServer {
+  let sv = s.servers.get(name);
+  if (!sv) {
+    sv = {
+      name, connectMs: null, transport: null, protocolEra: null, negotiatedProtocolVersion: null, instructionsTruncatedFrom: null, instructionsTruncatedTo: null,
+      serverVersion: null, startedAt: null, connectedAt: null, status: "seen", lateByMs: null, toolCalls: 0, toolsDone: 0, toolsFailed: 0, toolMs: 0,
+      errors: 0, stderrLines: 0, lastError: null, closed: null,
+    };
+    s.servers.set(name, sv);
+  }
+  return sv;
+}
+
+function stepEntry(s: State, e: DebugEntry): void {
+  const r = s.r;
+  r.entries += 1;
+  if (e.level) r.levels[e.level] = (r.levels[e.level] ?? 0) + 1;
+  if (e.time) {
+    r.firstTime ??= e.time;
+    r.lastTime = e.time;
+  }
+  if (e.ms !== null) s.firstMs ??= e.ms;
+  r.events.push({ time: e.time, level: e.level, kind: e.event.type, server: e.server, text: e.text, line: e.pos.line, offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null });
+  const ev = e.event;
+  const sv = e.server !== null ? server(s, e.server) : null;
+  if (sv && e.level === "ERROR" && ev.type !== "mcp-stderr") {
+    sv.errors += 1;
+    sv.lastError = e.text;
+  }
+  switch (ev.type) {
+    case "mcp-starting":
+      if (sv) {
+        sv.startedAt ??= e.time;
+        if (sv.status === "seen") sv.status = "started";
+      }
+      break;
+    case "mcp-connected":
+      if (sv) {
+        sv.connectMs = ev.ms;
+        sv.transport = ev.transport;
+        sv.connectedAt = e.time;
+        sv.status = "connected";
+        if (e.ms !== null) s.connectedMs.set(sv.name, e.ms);
+      }
+      break;
+    case "mcp-capabilities":
+      if (sv) {
+        sv.protocolEra = ev.protocolEra ?? sv.protocolEra;
+        sv.negotiatedProtocolVersion = ev.negotiatedProtocolVersion ?? sv.negotiatedProtocolVersion;
+        sv.serverVersion = ev.serverVersion ?? sv.serverVersion;
+      }
+      break;
+    case "mcp-instructions-truncated":
+      if (sv) {
+        sv.instructionsTruncatedFrom = ev.from;
+        sv.instructionsTruncatedTo = ev.to;
+      }
+      break;
+    case "mcp-connection-failed":
+    case "mcp-connection-timeout":
+      if (sv) {
+        if (sv.status !== "connected") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
+        if (e.level !== "ERROR") sv.errors += 1;
+        sv.lastError = e.text;
+      }
+      break;
+    case "mcp-tool-call":
+      if (sv) sv.toolCalls += 1;
+      break;
+    case "mcp-tool-done":
+      if (sv) {
+        sv.toolsDone += 1;
+        sv.toolMs += ev.ms ?? 0;
+      }
+      break;
+    case "mcp-tool-failed":
+      if (sv) {
+        sv.toolsFailed += 1;
+        sv.toolMs += ev.ms ?? 0;
+      }
+      break;
+    case "mcp-stderr":
+      if (sv) sv.stderrLines += 1;
+      break;
+    case "mcp-connection-closed":
+    case "mcp-connection-dropped":
+    case "mcp-shutdown":
+      if (sv) sv.closed = e.text.replace(/^MCP server "[^"]+":? /, "");
+      break;
+    case "runtime-arm":
+      r.runtimeArm ??= ev.arm;
+      r.runtimeArmSource ??= ev.source;
+      break;
+    case "api-request":
+      r.apiRequests += 1;
+      if (ev.source) r.apiRequestSources[ev.source] = (r.apiRequestSources[ev.source] ?? 0) + 1;
+      if (ev.countTokens) r.countTokensCalls += 1;
+      else if (s.firstApiMs === null && e.ms !== null && !SIDE_SOURCES.test(ev.source ?? "")) s.firstApiMs = e.ms;
+      break;
+    case "persisted":
+      r.persisted.push({ path: ev.path, size: ev.size, bytes: ev.bytes, line: e.pos.line, time: e.time });
+      break;
+    case "per-message-budget":
+      r.perMessageBudget.push({ persisted: ev.persisted, messages: ev.messages, shed: ev.shed, reapplied: ev.reapplied, line: e.pos.line });
+      break;
+    default:
+      break;
+  }
+}
+
+/** What the seed flagged, and what else a reader should not miss. */
+function flags(r: DebugResult): string[] {
+  const f: string[] = [];
+  if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
+    f.push(
+      `mcp runtime arm v2 with no opt-in variable (source: ${r.runtimeArmSource}): MCP_SDK_GENERATION was not set, yet the v2 runtime probes servers with server/discover before initialize`,
+    );
+  }
+  for (const sv of r.servers) {
+    if (sv.lateByMs !== null) {
+      f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
+    }
+    if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
+    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${sv.lastError ?? ""}`);
+    if (sv.instructionsTruncatedFrom !== null) {
+      f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
+    }
+  }
+  if (r.countTokensCalls > 0) f.push(`${r.countTokensCalls} /v1/messages/count_tokens request(s): a tool result was long enough for the token check`);
+  return f;
+}

@@ -1,0 +1,316 @@
+import { classifyMessage } from "../records/debug-events.js";
+import { isObject, type JsonObject } from "../records/json.js";
+import type { RpcDir, RpcMessage, RpcRecord, RpcShape } from "../records/rpc.js";
+
+/** The 2026-07-28 `_meta` keys every modern request carries (FORMATS.md 9.2). */
+export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT = "io.modelcontextprotocol/clientInfo";
+export const MODERN_VERSION = "2026-07-28";
+
+export type Era = "modern" | "legacy" | "unknown";
+
+/**
+ * How the `server/discover` probe went. `result`/`error`: its answer is in the log. `unanswered`:
+ * the log holds responses but none to the probe (timeout → legacy). `inferred-failed` /
+ * `inferred-succeeded`: a received-only log, judged by what the client sent next (FORMATS.md 9.3).
+ */
+export type ProbeOutcome = "result" | "error" | "unanswered" | "inferred-failed" | "inferred-succeeded" | "unknown";
+
+export interface Probe {
+  id: string | number | null;
+  protocolVersion: string | null;
+  clientName: string | null;
+  clientVersion: string | null;
+  answered: "result" | "error" | "none";
+  errorCode: number | null;
+  outcome: ProbeOutcome;
+  line: number;
+  time: string | null;
+  /** `instructions` length in the DiscoverResult, when the answer is logged and has them. */
+  instructionsChars: number | null;
+  /** Line of the logged answer. */
+  answerLine: number | null;
+}
+
+export interface Initialize {
+  protocolVersion: string | null;
+  msAfterProbe: number | null;
+  clientName: string | null;
+  clientVersion: string | null;
+  answered: "result" | "error" | "none";
+  line: number;
+  time: string | null;
+  instructionsChars: number | null;
+  answerLine: number | null;
+}
+
+/** One connection: from a probe (or an `initialize` without one) to the next. Logs of lab servers append every run. */
+export interface Handshake {
+  index: number;
+  firstMethod: string | null;
+  probe: Probe | null;
+  initialize: Initialize | null;
+  era: Era;
+  /** Methods the client sent after the handshake carrying the modern `_meta` version. */
+  modernRequests: number;
+  messages: number;
+}
+
+export interface InstructionsCarrier {
+  handshake: number;
+  /** The method of the request this response answered. */
+  method: string | null;
+  id: string | number | null;
+  line: number;
+  chars: number;
+}
+
+export interface TimelineRow {
+  line: number;
+  time: string | null;
+  offsetMs: number | null;
+  dir: RpcDir;
+  shape: RpcShape;
+  method: string | null;
+  id: string | number | null;
+  note: string;
+}
+
+export interface RpcResult {
+  messages: number;
+  methods: string[];
+  firstMethod: string | null;
+  era: Era;
+  probe: Pick<Probe, "id" | "protocolVersion" | "clientName" | "clientVersion" | "answered" | "errorCode"> | null;
+  initialize: { protocolVersion: string | null; msAfterProbe: number | null } | null;
+  /** Extra fields (CONTRACT.md welcomes them). */
+  probeOutcome: ProbeOutcome | null;
+  responsesLogged: boolean;
+  handshakes: Handshake[];
+  instructions: InstructionsCarrier[];
+  /** Era and version from Claude Code's own per-server log, when that is what was read. */
+  clientLog: { entries: number; protocolEra: string | null; negotiatedProtocolVersion: string | null; connectMs: number | null; transport: string | null } | null;
+  noise: number;
+  sources: Record<string, number>;
+  timeline: TimelineRow[];
+  warnings: string[];
+}
+
+interface Session {
+  hs: Handshake;
+  msgs: RpcMessage[];
+}
+
+/** Reducer over the records of one message log; `finish` classifies the handshake(s). */
+export const rpcAnalysis = {
+  id: "rpc",
+  init: () => ({ msgs: [] as RpcMessage[], noise: 0, clientLog: [] as Array<{ text: string; level: string }> }),
+  step(s: { msgs: RpcMessage[]; noise: number; clientLog: Array<{ text: string; level: string }> }, r: RpcRecord): void {
+    if (r.kind === "rpc") s.msgs.push(r);
+    else if (r.kind === "noise") s.noise += 1;
+    else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
+  },
+  finish(s: { msgs: RpcMessage[]; noise: number; clientLog: Array<{ text: string; level: string }> }): RpcResult {
+    return classify(s.msgs, s.noise, s.clientLog);
+  },
+};
+
+export function classify(msgs: RpcMessage[], noise: number, clientLog: Array<{ text: string; level: string }> = []): RpcResult {
+  const responsesLogged = msgs.some((m) => m.shape === "result" || m.shape === "error");
+  const sessions = splitSessions(msgs);
+  const instructions: InstructionsCarrier[] = [];
+  for (const s of sessions) judge(s, responsesLogged, instructions);
+  const main = sessions.find((s) => s.hs.probe !== null) ?? sessions[0];
+  const cl = clientLogSummary(clientLog);
+  const era: Era = main ? main.hs.era : cl?.protocolEra === "modern" || cl?.protocolEra === "legacy" ? cl.protocolEra : "unknown";
+  const sources: Record<string, number> = {};
+  for (const m of msgs) sources[m.source] = (sources[m.source] ?? 0) + 1;
+  const p = main?.hs.probe ?? null;
+  const i = main?.hs.initialize ?? null;
+  return {
+    messages: msgs.length,
+    methods: msgs.filter((m) => m.method !== null).map((m) => m.method!),
+    firstMethod: main?.hs.firstMethod ?? msgs.find((m) => m.dir === "c2s" && m.method !== null)?.method ?? null,
+    era,
+    probe: p && { id: p.id, protocolVersion: p.protocolVersion, clientName: p.clientName, clientVersion: p.clientVersion, answered: p.answered, errorCode: p.errorCode },
+    initialize: i && { protocolVersion: i.protocolVersion, msAfterProbe: i.msAfterProbe },
+    probeOutcome: p?.outcome ?? null,
+    responsesLogged,
+    handshakes: sessions.map((s) => s.hs),
+    instructions,
+    clientLog: cl,
+    noise,
+    sources,
+    timeline: timeline(msgs),
+    warnings: warnings(sessions, responsesLogged),
+  };
+}
+
+function splitSessions(msgs: RpcMessage[]): Session[] {
+  const out: Session[] = [];
+  let cur: Session | null = null;
+  const start = () => {
+    cur = { hs: { index: out.length + 1, firstMethod: null, probe: null, initialize: null, era: "unknown", modernRequests: 0, messages: 0 }, msgs: [] };
+    out.push(cur);
+    return cur;
+  };
+  for (const m of msgs) {
+    const isReq = m.dir === "c2s" && m.shape === "request";
+    let s: Session = cur ?? start();
+    if (isReq && m.method === "server/discover" && (s.hs.probe !== null || s.hs.initialize !== null || s.hs.firstMethod !== null)) s = start();
+    else if (isReq && m.method === "initialize" && s.hs.initialize !== null) s = start();
+    s.msgs.push(m);
+    s.hs.messages += 1;
+    if (m.dir === "c2s" && m.method !== null && s.hs.firstMethod === null) s.hs.firstMethod = m.method;
+    if (isReq && m.method === "server/discover" && s.hs.probe === null) s.hs.probe = probeOf(m);
+    if (isReq && m.method === "initialize" && s.hs.initialize === null) s.hs.initialize = initializeOf(m, s.hs.probe);
+  }
+  return out;
+}
+
+function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarrier[]): void {
+  const requests = new Map<string, RpcMessage>();
+  for (const m of s.msgs) {
+    if (m.dir === "c2s" && m.shape === "request") requests.set(String(m.id), m);
+    if (m.dir === "c2s" && m.method !== null && m.method !== "server/discover" && m.method !== "initialize" && metaVersion(m) !== null) s.hs.modernRequests += 1;
+    if (m.shape !== "result" && m.shape !== "error") continue;
+    const req = requests.get(String(m.id));
+    const result = isObject(m.message.result) ? m.message.result : null;
+    const chars = result && typeof result.instructions === "string" ? result.instructions.length : null;
+    if (chars !== null) carriers.push({ handshake: s.hs.index, method: req?.method ?? null, id: m.id, line: m.pos.line, chars });
+    if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
+      s.hs.probe.answered = m.shape;
+      s.hs.probe.outcome = m.shape;
+      s.hs.probe.errorCode = m.shape === "error" && isObject(m.message.error) && typeof m.message.error.code === "number" ? m.message.error.code : null;
+      s.hs.probe.instructionsChars = chars;
+      s.hs.probe.answerLine = m.pos.line;
+    }
+    if (req?.method === "initialize" && s.hs.initialize) {
+      s.hs.initialize.answered = m.shape;
+      s.hs.initialize.instructionsChars = chars;
+      s.hs.initialize.answerLine = m.pos.line;
+    }
+  }
+  const p = s.hs.probe;
+  if (p && p.answered === "none") {
+    p.outcome = responsesLogged ? "unanswered" : s.hs.initialize ? "inferred-failed" : s.hs.modernRequests > 0 ? "inferred-succeeded" : "unknown";
+  }
+  s.hs.era = s.hs.initialize ? "legacy" : s.hs.modernRequests > 0 || p?.answered === "result" ? "modern" : "unknown";
+}
+
+function probeOf(m: RpcMessage): Probe {
+  const meta = metaOf(m);
+  const client = meta && isObject(meta[META_CLIENT]) ? (meta[META_CLIENT] as JsonObject) : null;
+  return {
+    id: m.id,
+    protocolVersion: meta && typeof meta[META_VERSION] === "string" ? (meta[META_VERSION] as string) : null,
+    clientName: client && typeof client.name === "string" ? client.name : null,
+    clientVersion: client && typeof client.version === "string" ? client.version : null,
+    answered: "none",
+    errorCode: null,
+    outcome: "unknown",
+    line: m.pos.line,
+    time: m.time,
+    instructionsChars: null,
+    answerLine: null,
+  };
+}
+
+function initializeOf(m: RpcMessage, probe: Probe | null): Initialize {
+  const params = isObject(m.message.params) ? m.message.params : {};
+  const client = isObject(params.clientInfo) ? params.clientInfo : null;
+  const probeMs = probe?.time ? Date.parse(probe.time) : NaN;
+  return {
+    protocolVersion: typeof params.protocolVersion === "string" ? params.protocolVersion : null,
+    msAfterProbe: m.ms !== null && !Number.isNaN(probeMs) ? m.ms - probeMs : null,
+    clientName: client && typeof client.name === "string" ? client.name : null,
+    clientVersion: client && typeof client.version === "string" ? client.version : null,
+    answered: "none",
+    line: m.pos.line,
+    time: m.time,
+    instructionsChars: null,
+    answerLine: null,
+  };
+}
+
+function metaOf(m: RpcMessage): JsonObject | null {
+  const params = m.message.params;
+  return isObject(params) && isObject(params._meta) ? params._meta : null;
+}
+
+function metaVersion(m: RpcMessage): string | null {
+  const meta = metaOf(m);
+  return meta && typeof meta[META_VERSION] === "string" ? (meta[META_VERSION] as string) : null;
+}
+
+function clientLogSummary(lines: Array<{ text: string; level: string }>): RpcResult["clientLog"] {
+  if (lines.length === 0) return null;
+  const out: NonNullable<RpcResult["clientLog"]> = { entries: lines.length, protocolEra: null, negotiatedProtocolVersion: null, connectMs: null, transport: null };
+  for (const l of lines) {
+    const { event } = classifyMessage(l.text, l.level === "error" ? "ERROR" : "DEBUG", "");
+    if (event.type === "mcp-capabilities") {
+      out.protocolEra ??= event.protocolEra;
+      out.negotiatedProtocolVersion ??= event.negotiatedProtocolVersion;
+    } else if (event.type === "mcp-connected" && out.connectMs === null) {
+      out.connectMs = event.ms;
+      out.transport = event.transport;
+    }
+  }
+  return out;
+}
+
+function timeline(msgs: RpcMessage[]): TimelineRow[] {
+  const first = msgs.find((m) => m.ms !== null)?.ms ?? null;
+  return msgs.map((m) => ({
+    line: m.pos.line,
+    time: m.time,
+    offsetMs: m.ms !== null && first !== null ? m.ms - first : null,
+    dir: m.dir,
+    shape: m.shape,
+    method: m.method,
+    id: m.id,
+    note: noteOf(m),
+  }));
+}
+
+function noteOf(m: RpcMessage): string {
+  const bits: string[] = [];
+  const v = metaVersion(m);
+  if (v) bits.push(`_meta ${v}`);
+  const params = isObject(m.message.params) ? m.message.params : null;
+  if (m.method === "initialize" && params && typeof params.protocolVersion === "string") bits.push(`protocolVersion ${params.protocolVersion}`);
+  if (m.method === "tools/call" && params && typeof params.name === "string") bits.push(params.name);
+  const err = isObject(m.message.error) ? m.message.error : null;
+  if (err) bits.push(`error ${String(err.code)}${typeof err.message === "string" ? ` ${err.message}` : ""}`);
+  const res = isObject(m.message.result) ? m.message.result : null;
+  if (res && typeof res.instructions === "string") bits.push(`instructions ${res.instructions.length} chars`);
+  if (res && typeof res.protocolVersion === "string") bits.push(`protocolVersion ${res.protocolVersion}`);
+  if (res && Array.isArray(res.supportedVersions)) bits.push(`supportedVersions ${res.supportedVersions.join(",")}`);
+  if (res && Array.isArray(res.tools)) bits.push(`${res.tools.length} tools`);
+  if (!m.dirLogged && m.dir !== null) bits.push("(direction inferred)");
+  return bits.join("; ");
+}
+
+function warnings(sessions: Session[], responsesLogged: boolean): string[] {
+  const w: string[] = [];
+  const modern = sessions.filter((s) => s.hs.era === "modern");
+  const initWith = sessions.find((s) => (s.hs.initialize?.instructionsChars ?? null) !== null);
+  for (const s of modern) {
+    const p = s.hs.probe;
+    if (!p || p.answered !== "result" || p.instructionsChars !== null) continue;
+    const where = initWith ? ` — yet the initialize answer at line ${initWith.hs.initialize!.answerLine} carried ${initWith.hs.initialize!.instructionsChars} chars` : "";
+    w.push(
+      `dual-era trap (handshake ${s.hs.index}): the client took the modern path and the server's DiscoverResult has no instructions${where}; initialize is never sent after a successful probe, so instructions that exist only in the initialize answer never reach the model`,
+    );
+  }
+  for (const s of modern) {
+    if (s.hs.probe?.outcome !== "inferred-succeeded") continue;
+    w.push(
+      `handshake ${s.hs.index} took the modern path (no initialize after the probe): the model gets the instructions of the DiscoverResult, not of the initialize answer — a dual-era server must put them in both`,
+    );
+  }
+  if (!responsesLogged && sessions.some((s) => s.hs.probe !== null)) {
+    w.push("only received messages are logged: whether the probe was answered is inferred from what the client sent next");
+  }
+  return w;
+}

@@ -1,0 +1,147 @@
+import { debugAnalysis, type DebugResult } from "../analyses/debug.js";
+import { countRecord, emptyHealth, mergeHealth, type Health } from "../analyses/health.js";
+import { readDebugLog, type LineStats } from "../records/debug.js";
+import { readClaudeRun } from "../records/streamjson.js";
+import type { CommandOutput } from "../report/envelope.js";
+import { findingsTable } from "../report/findings.js";
+import { healthTable, healthWarnings } from "../report/health-table.js";
+import { col, type Table } from "../report/model.js";
+import { runSection, runTables, type RunSection } from "../report/run-tables.js";
+import { evidenceInput } from "../sources/evidence.js";
+import type { InputFile } from "../sources/input.js";
+import type { CommonOptions } from "./common.js";
+import type { CommandSpec } from "./registry.js";
+
+export interface DebugOptions extends CommonOptions {
+  allEvents?: boolean;
+}
+
+export const debugCommand: CommandSpec = {
+  command: "debug <file>",
+  describe: "events and per-server summary from a Claude Code debug log (or a per-server mcp-logs-<server>/*.jsonl)",
+  examples: [
+    ["ccforensics debug ~/.claude/debug/7d0c2f1e-5b8a-4c3e-9f21-3a6b8e0d4c57.txt", "MCP servers, runtime arm, API requests and the timeline of one session"],
+    ["ccforensics debug run.debug.log --stream-json run.jsonl --format markdown", "the same, with the init event's server statuses, as markdown"],
+  ],
+  positionals: { file: { describe: "debug log (--debug-file output, ~/.claude/debug/<session>.txt), or - for stdin" } },
+  options: { "all-events": { type: "boolean", describe: "list every entry in the timeline table, not only recognised events, warnings and errors" } },
+  run: (argv) => runDebug(String(argv.file), argv as DebugOptions),
+};
+
+/** Reads a debug log in one pass; optionally a `claude -p` output for the init event's server statuses. */
+export async function runDebug(file: string, opts: DebugOptions): Promise<CommandOutput> {
+  const input = evidenceInput(file, "debug-log");
+  const { result, health } = await analyseDebugLog(input, opts);
+  const inputs: InputFile[] = [input];
+  let run: RunSection | null = null;
+  if (opts.streamJson) {
+    const runInput = evidenceInput(opts.streamJson, "stream-json");
+    const r = await readClaudeRun(runInput, { stdin: opts.stdin });
+    run = runSection(r);
+    inputs.push(runInput);
+    mergeHealth(health, r.health);
+  }
+  const flags = [...result.flags];
+  for (const name of run?.pendingServers ?? []) flags.push(`server "${name}" was pending in the claude -p init event`);
+  const servers = result.servers.map((s) => ({ ...s, initStatus: run?.init?.mcpServers.find((m) => m.name === s.name)?.status ?? null }));
+  return {
+    command: "debug",
+    inputs,
+    health,
+    data: { debug: { ...result, servers, flags }, ...(run ? { run } : {}) },
+    report: {
+      title: `Debug log — ${file}`,
+      summary: debugSummary(result),
+      tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? runTables(run) : []), healthTable(health)],
+      warnings: healthWarnings(health),
+    },
+  };
+}
+
+/** The one pass over a debug log: entries to the reducer, malformed lines to health. */
+export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Promise<{ result: DebugResult; health: Health }> {
+  const health = emptyHealth();
+  const stats: LineStats = { lines: 0, blankLines: 0 };
+  const state = debugAnalysis.init();
+  for await (const rec of readDebugLog(input, { stdin: opts.stdin, stats })) {
+    if (rec.kind === "malformed") countRecord(health, { ...rec, chain: "debug" });
+    else {
+      health.records += 1;
+      debugAnalysis.step(state, rec);
+    }
+  }
+  health.lines = stats.lines;
+  health.blankLines = stats.blankLines;
+  return { result: debugAnalysis.finish(state), health };
+}
+
+function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?]> {
+  const sources = Object.entries(r.apiRequestSources).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return [
+    ["entries", r.entries, "int"],
+    ["first", r.firstTime],
+    ["last", r.lastTime],
+    ["levels", Object.entries(r.levels).map(([k, v]) => `${k} ${v}`).join(", ")],
+    ["mcp runtime arm", r.runtimeArm === null ? null : `${r.runtimeArm} (source: ${r.runtimeArmSource})`],
+    ["API requests", r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0],
+    ["count_tokens calls", r.countTokensCalls, "int"],
+    ["persisted tool results", r.persisted.length, "int"],
+  ];
+}
+
+/** Servers, findings, persisted results and the timeline; reused by `report`. */
+export function debugTables(r: DebugResult, allEvents = false): Table[] {
+  const tables: Table[] = [];
+  tables.push({
+    id: "debug:servers",
+    title: "MCP servers",
+    columns: [
+      col("name", "server"),
+      col("status", "status"),
+      col("transport", "transport"),
+      col("connectMs", "connect", "ms"),
+      col("lateByMs", "after req 1", "ms"),
+      col("protocolEra", "era"),
+      col("negotiatedProtocolVersion", "negotiated"),
+      col("truncated", "instructions truncated"),
+      col("toolCalls", "tool calls", "int"),
+      col("toolsFailed", "failed", "int"),
+      col("toolMs", "tool time", "ms"),
+      col("errors", "errors", "int"),
+      col("stderrLines", "stderr", "int"),
+      col("closed", "closed"),
+    ],
+    rows: r.servers.map((s) => ({
+      ...s,
+      truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
+    })),
+  });
+  if (r.flags.length) tables.push(findingsTable(r.flags));
+  if (r.persisted.length) {
+    tables.push({
+      id: "debug:persisted",
+      title: "Persisted tool results",
+      columns: [col("line", "line", "int"), col("time", "time", "time"), col("size", "size"), col("bytes", "bytes", "int"), col("path", "path")],
+      rows: r.persisted.map((p) => ({ ...p })),
+    });
+  }
+  const shown = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
+  const hidden = r.events.length - shown.length;
+  tables.push({
+    id: "debug:events",
+    title: "Timeline",
+    columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("level", "level"), col("server", "server"), col("kind", "kind"), col("text", "text")],
+    rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
+    notes: hidden ? [`${hidden} other entr${hidden === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`] : [],
+  });
+  return tables;
+}
+
+/** The first line of an entry without the server prefix (already in its own column), cut for a table cell. */
+function oneLine(text: string, server: string | null): string {
+  let t = server !== null ? text.replace(/^MCP server "[^"]+":? /, "") : text;
+  const nl = t.indexOf("\n");
+  const more = nl >= 0 ? ` (+${t.split("\n").length - 1} lines)` : "";
+  if (nl >= 0) t = t.slice(0, nl);
+  return (t.length > 160 ? `${t.slice(0, 159)}…` : t) + more;
+}

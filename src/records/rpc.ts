@@ -1,0 +1,196 @@
+import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
+import type { RawLine } from "../sources/lines.js";
+import { excerptOf, isObject, type JsonObject } from "./json.js";
+import type { LineStats } from "./debug.js";
+import type { Pos } from "./pos.js";
+
+/** Who sent it: client→server or server→client; null when the log does not say and the message cannot tell. */
+export type RpcDir = "c2s" | "s2c" | null;
+
+/** How the line carried the message (FORMATS.md 9.5). */
+export type RpcSource = "raw" | "wrapper" | "lab" | "desktop" | "prefixed";
+
+export type RpcShape = "request" | "notification" | "result" | "error" | "invalid";
+
+/** One JSON-RPC message from an MCP message log, whatever line format carried it. */
+export interface RpcMessage {
+  kind: "rpc";
+  pos: Pos;
+  time: string | null;
+  ms: number | null;
+  dir: RpcDir;
+  /** The log said the direction (wrapper `dir`, Desktop `Message from`, `->`/`<-`); else it was inferred from the shape. */
+  dirLogged: boolean;
+  source: RpcSource;
+  /** Claude Desktop's `[server]`. */
+  server: string | null;
+  shape: RpcShape;
+  method: string | null;
+  id: string | number | null;
+  message: JsonObject;
+}
+
+/** A line of Claude Code's own per-server log (`mcp-logs-<server>/*.jsonl`): `{"debug"|"error": text, "timestamp"}`. */
+export interface RpcClientLog {
+  kind: "client-log";
+  pos: Pos;
+  time: string | null;
+  level: "debug" | "error" | "info" | "warn";
+  text: string;
+}
+
+/** A line that carries no message: stderr chatter, banners. Counted, kept. */
+export interface RpcNoise {
+  kind: "noise";
+  pos: Pos;
+  excerpt: string;
+}
+
+export interface RpcMalformed {
+  kind: "malformed";
+  pos: Pos;
+  reason: string;
+  excerpt: string;
+}
+
+export type RpcRecord = RpcMessage | RpcClientLog | RpcNoise | RpcMalformed;
+
+/** Claude Desktop `mcp.log` / `mcp-server-<name>.log` (FORMATS.md 9.5); the `{ metadata: undefined }` tail is cut before parsing. */
+const DESKTOP = /^(?<ts>\S+Z) \[(?<server>[^\]]+)\] \[(?<level>info|error|warn|debug)\] Message from (?<dir>client|server): (?<json>\{.*\})$/;
+const DESKTOP_TAIL = " { metadata: undefined }";
+const PREFIX = /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{)/;
+const ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+const TIME_KEYS = ["t", "ts", "time", "timestamp"] as const;
+const DIR_KEYS = ["dir", "direction"] as const;
+const MSG_KEYS = ["message", "msg", "data"] as const;
+const CLIENT_LOG_KEYS = ["debug", "error", "info", "warn"] as const;
+
+/** Direction words, from the server's side where the word is relative (a server log's `in` is client→server). */
+const DIR_WORDS: Record<string, RpcDir> = {
+  in: "c2s", recv: "c2s", received: "c2s", receive: "c2s", incoming: "c2s", input: "c2s", request: "c2s", c2s: "c2s",
+  client: "c2s", "client->server": "c2s", "client→server": "c2s", from_client: "c2s", "from-client": "c2s", "->": "c2s", "-->": "c2s", ">": "c2s", ">>": "c2s",
+  out: "s2c", send: "s2c", sent: "s2c", outgoing: "s2c", output: "s2c", response: "s2c", s2c: "s2c",
+  server: "s2c", "server->client": "s2c", "server→client": "s2c", to_client: "s2c", "to-client": "s2c", "<-": "s2c", "<--": "s2c", "<": "s2c", "<<": "s2c",
+};
+
+/** Methods a server sends to its client; every other method is taken as client→server when the log does not say. */
+const SERVER_METHODS = /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
+
+/**
+ * Streams an MCP message log line by line, accepting the formats of FORMATS.md 9.5 mixed in one file:
+ * raw JSON-RPC, wrapper objects, the lab's `{t, method, id, _meta}` summaries of received messages,
+ * Claude Desktop `mcp.log` lines, `->`/`<-`/`Input:`/`[time]` prefixes, Claude Code's per-server
+ * `{"debug": …}` lines, and noise.
+ */
+export async function* readRpcLog(input: InputFile, opts: ReadOptions & { stats?: LineStats } = {}): AsyncGenerator<RpcRecord> {
+  const stats = opts.stats ?? { lines: 0, blankLines: 0 };
+  for await (const raw of readLines(input, opts)) {
+    stats.lines += 1;
+    const rec = parseRpcLine(raw, input.path);
+    if (rec) yield rec;
+    else stats.blankLines += 1;
+  }
+}
+
+/** One physical line → a record, or null for a blank line. Pure. */
+export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
+  const pos: Pos = { file, line: raw.line };
+  if (raw.tooLong) return { kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
+  const line = raw.buf.toString("utf8");
+  if (line.trim() === "") return null;
+  if (line.includes("\u0000")) return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
+
+  const desktop = DESKTOP.exec(line.endsWith(DESKTOP_TAIL) ? line.slice(0, -DESKTOP_TAIL.length) : line);
+  if (desktop) {
+    const g = desktop.groups!;
+    const v = parseJson(g.json!);
+    if (!isObject(v)) return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
+    return message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! });
+  }
+  const prefix = PREFIX.exec(line);
+  const trimmed = line.trimStart();
+  if (prefix || trimmed.startsWith("{")) {
+    const text = prefix ? line.slice(prefix[0].length) : trimmed;
+    const v = parseJson(text);
+    if (!isObject(v)) return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
+    const g = prefix?.groups ?? {};
+    const word = (g.arrow ?? g.io)?.toLowerCase();
+    const time = g.ts && ISO.test(g.ts.trim()) ? g.ts.trim() : null;
+    return fromObject(pos, v, { dir: word ? (DIR_WORDS[word] ?? null) : null, time, prefixed: prefix !== null });
+  }
+  return { kind: "noise", pos, excerpt: excerptOf(line) };
+}
+
+function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {
+  const source: RpcSource = hint.prefixed ? "prefixed" : "raw";
+  if (isRpc(v)) return message(pos, v, { time: hint.time ?? timeOf(v), dir: hint.dir ?? dirOf(v), source });
+  for (const k of MSG_KEYS) {
+    const inner = typeof v[k] === "string" ? parseJson(v[k] as string) : v[k];
+    if (isObject(inner) && isRpc(inner)) return message(pos, inner, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" });
+  }
+  if (typeof v.method === "string" || (v.id !== undefined && ("result" in v || "error" in v))) {
+    // Fields inline beside the time: a lab summary `{t, method, id, _meta}` (received messages only) or a wrapper without `message`.
+    const lab = !("jsonrpc" in v) && !("params" in v) && TIME_KEYS.some((k) => k in v);
+    const inner: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) if (!(TIME_KEYS as readonly string[]).includes(k) && !(DIR_KEYS as readonly string[]).includes(k) && k !== "_meta") inner[k] = x;
+    if (isObject(v._meta)) inner.params = { ...(isObject(inner.params) ? inner.params : {}), _meta: v._meta };
+    const dir = dirOf(v) ?? hint.dir ?? (lab ? "c2s" : null);
+    return message(pos, inner, { time: timeOf(v) ?? hint.time, dir, source: lab ? "lab" : "wrapper" });
+  }
+  for (const k of CLIENT_LOG_KEYS) {
+    if (typeof v[k] === "string") return { kind: "client-log", pos, time: timeOf(v), level: k, text: v[k] as string };
+  }
+  return { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(v)) };
+}
+
+function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcSource; server?: string }): RpcMessage {
+  const method = typeof m.method === "string" ? m.method : null;
+  const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+  const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";
+  const logged = o.dir !== null;
+  const dir = o.dir ?? (method !== null ? (SERVER_METHODS.test(method) ? "s2c" : "c2s") : shape === "result" || shape === "error" ? "s2c" : null);
+  const ms = o.time === null ? null : Date.parse(o.time);
+  return {
+    kind: "rpc",
+    pos,
+    time: o.time,
+    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    dir,
+    dirLogged: logged,
+    source: o.source,
+    server: o.server ?? null,
+    shape,
+    method,
+    id,
+    message: m,
+  };
+}
+
+function isRpc(v: JsonObject): boolean {
+  return v.jsonrpc === "2.0" && (typeof v.method === "string" || "result" in v || "error" in v);
+}
+
+function timeOf(v: JsonObject): string | null {
+  for (const k of TIME_KEYS) {
+    const x = v[k];
+    if (typeof x === "string" && ISO.test(x)) return x;
+    if (typeof x === "number" && x > 1e11) return new Date(x).toISOString();
+  }
+  return null;
+}
+
+function dirOf(v: JsonObject): RpcDir {
+  for (const k of DIR_KEYS) {
+    const x = v[k];
+    if (typeof x === "string") return DIR_WORDS[x.toLowerCase()] ?? null;
+  }
+  return null;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
