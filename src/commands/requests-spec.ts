@@ -1,3 +1,5 @@
+import { protectedDirs, requestsChartSpec, writeChart } from "../render/chart.js";
+import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
 
@@ -8,7 +10,17 @@ export const requestsCommand: CommandSpec = {
     ["ccforensics requests 11111111-2222", "the request table of a session found by id prefix"],
     ["ccforensics requests session.jsonl --format markdown", "the same as a markdown table for a write-up"],
     ["cat session.jsonl | ccforensics requests --json", "piped JSONL, JSON out"],
+    ["ccforensics requests 11111111-2222 --chart growth.svg", "also draw token growth per request as SVG"],
   ],
+  options: { chart: { type: "string", describe: "also write an SVG chart of total input tokens per request" } },
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },
-  run: (argv) => runRequests(argv.target, argv),
+  async run(argv) {
+    const out = await runRequests(argv.target, argv);
+    if (typeof argv.chart === "string") {
+      const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
+      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
+      await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs);
+    }
+    return out;
+  },
 };

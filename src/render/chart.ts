@@ -1,0 +1,104 @@
+import { resolve, sep } from "node:path";
+import { writeFileSync } from "node:fs";
+import { UsageError, RuntimeError } from "../errors.js";
+
+/** A vega-lite spec (kept loose: vega-lite validates it). */
+export type ChartSpec = Record<string, unknown>;
+
+const BASE = {
+  $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+  width: 640,
+  height: 320,
+  background: "white",
+  config: { font: "sans-serif", axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11 } },
+};
+
+/** Token growth per request: total input tokens by request index, one line per chain. */
+export function requestsChartSpec(rows: Array<{ chain: string; index: number; totalInputTokens: number }>, title: string): ChartSpec {
+  return {
+    ...BASE,
+    title,
+    data: { values: rows },
+    mark: { type: "line", point: true },
+    encoding: {
+      x: { field: "index", type: "quantitative", title: "request #", axis: { tickMinStep: 1 } },
+      y: { field: "totalInputTokens", type: "quantitative", title: "total input tokens" },
+      color: { field: "chain", type: "nominal", title: "chain" },
+      tooltip: [{ field: "chain" }, { field: "index" }, { field: "totalInputTokens", format: "," }],
+    },
+  };
+}
+
+/** First-request tokens per run, one bar per run, grouped by label. */
+export function compareChartSpec(rows: Array<{ label: string; run: string; firstRequestTokens: number | null }>, title: string): ChartSpec {
+  return {
+    ...BASE,
+    title,
+    data: { values: rows.filter((r) => r.firstRequestTokens !== null) },
+    mark: "bar",
+    encoding: {
+      x: { field: "run", type: "nominal", title: "run", sort: null },
+      y: { field: "firstRequestTokens", type: "quantitative", title: "first-request tokens" },
+      color: { field: "label", type: "nominal", title: "configuration" },
+      tooltip: [{ field: "label" }, { field: "run" }, { field: "firstRequestTokens", format: "," }],
+    },
+  };
+}
+
+/** The size staircase: result size against the tokens it added, coloured by the check that fired. */
+export function staircaseChartSpec(rows: Array<{ chars: number; deltaTokens: number | null; check: string; label: string }>, title: string): ChartSpec {
+  return {
+    ...BASE,
+    title,
+    data: { values: rows.filter((r) => r.deltaTokens !== null) },
+    mark: { type: "point", filled: true, size: 90 },
+    encoding: {
+      x: { field: "chars", type: "quantitative", title: "result size (characters)" },
+      y: { field: "deltaTokens", type: "quantitative", title: "request growth (tokens)" },
+      color: { field: "check", type: "nominal", title: "check fired" },
+      shape: { field: "check", type: "nominal" },
+      tooltip: [{ field: "label" }, { field: "chars", format: "," }, { field: "deltaTokens", format: "," }, { field: "check" }],
+    },
+  };
+}
+
+/** Compiles vega-lite and renders SVG headless with vega (no browser, no canvas). Loaded only when asked for. */
+export async function renderSvg(spec: ChartSpec): Promise<string> {
+  const [vega, vl] = await Promise.all([import("vega"), import("vega-lite")]);
+  const compiled = vl.compile(spec as never).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Writes a chart to `path`. Refuses paths inside a Claude config dir: evidence is read-only.
+ */
+export async function writeChart(path: string, spec: ChartSpec, configDirs: string[]): Promise<void> {
+  const abs = resolve(path);
+  for (const d of configDirs) {
+    const root = resolve(d);
+    if (abs === root || abs.startsWith(root + sep)) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${root}`);
+  }
+  if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);
+  const svg = await renderSvg(spec);
+  try {
+    writeFileSync(abs, svg);
+  } catch (e) {
+    throw new RuntimeError(`--chart ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Config dirs to protect: the ones searched, plus the one each transcript input lives in (`<dir>/projects/…`). */
+export function protectedDirs(searched: string[], inputPaths: string[]): string[] {
+  const out = new Set(searched);
+  for (const p of inputPaths) {
+    const parts = resolve(p).split(sep);
+    const i = parts.lastIndexOf("projects");
+    if (i > 0) out.add(parts.slice(0, i).join(sep) || sep);
+  }
+  return [...out];
+}
