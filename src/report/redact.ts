@@ -62,7 +62,8 @@ function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   if (Array.isArray(v)) return v.map((x) => mapStrings(x, f, depth + 1)) as T;
   if (v !== null && typeof v === "object") {
     const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = mapStrings(x, f, depth + 1);
+    // Keys too: some maps are keyed by evidence (cwd → count, model → usage).
+    for (const [k, x] of Object.entries(v)) o[f(k)] = mapStrings(x, f, depth + 1);
     return o as T;
   }
   return v;
