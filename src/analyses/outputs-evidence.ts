@@ -1,0 +1,85 @@
+import type { DebugRecord } from "../records/debug.js";
+import { baseName } from "../records/tool-names.js";
+import type { ToolMeta } from "../records/tools-list.js";
+
+/**
+ * The debug-log lines that tell what Claude Code did between a tool's return and the next request
+ * (FORMATS.md 2.5, 7): `count_tokens` requests of the token check and `Persisted tool result to …`.
+ */
+export interface DebugFacts {
+  path: string;
+  countTokens: Array<{ ms: number | null; line: number }>;
+  persisted: Array<{ ms: number | null; line: number; path: string; size: string; bytes: number | null }>;
+  budget: Array<{ ms: number | null; line: number; persisted: number; shed: string }>;
+  /** Entries with a timestamp; without any, time windows cannot be used. */
+  timed: number;
+}
+
+export function emptyDebugFacts(path: string): DebugFacts {
+  return { path, countTokens: [], persisted: [], budget: [], timed: 0 };
+}
+
+/** Keeps the few debug events outputs needs; everything else is passed over. */
+export function addDebugRecord(f: DebugFacts, r: DebugRecord): void {
+  if (r.kind !== "debug") return;
+  if (r.ms !== null) f.timed += 1;
+  const e = r.event;
+  if (e.type === "api-request" && e.countTokens) f.countTokens.push({ ms: r.ms, line: r.pos.line });
+  else if (e.type === "persisted") f.persisted.push({ ms: r.ms, line: r.pos.line, path: e.path, size: e.size, bytes: e.bytes });
+  else if (e.type === "per-message-budget") f.budget.push({ ms: r.ms, line: r.pos.line, persisted: e.persisted, shed: e.shed });
+}
+
+/** What the debug log says about one result: the window runs from the tool_use record to the tool_result record. */
+export interface DebugMatch {
+  countTokensRequests: number | null;
+  countTokensLines: number[];
+  persistedLogged: boolean | null;
+  persistedSize: string | null;
+  persistedLine: number | null;
+}
+
+/** Transcript and debug log share one clock (one process); the result record is written after persisting. */
+const SLACK_MS = 250;
+
+export function matchDebug(f: DebugFacts | null, savedPath: string | null, startMs: number | null, endMs: number | null): DebugMatch {
+  if (f === null) return { countTokensRequests: null, countTokensLines: [], persistedLogged: null, persistedSize: null, persistedLine: null };
+  const timed = f.timed > 0 && startMs !== null && endMs !== null;
+  const inWindow = (ms: number | null) => timed && ms !== null && ms >= startMs! - SLACK_MS && ms <= endMs! + SLACK_MS;
+  const ct = f.countTokens.filter((c) => inWindow(c.ms));
+  const name = savedPath === null ? null : baseName(savedPath);
+  const p = (name !== null ? f.persisted.find((x) => baseName(x.path) === name) : undefined) ?? f.persisted.find((x) => inWindow(x.ms));
+  return {
+    countTokensRequests: timed ? ct.length : null,
+    countTokensLines: ct.map((c) => c.line),
+    persistedLogged: p !== undefined ? true : name !== null || timed ? false : null,
+    persistedSize: p?.size ?? null,
+    persistedLine: p?.line ?? null,
+  };
+}
+
+/** Claude Code's persist threshold for tool text without an annotation (FORMATS.md 6.1). */
+export const DEFAULT_PERSIST_CHARS = 50_000;
+
+export interface AnnotationMatch {
+  /** true: the tool declares `anthropic/maxResultSizeChars`; false: it is listed without; null: tools not known. */
+  annotated: boolean | null;
+  maxResultSizeChars: number | null;
+  /**
+   * Whether the declared limit accounts for the check seen: over it → `size`; within it but over the
+   * default 50,000 → `inline`. null when the annotation played no part.
+   */
+  annotationExplains: boolean | null;
+}
+
+export function matchAnnotation(tools: Map<string, ToolMeta> | null, tool: string, server: string | null, size: number | null, check: string): AnnotationMatch {
+  if (tools === null || server === null) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };
+  const t = tools.get(tool);
+  if (!t) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };
+  const m = t.maxResultSizeChars;
+  if (m === null) return { annotated: false, maxResultSizeChars: null, annotationExplains: null };
+  let explains: boolean | null = null;
+  if (size === null) explains = null;
+  else if (size > m) explains = check === "size" || check === "budget";
+  else if (size > DEFAULT_PERSIST_CHARS) explains = check === "inline";
+  return { annotated: true, maxResultSizeChars: m, annotationExplains: explains };
+}

@@ -1,0 +1,233 @@
+import { modelSaw, sizeTextMatches, type Check, type ModelSaw, type Variant } from "../records/tool-output.js";
+import { baseName, savedName, splitToolName } from "../records/tool-names.js";
+import type { ToolMeta } from "../records/tools-list.js";
+import type { OutputsCollected, ResultSeen, ToolUseSeen } from "./outputs.js";
+import { matchAnnotation, matchDebug, type DebugFacts } from "./outputs-evidence.js";
+import type { RequestRow } from "./requests.js";
+
+/** A later tool call that names a result's saved file (FORMATS.md 6.3 `followUpReads`). */
+export interface FollowUpRead {
+  toolUseId: string;
+  tool: string;
+  chain: string;
+  line: number;
+  inputSummary: string;
+  offset: number | null;
+  limit: number | null;
+  /** The request that carried this read's own result, and what it grew by. */
+  requestIndex: number | null;
+  deltaTokens: number | null;
+  chars: number | null;
+  check: Check | null;
+}
+
+/** One tool result: CONTRACT.md `outputs` fields first, extras after. */
+export interface ToolResultRow {
+  toolUseId: string;
+  tool: string;
+  server: string | null;
+  file: string;
+  line: number;
+  requestIndex: number | null;
+  chars: number;
+  utf8Bytes: number;
+  fullChars: number | null;
+  check: Check;
+  savedPath: string | null;
+  savedFormat: "json" | "text" | null;
+  savedExists: boolean | null;
+  reportedSize: string | null;
+  reportedChars: number | null;
+  deltaTokens: number | null;
+  followUpReads: FollowUpRead[];
+  // extras
+  sessionId: string | null;
+  chain: string;
+  timestamp: string | null;
+  toolName: string;
+  plugin: boolean;
+  inputSummary: string | null;
+  isError: boolean;
+  codePoints: number;
+  fullUtf8Bytes: number | null;
+  images: number;
+  /** The output's own size: the transcript's text when nothing replaced it there, else `fullChars`, else the characters a token message reports; null when unknown (legacy/Read errors name tokens only). */
+  resultChars: number | null;
+  variant: Variant;
+  /** For `budget` and `cleared`: what the transcript's own tool_result text classified as. */
+  originalCheck: Check | null;
+  modelSaw: ModelSaw;
+  previewChars: number | null;
+  reportedLines: number | null;
+  reportedTokens: number | null;
+  limit: number | null;
+  contentFormat: string | null;
+  savedResolvedPath: string | null;
+  savedBytes: number | null;
+  savedLines: number | null;
+  savedNewlines: number | null;
+  savedLongestLine: number | null;
+  /** `reportedSize` equals the saved file's size in Claude Code's 1024-based notation. */
+  reportedSizeMatchesFile: boolean | null;
+  requestTotalTokens: number | null;
+  /** Tool results the carrying request brought in: above 1 its delta is shared. */
+  resultsInRequest: number | null;
+  /** deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. */
+  tokensPerChar: number | null;
+  /** Total input of the last request of this chain (the write-up's "final request"). */
+  lastRequestTokens: number | null;
+  countTokensConsulted: boolean | null;
+  countTokensRequests: number | null;
+  persistedLogged: boolean | null;
+  persistedSize: string | null;
+  maxResultSizeChars: number | null;
+  annotated: boolean | null;
+  annotationExplains: boolean | null;
+  followUpReadCount: number;
+  followUpTokens: number | null;
+}
+
+/** What the command found on disk for one printed saved path. */
+export interface SavedLookup {
+  resolvedPath: string | null;
+  exists: boolean | null;
+  bytes: number | null;
+  lines: number | null;
+  newlines: number | null;
+  longestLine: number | null;
+  format: "json" | "text" | null;
+}
+
+export interface OutputEvidence {
+  requests: RequestRow[];
+  saved: Map<string, SavedLookup>;
+  debug: DebugFacts | null;
+  tools: Map<string, ToolMeta> | null;
+  /** Server names from outside the transcript (debug log), to split `mcp__a__b__c`. */
+  servers?: string[];
+}
+
+/** Joins the pass's results with the request table and the side evidence. Pure. */
+export function assembleOutputs(c: OutputsCollected, ev: OutputEvidence): ToolResultRow[] {
+  const uses = new Map<string, ToolUseSeen>();
+  for (const u of c.toolUses) if (!uses.has(u.id)) uses.set(u.id, u);
+  const carry = carrier(ev.requests);
+  const known = { servers: [...c.knownServers, ...(ev.servers ?? [])], tools: ev.tools ? [...ev.tools.keys()] : [] };
+  const rows = c.results.map((r) => baseRow(r, uses.get(r.toolUseId), c, carry(r), known, ev));
+  const byId = new Map(rows.map((r) => [r.toolUseId, r]));
+  for (const row of rows) if (row.savedPath !== null) linkReads(row, c.toolUses, byId);
+  return rows;
+}
+
+function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollected, req: Carried, known: { servers: string[]; tools: string[] }, ev: OutputEvidence): ToolResultRow {
+  const name = use?.name ?? "";
+  const split = splitToolName(name, known);
+  const repl = c.replacements[r.toolUseId];
+  const seen = repl ?? r;
+  const msg = seen.message;
+  let check: Check = repl ? "budget" : msg.check;
+  let originalCheck: Check | null = repl ? r.message.check : null;
+  if (check !== "cleared" && c.cleared[r.toolUseId]) {
+    originalCheck = check;
+    check = "cleared";
+  }
+  const resultChars = sizeOf(r);
+  const saved = msg.savedPath !== null ? ev.saved.get(msg.savedPath) : undefined;
+  const sizeBytes = saved?.bytes ?? null;
+  const dbg = matchDebug(ev.debug, msg.savedPath, ms(use?.timestamp), ms(r.timestamp));
+  const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
+  const delta = req?.deltaTokens ?? null;
+  return {
+    toolUseId: r.toolUseId, tool: name, server: split.server, file: r.file, line: r.line,
+    requestIndex: req?.index ?? null, chars: seen.chars, utf8Bytes: seen.utf8Bytes, fullChars: r.fullChars, check,
+    savedPath: msg.savedPath, savedFormat: msg.savedPath === null ? null : (saved?.format ?? formatFromName(msg.savedPath)),
+    savedExists: msg.savedPath === null ? null : (saved?.exists ?? null), reportedSize: msg.reportedSize,
+    reportedChars: msg.reportedChars, deltaTokens: delta, followUpReads: [],
+    sessionId: r.sessionId, chain: r.chain, timestamp: r.timestamp, toolName: split.tool, plugin: split.plugin,
+    inputSummary: use?.inputSummary ?? null, isError: r.isError, codePoints: seen.codePoints, fullUtf8Bytes: r.fullUtf8Bytes, images: r.images,
+    resultChars, variant: msg.variant, originalCheck, modelSaw: check === "cleared" ? "cleared" : modelSaw(msg),
+    previewChars: msg.preview?.length ?? null, reportedLines: msg.reportedLines, reportedTokens: msg.reportedTokens,
+    limit: msg.limit, contentFormat: msg.contentFormat, savedResolvedPath: saved?.resolvedPath ?? null,
+    savedBytes: sizeBytes, savedLines: saved?.lines ?? null, savedNewlines: saved?.newlines ?? null, savedLongestLine: saved?.longestLine ?? null,
+    reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
+    requestTotalTokens: req?.totalInputTokens ?? null, resultsInRequest: req ? req.added.toolResults : null,
+    tokensPerChar: delta !== null && resultChars ? delta / resultChars : null, lastRequestTokens: req?.lastTotal ?? null,
+    countTokensConsulted: dbg.countTokensRequests === null ? null : dbg.countTokensRequests > 0,
+    countTokensRequests: dbg.countTokensRequests, persistedLogged: dbg.persistedLogged, persistedSize: dbg.persistedSize,
+    ...ann, followUpReadCount: 0, followUpTokens: null,
+  };
+}
+
+/**
+ * Size of the output itself. Unreplaced text in the transcript is the output as sent (Read's numbered
+ * lines, not its raw file). Behind a stub, `toolUseResult` has the output, except for errors, where it
+ * holds the same message (plus `Error: `): that is no size at all.
+ */
+function sizeOf(r: ResultSeen): number | null {
+  if (r.message.check === "inline") return r.chars;
+  const fullIsStub = r.fullChars !== null && r.fullChars <= r.chars + "Error: ".length;
+  return (fullIsStub ? null : r.fullChars) ?? r.message.reportedChars;
+}
+
+/** `.json` → the MCP content array layout; any other name → text (FORMATS.md 6.3). */
+function formatFromName(path: string): "json" | "text" {
+  return savedName(path).extension === "json" ? "json" : "text";
+}
+
+type Carried = (RequestRow & { lastTotal: number }) | undefined;
+
+/**
+ * The request that first carried a result: the first new request of the same file after the result's
+ * line (a result between two fragments of one response goes to the next response, as in requests).
+ */
+function carrier(requests: RequestRow[]): (r: { file: string; line: number }) => Carried {
+  const byFile = new Map<string, RequestRow[]>();
+  const lastTotal = new Map<string, number>();
+  for (const q of requests) {
+    const l = byFile.get(q.file) ?? [];
+    l.push(q);
+    byFile.set(q.file, l);
+  }
+  for (const l of byFile.values()) {
+    l.sort((a, b) => a.line - b.line);
+    for (const q of l) lastTotal.set(q.chain, q.totalInputTokens);
+  }
+  return (r) => {
+    const l = byFile.get(r.file);
+    if (!l) return undefined;
+    let lo = 0;
+    let hi = l.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (l[mid]!.line > r.line) hi = mid;
+      else lo = mid + 1;
+    }
+    const q = l[lo];
+    return q ? { ...q, lastTotal: lastTotal.get(q.chain) ?? q.totalInputTokens } : undefined;
+  };
+}
+
+/** Later calls whose inputs name the saved file (Read file_path, Bash command, Grep path…). */
+function linkReads(row: ToolResultRow, all: ToolUseSeen[], byId: Map<string, ToolResultRow>): void {
+  const name = baseName(row.savedPath!);
+  if (name === "") return;
+  const after = (u: ToolUseSeen) => (u.file === row.file ? u.line > row.line : (u.timestamp ?? "") >= (row.timestamp ?? ""));
+  const reads = all.filter((u) => u.id !== row.toolUseId && after(u) && u.refs.some((s) => s.includes(name)));
+  row.followUpReads = reads.map((u) => {
+    const res = byId.get(u.id);
+    return {
+      toolUseId: u.id, tool: u.name, chain: u.chain, line: u.line, inputSummary: u.inputSummary, offset: u.offset, limit: u.limit,
+      requestIndex: res?.requestIndex ?? null, deltaTokens: res?.deltaTokens ?? null, chars: res?.chars ?? null, check: res?.check ?? null,
+    };
+  });
+  row.followUpReadCount = reads.length;
+  const perRequest = new Map<string, number>();
+  for (const f of row.followUpReads) if (f.requestIndex !== null && f.deltaTokens !== null) perRequest.set(`${f.chain}#${f.requestIndex}`, f.deltaTokens);
+  row.followUpTokens = perRequest.size ? [...perRequest.values()].reduce((a, b) => a + b, 0) : null;
+}
+
+function ms(t: string | null | undefined): number | null {
+  if (!t) return null;
+  const v = Date.parse(t);
+  return Number.isNaN(v) ? null : v;
+}

@@ -1,0 +1,197 @@
+import { codePoints, imageCount, utf8Bytes, visibleText } from "../records/content.js";
+import { arr, isObject, num, str, type JsonObject } from "../records/json.js";
+import { classifyOutput, type OutputMessage } from "../records/tool-output.js";
+import type { AnyRecord, AssistantRecord, UserRecord } from "../records/transcript.js";
+import type { Analysis } from "./analysis.js";
+
+/** A tool_use block as the outputs analysis keeps it: the input only as a summary and the strings that can name a file. */
+export interface ToolUseSeen {
+  id: string;
+  name: string;
+  chain: string;
+  file: string;
+  line: number;
+  timestamp: string | null;
+  /** Scalar inputs as `key=value` (`chars=52000`), long strings shortened. */
+  inputSummary: string;
+  /** String inputs (file_path, path, command, pattern…), each capped, for finding reads of a saved file. */
+  refs: string[];
+  offset: number | null;
+  limit: number | null;
+}
+
+/** Measures of one model-visible text, taken at scan time so no result text is held. */
+export interface TextMeasure {
+  chars: number;
+  utf8Bytes: number;
+  codePoints: number;
+  message: OutputMessage;
+}
+
+export interface ResultSeen extends TextMeasure {
+  toolUseId: string;
+  chain: string;
+  file: string;
+  line: number;
+  timestamp: string | null;
+  sessionId: string | null;
+  isError: boolean;
+  images: number;
+  /** Characters of the full output kept in `toolUseResult` (FORMATS.md 1 trap 5), or null when it holds no text. */
+  fullChars: number | null;
+  fullUtf8Bytes: number | null;
+}
+
+export interface ReplacementSeen extends TextMeasure {
+  file: string;
+  line: number;
+}
+
+export interface OutputsCollected {
+  toolUses: ToolUseSeen[];
+  results: ResultSeen[];
+  /** Per-message budget stubs by tool_use id (`content-replacement` records, FORMATS.md 6.5); the last one wins. */
+  replacements: Record<string, ReplacementSeen>;
+  /** Tool ids named by `microcompact_boundary` `compactedToolIds`, with where it said so. */
+  cleared: Record<string, { file: string; line: number }>;
+  /** Server names the transcript itself names (`mcp_instructions_delta.addedNames`). */
+  knownServers: string[];
+  sessionIds: string[];
+}
+
+interface State {
+  c: OutputsCollected;
+  servers: Set<string>;
+  sessions: Set<string>;
+}
+
+const REF_CAP = 4096;
+const SUMMARY_CAP = 120;
+
+/** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
+export const outputsAnalysis: Analysis<State, OutputsCollected> = {
+  id: "outputs",
+  init: () => ({
+    c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [] },
+    servers: new Set(),
+    sessions: new Set(),
+  }),
+  step(s, rec: AnyRecord) {
+    if (rec.kind === "malformed") return;
+    if (rec.sessionId) s.sessions.add(rec.sessionId);
+    switch (rec.kind) {
+      case "assistant":
+        onAssistant(s.c, rec);
+        break;
+      case "user":
+        onUser(s.c, rec);
+        break;
+      case "content-replacement":
+        for (const r of rec.replacements) {
+          if (r.toolUseId === undefined || (r.kind !== undefined && r.kind !== "tool-result")) continue;
+          s.c.replacements[r.toolUseId] = { file: rec.pos.file, line: rec.pos.line, ...measure(visibleText(r.replacement)) };
+        }
+        break;
+      case "system": {
+        const meta = rec.raw.microcompactMetadata;
+        if (!isObject(meta)) break;
+        for (const id of arr(meta.compactedToolIds) ?? []) if (typeof id === "string") s.c.cleared[id] ??= { file: rec.pos.file, line: rec.pos.line };
+        break;
+      }
+      case "attachment":
+        if (rec.attachmentType !== "mcp_instructions_delta") break;
+        for (const n of arr(rec.attachment.addedNames) ?? []) if (typeof n === "string") s.servers.add(n);
+        break;
+      default:
+        break;
+    }
+  },
+  finish(s) {
+    s.c.knownServers = [...s.servers].sort();
+    s.c.sessionIds = [...s.sessions].sort();
+    return s.c;
+  },
+};
+
+export function measure(text: string): TextMeasure {
+  return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: classifyOutput(text) };
+}
+
+function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
+  for (const b of rec.content) {
+    if (b.type !== "tool_use" || typeof b.id !== "string") continue;
+    const input = isObject(b.input) ? b.input : {};
+    c.toolUses.push({
+      id: b.id,
+      name: str(b.name) ?? "",
+      chain: rec.chain,
+      file: rec.pos.file,
+      line: rec.pos.line,
+      timestamp: rec.timestamp ?? null,
+      inputSummary: summarize(input),
+      refs: Object.values(input).filter((v): v is string => typeof v === "string").map((v) => v.slice(0, REF_CAP)),
+      offset: num(input.offset) ?? null,
+      limit: num(input.limit) ?? null,
+    });
+  }
+}
+
+function onUser(c: OutputsCollected, rec: UserRecord): void {
+  if (!Array.isArray(rec.content)) return;
+  const results = rec.content.filter((b) => b.type === "tool_result" && typeof b.tool_use_id === "string");
+  for (const b of results) {
+    // One record carries one result in every build seen; with several, toolUseResult belongs to none alone.
+    const full = results.length === 1 ? safeFullText(rec) : null;
+    c.results.push({
+      toolUseId: b.tool_use_id as string,
+      chain: rec.chain,
+      file: rec.pos.file,
+      line: rec.pos.line,
+      timestamp: rec.timestamp ?? null,
+      sessionId: rec.sessionId ?? null,
+      isError: b.is_error === true,
+      images: imageCount(b.content),
+      fullChars: full?.length ?? null,
+      fullUtf8Bytes: full === null ? null : utf8Bytes(full),
+      ...measure(visibleText(b.content)),
+    });
+  }
+}
+
+/** `toolUseResult` is parsed lazily on long lines (records/lazy.ts): a damaged copy throws on first read. */
+function safeFullText(rec: UserRecord): string | null {
+  try {
+    return fullTextOf(rec.toolUseResult);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The full output kept in `toolUseResult`, whose shape varies by tool (FORMATS.md 10): a string, an
+ * MCP content array, Bash `{stdout, stderr}`, Read `{file: {content}}`, `{content}`; null without text.
+ */
+export function fullTextOf(v: unknown): string | null {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.some((b) => isObject(b) && b.type === "text") ? visibleText(v) : null;
+  if (!isObject(v)) return null;
+  if (typeof v.stdout === "string" || typeof v.stderr === "string") return (str(v.stdout) ?? "") + (str(v.stderr) ?? "");
+  if (isObject(v.file) && typeof v.file.content === "string") return v.file.content;
+  if (typeof v.content === "string" || Array.isArray(v.content)) return visibleText(v.content);
+  return null;
+}
+
+/** `chars=52000`, `file_path=/…/x.txt offset=1100`: scalars as they are, long strings cut, objects elided. */
+export function summarize(input: JsonObject): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    let s: string;
+    if (typeof v === "string") s = v.length > 48 ? `${v.slice(0, 20)}…${v.slice(-24)}` : v;
+    else if (typeof v === "number" || typeof v === "boolean" || v === null) s = String(v);
+    else if (Array.isArray(v)) s = `[${v.length}]`;
+    else s = "{…}";
+    parts.push(`${k}=${s.replace(/\s+/g, " ")}`);
+  }
+  const out = parts.join(" ");
+  return out.length > SUMMARY_CAP ? `${out.slice(0, SUMMARY_CAP - 1)}…` : out;
+}

@@ -1,0 +1,116 @@
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import { mergeHealth, type Health } from "../analyses/health.js";
+import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
+import { addDebugRecord, emptyDebugFacts, type DebugFacts } from "../analyses/outputs-evidence.js";
+import { assembleOutputs, type SavedLookup, type ToolResultRow } from "../analyses/outputs-join.js";
+import { requestsAnalysis } from "../analyses/requests.js";
+import { UsageError } from "../errors.js";
+import { readDebugLog } from "../records/debug.js";
+import type { ToolMeta } from "../records/tools-list.js";
+import { configDirs } from "../sources/discover.js";
+import { findDebugLog } from "../sources/evidence.js";
+import type { InputFile } from "../sources/input.js";
+import { inspectSavedFile, resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import { loadTranscripts, type CommonOptions } from "./common.js";
+
+/** One target's tool results with everything read to explain them. */
+export interface LoadedOutputs {
+  target: string;
+  /** Short label for cross-run tables: the session id, else the file name. */
+  run: string;
+  sessionId: string | null;
+  transcript: string | null;
+  toolResultsDir: string | null;
+  debugLog: string | null;
+  rows: ToolResultRow[];
+  inputs: InputFile[];
+  health: Health;
+  warnings: string[];
+}
+
+export interface LoadOptions {
+  /** `--debug-file`, for a single target; otherwise the session's own debug log is looked up. */
+  debugFile?: string;
+  tools: Map<string, ToolMeta> | null;
+}
+
+/** One pass over the target's transcripts (requests and outputs side by side), then the saved files and the debug log. */
+export async function loadOutputs(target: string | undefined, opts: CommonOptions, lo: LoadOptions): Promise<LoadedOutputs> {
+  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, outputs: outputsAnalysis });
+  const collected = results.outputs;
+  const sessionId = resolved.sessionId ?? collected.sessionIds[0] ?? null;
+  const first = resolved.inputs[0]?.path ?? null;
+  const transcript = resolved.mainPath ?? (first !== "-" ? first : null);
+  const dir = toolResultsDir(transcript, sessionId);
+  const inputs: InputFile[] = [...resolved.inputs];
+  const warnings: string[] = [];
+
+  const saved = await lookUpSaved(collected, dir, inputs, warnings);
+  const debugPath = lo.debugFile ?? (sessionId ? findDebugLog(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), sessionId, opts.env ?? process.env) : undefined) ?? null;
+  let debug: DebugFacts | null = null;
+  const servers = new Set<string>();
+  if (debugPath !== null) {
+    const input: InputFile = { path: debugPath, kind: "debug-log", bytes: 0, sha256: "" };
+    inputs.push(input);
+    debug = emptyDebugFacts(debugPath);
+    // Only the debug log's bad lines join health: its lines and entries are not transcript records.
+    const dh: Health = { lines: 0, blankLines: 0, records: 0, malformed: [], malformedCount: 0, unknownTypes: {} };
+    for await (const r of readDebugLog(input)) {
+      if (r.kind === "malformed") {
+        dh.malformedCount += 1;
+        dh.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
+        continue;
+      }
+      if (r.server !== null) servers.add(r.server);
+      addDebugRecord(debug, r);
+    }
+    mergeHealth(health, dh);
+  }
+
+  const rows = assembleOutputs(collected, { requests: results.requests.requests, saved, debug, tools: lo.tools, servers: [...servers] });
+  const run = sessionId ?? (target && target !== "-" ? basename(target) : "-");
+  return { target: target ?? "-", run, sessionId, transcript, toolResultsDir: dir, debugLog: debugPath, rows, inputs, health, warnings };
+}
+
+/** Every printed saved path (results and budget stubs), resolved in the session's tool-results/ folder and streamed once. */
+async function lookUpSaved(c: OutputsCollected, dir: string | null, inputs: InputFile[], warnings: string[]): Promise<Map<string, SavedLookup>> {
+  const printed = new Set<string>();
+  for (const r of c.results) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
+  for (const r of Object.values(c.replacements)) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
+  const out = new Map<string, SavedLookup>();
+  const byFile = new Map<string, SavedLookup>();
+  for (const p of [...printed].sort()) {
+    const res = resolveSavedPath(p, dir);
+    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
+    if (res.exists && res.path !== null) {
+      const known = byFile.get(res.path);
+      if (known) look = known;
+      else {
+        const input: InputFile = { path: res.path, kind: "tool-result", bytes: 0, sha256: "" };
+        try {
+          const st = await inspectSavedFile(input);
+          inputs.push(input);
+          look = { ...look, bytes: st.bytes, lines: st.lines, newlines: st.newlines, longestLine: st.longestLine, format: st.format };
+        } catch (e) {
+          warnings.push(`cannot read saved output ${res.path}: ${(e as Error).message}`);
+        }
+        byFile.set(res.path, look);
+      }
+    } else if (res.exists === false) {
+      warnings.push(`saved output not found: ${p} (looked in ${dir})`);
+    }
+    out.set(p, look);
+  }
+  return out;
+}
+
+/** `--debug-file` must exist (a missing file is a usage error, CONTRACT.md). */
+export function checkFile(path: string, what: string): void {
+  try {
+    if (statSync(path).isFile()) return;
+  } catch {
+    // fall through
+  }
+  throw new UsageError(`no such file: ${path} (${what})`);
+}

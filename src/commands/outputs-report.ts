@@ -1,0 +1,172 @@
+import type { ToolResultRow } from "../analyses/outputs-join.js";
+import type { StaircaseRow } from "../analyses/staircase.js";
+import { baseName } from "../records/tool-names.js";
+import { col, type Table } from "../report/model.js";
+import type { LoadedOutputs } from "./outputs-load.js";
+
+const INT = new Intl.NumberFormat("en-US");
+const n = (v: number) => INT.format(v);
+
+/** Tokens per character spans 0.003 (a saved 320,000-char result) to 2 (CJK): two decimals would print 0.00. */
+export function perChar(v: number | null): string | null {
+  if (v === null) return null;
+  return v >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
+}
+
+export const RESULT_COLUMNS = [
+  col("line", "line", "int"),
+  col("tool", "tool"),
+  col("input", "input"),
+  col("requestIndex", "req", "int"),
+  col("resultChars", "size (chars)", "int"),
+  col("chars", "model saw (chars)", "int"),
+  col("check", "check"),
+  col("modelSaw", "model saw"),
+  col("reported", "reported"),
+  col("saved", "saved file"),
+  col("deltaTokens", "Δ tokens", "signed"),
+  col("tokensPerChar", "tok/char", "int"),
+  col("countTokens", "count_tokens"),
+  col("reads", "follow-up reads"),
+];
+
+/** The per-result table of one target, in transcript order. */
+export function resultsTable(l: LoadedOutputs): Table {
+  const rows = l.rows.map((r) => ({
+    line: r.line,
+    tool: r.chain === "main" ? r.tool : `${r.tool} (${r.chain})`,
+    input: r.inputSummary ?? "",
+    requestIndex: r.requestIndex,
+    resultChars: r.resultChars,
+    chars: r.chars,
+    check: r.originalCheck !== null ? `${r.check} (was ${r.originalCheck})` : r.check,
+    modelSaw: r.modelSaw,
+    reported: reportedText(r),
+    saved: savedText(r),
+    deltaTokens: r.deltaTokens,
+    tokensPerChar: perChar(r.tokensPerChar),
+    countTokens: r.countTokensRequests === null ? "" : r.countTokensRequests > 0 ? `yes (${r.countTokensRequests})` : "no",
+    reads: r.followUpReadCount ? `${r.followUpReadCount}${r.followUpTokens !== null ? ` (+${n(r.followUpTokens)})` : ""}` : "",
+  }));
+  const counts = new Map<string, number>();
+  for (const r of l.rows) counts.set(r.check, (counts.get(r.check) ?? 0) + 1);
+  const notes = [`checks: ${[...counts].map(([k, v]) => `${k} ×${v}`).join(", ") || "none"}`];
+  if (l.debugLog === null) notes.push("no debug log given or found: count_tokens and persist lines unknown (--debug-file FILE)");
+  const shared = l.rows.filter((r) => (r.resultsInRequest ?? 0) > 1).length;
+  if (shared) notes.push(`${shared} result(s) share their request with other results: Δ tokens covers them together`);
+  return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
+}
+
+/** `51.7KB`, `66,000 chars / 1,116 lines`, `25,712 tok > 25,000`, `limit 25,000`. */
+export function reportedText(r: ToolResultRow): string {
+  const parts: string[] = [];
+  if (r.reportedSize !== null) parts.push(r.reportedSize);
+  if (r.reportedChars !== null) parts.push(`${n(r.reportedChars)} chars${r.reportedLines !== null ? ` / ${n(r.reportedLines)} line${r.reportedLines === 1 ? "" : "s"}` : ""}`);
+  if (r.reportedTokens !== null) parts.push(`${n(r.reportedTokens)} tok${r.limit !== null ? ` > ${n(r.limit)}` : ""}`);
+  else if (r.limit !== null) parts.push(`limit ${n(r.limit)}`);
+  return parts.join(", ");
+}
+
+/** `toolu_01….json · json · 5 lines, longest 52,891` or `… (not found)`. */
+export function savedText(r: ToolResultRow): string {
+  if (r.savedPath === null) return "";
+  const name = baseName(r.savedPath);
+  if (r.savedExists === false) return `${name} (not found)`;
+  if (r.savedExists === null) return `${name} (session folder unknown)`;
+  const lines = r.savedLines !== null ? `, ${n(r.savedLines)} line${r.savedLines === 1 ? "" : "s"}, longest ${n(r.savedLongestLine ?? 0)}` : "";
+  return `${name} · ${r.savedFormat ?? "?"}${lines}`;
+}
+
+/** Saved files: where each was found, its layout and whether Claude Code's size text describes it. */
+export function savedTable(all: LoadedOutputs[]): Table {
+  const rows = all.flatMap((l) =>
+    l.rows.filter((r) => r.savedPath !== null).map((r) => ({
+      toolUseId: r.toolUseId, name: baseName(r.savedPath!), printed: r.savedPath, found: foundText(r, l.toolResultsDir),
+      format: r.savedFormat, bytes: r.savedBytes, lines: r.savedLines, longest: r.savedLongestLine, reported: r.reportedSize,
+      matches: r.reportedSizeMatchesFile, persisted: r.persistedLogged,
+    })),
+  );
+  return {
+    id: "saved",
+    title: "Saved outputs (tool-results/)",
+    columns: [
+      col("toolUseId", "result"), col("name", "file"), col("found", "found"), col("format", "format"), col("bytes", "bytes", "int"),
+      col("lines", "lines", "int"), col("longest", "longest line", "int"), col("reported", "reported size"),
+      col("matches", "size matches", "bool"), col("persisted", "debug: persisted", "bool"),
+    ],
+    rows,
+    notes: ["found: looked up by name in the session's own tool-results/ folder first, whatever home or folder the printed path names"],
+  };
+}
+
+function foundText(r: ToolResultRow, dir: string | null): string {
+  if (r.savedExists === null) return "session folder unknown";
+  if (!r.savedExists) return "missing";
+  return dir !== null && r.savedResolvedPath?.startsWith(dir) ? "session's tool-results/" : "at the printed path";
+}
+
+/** Later Read/Bash/Grep calls that named a saved file, with the request that carried each. */
+export function readsTable(all: LoadedOutputs[]): Table {
+  const rows = all.flatMap((l) =>
+    l.rows.flatMap((r) => r.followUpReads.map((f) => ({
+      of: r.toolUseId, tool: f.tool, input: f.inputSummary, offset: f.offset, limit: f.limit,
+      requestIndex: f.requestIndex, deltaTokens: f.deltaTokens, chars: f.chars,
+    }))),
+  );
+  return {
+    id: "reads",
+    title: "Follow-up reads of saved outputs",
+    columns: [
+      col("of", "of result"), col("tool", "tool"), col("input", "input"), col("offset", "offset", "int"), col("limit", "limit", "int"),
+      col("requestIndex", "req", "int"), col("deltaTokens", "Δ tokens", "signed"), col("chars", "chars read", "int"),
+    ],
+    rows,
+  };
+}
+
+/** Tools with a declared `anthropic/maxResultSizeChars`, and whether it accounts for what happened. */
+export function annotationsTable(all: LoadedOutputs[]): Table {
+  const rows = all.flatMap((l) =>
+    l.rows.filter((r) => r.annotated !== null).map((r) => ({
+      toolUseId: r.toolUseId, tool: r.tool, max: r.maxResultSizeChars, size: r.resultChars, check: r.check,
+      explains: r.annotationExplains === null ? (r.annotated ? "not involved" : "no annotation") : r.annotationExplains ? "yes" : "no",
+    })),
+  );
+  return {
+    id: "annotations",
+    title: "Tool annotations (tools/list _meta)",
+    columns: [
+      col("toolUseId", "result"), col("tool", "tool"), col("max", "maxResultSizeChars", "int"), col("size", "size (chars)", "int"),
+      col("check", "check"), col("explains", "explains the check"),
+    ],
+    rows,
+  };
+}
+
+export const STAIRCASE_COLUMNS = [
+  col("chars", "size (chars)", "int"),
+  col("utf8Bytes", "UTF-8 bytes", "int"),
+  col("run", "run"),
+  col("tool", "tool"),
+  col("check", "check"),
+  col("modelSaw", "model saw"),
+  col("visibleChars", "seen (chars)", "int"),
+  col("savedFormat", "saved file"),
+  col("reportedSize", "reported"),
+  col("deltaTokens", "Δ tokens", "signed"),
+  col("tokensPerChar", "tok/char", "int"),
+  col("countTokensConsulted", "count_tokens", "bool"),
+  col("followUpReads", "reads", "int"),
+  col("lastRequestTokens", "final request", "int"),
+];
+
+/** The size staircase: rows already sorted by size. */
+export function staircaseTable(rows: StaircaseRow[]): Table {
+  return {
+    id: "staircase",
+    title: "Size staircase",
+    columns: STAIRCASE_COLUMNS,
+    rows: rows.map((r) => ({ ...r, tokensPerChar: perChar(r.tokensPerChar), followUpReads: r.followUpReads || null })),
+    notes: ["Δ tokens: growth of the request that first carried the result (tool call included); tok/char = Δ tokens / size"],
+  };
+}

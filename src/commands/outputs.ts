@@ -1,0 +1,129 @@
+import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
+import { staircaseRows } from "../analyses/staircase.js";
+import { UsageError } from "../errors.js";
+import { readRpcLog } from "../records/rpc.js";
+import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
+import type { CommandOutput } from "../report/envelope.js";
+import { healthTable, healthWarnings } from "../report/health-table.js";
+import type { Table } from "../report/model.js";
+import type { InputFile } from "../sources/input.js";
+import type { CommonOptions } from "./common.js";
+import { envelopeInputs } from "./inputs.js";
+import { checkFile, loadOutputs, type LoadedOutputs } from "./outputs-load.js";
+import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "./outputs-report.js";
+import type { CommandSpec } from "./registry.js";
+
+export interface OutputsOptions extends CommonOptions {
+  staircase?: boolean;
+  /** `--tools FILE`: a tools/list response, for `_meta["anthropic/maxResultSizeChars"]`. */
+  tools?: string;
+  /** `--only NAME`: keep one tool's results in the staircase. */
+  only?: string;
+}
+
+/** `outputs [targets..]`: every tool result, the check that fired, the saved file and the cost; `--staircase` across runs. */
+export async function runOutputs(targets: string[], opts: OutputsOptions): Promise<CommandOutput> {
+  const list = targets.length > 0 ? targets : [undefined];
+  if (opts.debugFile !== undefined) {
+    if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
+    checkFile(opts.debugFile, "--debug-file");
+  }
+  const extra: InputFile[] = [];
+  const warnings: string[] = [];
+  const health = emptyHealth();
+  const tools = await loadTools(opts, extra, warnings, health);
+  const loaded: LoadedOutputs[] = [];
+  for (const t of list) loaded.push(await loadOutputs(t, opts, { debugFile: opts.debugFile, tools }));
+
+  for (const l of loaded) {
+    mergeHealth(health, l.health);
+    warnings.push(...l.warnings);
+  }
+  const toolResults = loaded.flatMap((l) => l.rows);
+  const tables: Table[] = [];
+  const data: Record<string, unknown> = { toolResults };
+  if (opts.staircase) {
+    const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
+    data.staircase = stairs;
+    tables.push(staircaseTable(stairs));
+  } else {
+    tables.push(...loaded.map(resultsTable));
+    for (const t of [savedTable(loaded), readsTable(loaded), annotationsTable(loaded)]) if (t.rows.length) tables.push(t);
+  }
+  tables.push(healthTable(health));
+  const one = loaded.length === 1 ? loaded[0]! : null;
+  return {
+    command: "outputs",
+    inputs: envelopeInputs(...loaded.map((l) => l.inputs), extra),
+    health,
+    data,
+    report: {
+      title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
+      summary: one
+        ? [
+            ["session", one.sessionId],
+            ["transcript", one.transcript],
+            ["tool-results folder", one.toolResultsDir],
+            ["debug log", one.debugLog ?? "none given or found"],
+            ["tools/list", opts.tools ?? opts.rpcLog ?? "not given (--tools FILE or --rpc-log FILE)"],
+            ["tool results", one.rows.length, "int"],
+          ]
+        : [["runs", loaded.length, "int"], ["tool results", toolResults.length, "int"]],
+      tables,
+      warnings: [...warnings, ...healthWarnings(health)],
+    },
+  };
+}
+
+/**
+ * Tool definitions from `--tools FILE` (a tools/list response) and/or `--rpc-log FILE` (any MCP message
+ * log the rpc reader accepts: every `result` with a `tools` array counts). null when neither is given.
+ */
+async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], health: Health): Promise<Map<string, ToolMeta> | null> {
+  if (opts.tools === undefined && opts.rpcLog === undefined) return null;
+  const all: ToolMeta[] = [];
+  if (opts.tools !== undefined) {
+    checkFile(opts.tools, "--tools");
+    const input: InputFile = { path: opts.tools, kind: "rpc-log", bytes: 0, sha256: "" };
+    const res = await readToolsList(input);
+    extra.push(input);
+    if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
+    if (res.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);
+    all.push(...res.tools);
+  }
+  if (opts.rpcLog !== undefined) {
+    checkFile(opts.rpcLog, "--rpc-log");
+    const input: InputFile = { path: opts.rpcLog, kind: "rpc-log", bytes: 0, sha256: "" };
+    extra.push(input);
+    let found = 0;
+    for await (const r of readRpcLog(input)) {
+      if (r.kind === "malformed") {
+        health.malformedCount += 1;
+        if (health.malformed.length < MAX_LISTED) health.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
+      } else if (r.kind === "rpc" && r.shape === "result") {
+        const tools = toolsFromResult(r.message.result);
+        found += tools.length;
+        all.push(...tools);
+      }
+    }
+    if (found === 0) warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
+  }
+  return toolsByName(all);
+}
+
+export const outputsCommand: CommandSpec = {
+  command: "outputs [targets..]",
+  describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
+  examples: [
+    ["ccforensics outputs 5e1c0a52-0003", "each tool result of a session: check, saved file, Δ tokens, follow-up reads"],
+    ["ccforensics outputs 5e1c0a52 --debug-file debug-52000.log --tools tools-list.json", "with count_tokens/persist lines and tool annotations"],
+    ["ccforensics outputs --staircase run-*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
+  ],
+  positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
+  options: {
+    staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
+    tools: { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" },
+    only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
+  },
+  run: (argv) => runOutputs(argv.targets ?? [], argv as OutputsOptions),
+};

@@ -1,0 +1,196 @@
+/**
+ * What Claude Code put in place of a tool's output (FORMATS.md 6.2) and which check that means (6.3).
+ * Pure: one model-visible text in, the variant and every number it carries out. Messages are matched
+ * at the start of the text (Claude Code recognises its own stubs that way), so a file that merely
+ * quotes one of these messages stays `inline`.
+ */
+
+/** The `check` of CONTRACT.md `outputs`. */
+export type Check = "inline" | "size" | "token" | "token-legacy" | "truncated" | "read-limit" | "budget" | "cleared";
+
+/** The message variant behind a check: FORMATS.md 6.2 A–I, plus plain text. */
+export type Variant =
+  | "plain" // nothing replaced
+  | "empty" // H: `(<tool> completed with no output)`
+  | "binary" // G: binary content saved as a matter of course
+  | "persisted-output" // A: size check
+  | "token-saved" // B: token check, saved
+  | "token-save-failed" // C: token check, save failed
+  | "token-legacy" // E
+  | "truncated" // D
+  | "read-limit" // F
+  | "cleared"; // I
+
+export interface OutputMessage {
+  check: Check;
+  variant: Variant;
+  /** The path as printed (`~/.claude/…`, another user's home, …); resolve it with sources/saved-files. */
+  savedPath: string | null;
+  /** The size text as printed, e.g. `51.7KB` (A, G). */
+  reportedSize: string | null;
+  /** `N characters` of B/C, separators stripped. */
+  reportedChars: number | null;
+  /** `across N lines` of the 2026 B texts. */
+  reportedLines: number | null;
+  /** Tokens named by E (`response (N tokens)`) and F (`File content (N tokens)`). */
+  reportedTokens: number | null;
+  /** The token limit named by D, E, F. */
+  limit: number | null;
+  /** A: the preview's own text, its label (`2KB`) and whether `...` said more followed. */
+  preview: string | null;
+  previewLabel: string | null;
+  previewCut: boolean | null;
+  /** B: the `Format:` line (`Plain text`, `JSON`, `JSON array with schema: …`). */
+  contentFormat: string | null;
+  /** E: the tool name the legacy message quotes. */
+  legacyTool: string | null;
+  /** C: why the save failed. */
+  saveError: string | null;
+}
+
+const NUM = String.raw`[\d.,'\u00a0\u202f\u2009 ]*\d`;
+
+export const OUTPUT_RX = {
+  persisted: /^<persisted-output>\r?\nOutput too large \((?<size>[^)\n]+)\)\. Full output saved to: (?<path>[^\n]*?)\r?\n(?:\r?\nPreview \(first (?<pv>[^)\n]+)\):\r?\n(?<preview>[\s\S]*?))?(?<cut>\r?\n\.\.\.)?\r?\n?<\/persisted-output>\s*$/,
+  persistedHead: /^<persisted-output>\r?\nOutput too large \((?<size>[^)\n]+)\)\.(?: Full output saved to: (?<path>[^\n]*))?/,
+  token: new RegExp(String.raw`^(?:Error: )?result \((?<chars>${NUM}) characters(?: across (?<lines>${NUM}) lines?)?\) exceeds maximum allowed tokens\. (?<rest>[^\n]*)`),
+  /** B's path ends with a sentence period: anchor on the tool-results name and its extension first. */
+  savedTo: /^Output has been saved to (?:(?<tr>.*?tool-results[\\/]\S*?\.[A-Za-z0-9]+)(?=\.?(?:\s|$))|(?<any>.+?)\.?\s*$)/,
+  saveFailed: /^Failed to save output to file: (?<err>.*?)\.(?: If this MCP server|\s*$)/,
+  format: /^Format: (?<format>.+)$/m,
+  legacy: new RegExp(String.raw`^(?:Error: )?MCP tool "(?<tool>[^"]+)" response \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`),
+  truncated: new RegExp(String.raw`\[OUTPUT TRUNCATED - exceeded (?<limit>${NUM}) token limit\]`),
+  readLimit: new RegExp(String.raw`^(?:Error: )?File content \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`),
+  cleared: /^\[Old tool result content cleared\]\s*$/,
+  binary: /^(?<source>[^\n]*?)Binary content \((?<mime>[^,)\n]+), (?<size>[^)\n]+)\) saved to (?<path>[^\n]+?)\s*$/,
+  empty: /^\((?<tool>[^\n]+) completed with no output\)$/,
+} as const;
+
+/** The truncation marker sits after the first 100,000 chars: look only at the tail. */
+const TRUNCATED_TAIL = 4096;
+
+/**
+ * A locale-formatted integer as Claude Code prints it (`179,889`, `179.889`, `179 889`, NBSP, narrow
+ * NBSP, `'`). These numbers are always whole, so every separator is dropped.
+ */
+export function parseLocaleInt(s: string | undefined): number | null {
+  if (s === undefined) return null;
+  const digits = s.replace(/\D/g, "");
+  return digits === "" ? null : Number(digits);
+}
+
+const base = (check: Check, variant: Variant): OutputMessage => ({
+  check, variant, savedPath: null, reportedSize: null, reportedChars: null, reportedLines: null, reportedTokens: null,
+  limit: null, preview: null, previewLabel: null, previewCut: null, contentFormat: null, legacyTool: null, saveError: null,
+});
+
+/** Classifies one model-visible tool_result text. Never throws; unknown text is `inline`. */
+export function classifyOutput(text: string): OutputMessage {
+  const t = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const head = t.trimStart();
+  if (head.startsWith("<persisted-output>")) return persisted(head);
+  let m: RegExpExecArray | null;
+  if ((m = OUTPUT_RX.token.exec(head))) return tokenCheck(head, m);
+  if ((m = OUTPUT_RX.legacy.exec(head))) {
+    const o = base("token-legacy", "token-legacy");
+    o.legacyTool = m.groups!.tool!;
+    o.reportedTokens = parseLocaleInt(m.groups!.tokens);
+    o.limit = parseLocaleInt(m.groups!.limit);
+    return o;
+  }
+  if ((m = OUTPUT_RX.readLimit.exec(head))) {
+    const o = base("read-limit", "read-limit");
+    o.reportedTokens = parseLocaleInt(m.groups!.tokens);
+    o.limit = parseLocaleInt(m.groups!.limit);
+    return o;
+  }
+  if (OUTPUT_RX.cleared.test(head)) return base("cleared", "cleared");
+  if ((m = OUTPUT_RX.truncated.exec(t.length > TRUNCATED_TAIL ? t.slice(-TRUNCATED_TAIL) : t))) {
+    const o = base("truncated", "truncated");
+    o.limit = parseLocaleInt(m.groups!.limit);
+    return o;
+  }
+  if (head.length < 4096 && (m = OUTPUT_RX.binary.exec(head))) {
+    const o = base("inline", "binary");
+    o.reportedSize = m.groups!.size!.trim();
+    o.savedPath = m.groups!.path!;
+    return o;
+  }
+  if (OUTPUT_RX.empty.test(head)) return base("inline", "empty");
+  return base("inline", "plain");
+}
+
+function persisted(head: string): OutputMessage {
+  const o = base("size", "persisted-output");
+  const full = OUTPUT_RX.persisted.exec(head);
+  const m = full ?? OUTPUT_RX.persistedHead.exec(head);
+  if (!m) return o;
+  o.reportedSize = m.groups!.size!.trim();
+  o.savedPath = m.groups!.path?.trim() || null;
+  if (full) {
+    o.preview = full.groups!.preview ?? null;
+    o.previewLabel = full.groups!.pv ?? null;
+    o.previewCut = o.preview === null ? null : full.groups!.cut !== undefined;
+  } else {
+    // A stub whose closing tag is missing (clipped or hand-edited): keep what follows the label.
+    const pv = /\nPreview \(first (?<pv>[^)\n]+)\):\r?\n(?<preview>[\s\S]*)$/.exec(head);
+    if (pv) {
+      o.preview = pv.groups!.preview!;
+      o.previewLabel = pv.groups!.pv!;
+    }
+  }
+  return o;
+}
+
+function tokenCheck(head: string, m: RegExpExecArray): OutputMessage {
+  const rest = m.groups!.rest!;
+  const failed = OUTPUT_RX.saveFailed.exec(rest);
+  const o = base("token", failed ? "token-save-failed" : "token-saved");
+  o.reportedChars = parseLocaleInt(m.groups!.chars);
+  o.reportedLines = parseLocaleInt(m.groups!.lines);
+  if (failed) {
+    o.saveError = failed.groups!.err!;
+  } else {
+    const s = OUTPUT_RX.savedTo.exec(rest);
+    if (s) o.savedPath = (s.groups!.tr ?? s.groups!.any ?? "").trim() || null;
+  }
+  const f = OUTPUT_RX.format.exec(head.slice(0, 8192));
+  if (f) o.contentFormat = f.groups!.format!.trim();
+  return o;
+}
+
+const SIZE_UNITS: Record<string, number> = { bytes: 1, byte: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+/**
+ * Whether Claude Code's size text (`<1024` → `N bytes`, else 1024-based with one decimal, FORMATS.md
+ * 6.1) describes `bytes`; null when the text is not a size.
+ */
+export function sizeTextMatches(text: string, bytes: number): boolean | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(bytes?|KB|MB|GB)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = SIZE_UNITS[m[2]!]!;
+  if (unit === 1) return Number(m[1]) === bytes;
+  return Math.abs(bytes / unit - Number(m[1])) <= 0.05 + 1e-9;
+}
+
+/** What the model had in front of it: the whole text, a preview, only a path, an error, a cut text, or nothing. */
+export type ModelSaw = "inline" | "preview" | "path" | "error" | "truncated" | "cleared";
+
+export function modelSaw(m: OutputMessage): ModelSaw {
+  switch (m.variant) {
+    case "persisted-output":
+      return m.preview !== null && m.preview !== "" ? "preview" : "path";
+    case "token-saved":
+      return "path";
+    case "token-save-failed":
+    case "token-legacy":
+    case "read-limit":
+      return "error";
+    case "truncated":
+      return "truncated";
+    case "cleared":
+      return "cleared";
+    default:
+      return "inline";
+  }
+}

@@ -1,0 +1,95 @@
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { savedName } from "../records/tool-names.js";
+import { readLines, type InputFile } from "./input.js";
+
+/**
+ * Where a session keeps its saved outputs: `<project dir>/<sessionId>/tool-results/`, shared with its
+ * subagents (FORMATS.md 3). Printed paths name the machine that wrote them (`~/.claude/…`, another
+ * user's home, a folder since moved), so a saved file is looked up by its name in this folder first.
+ */
+export function toolResultsDir(transcriptPath: string | null, sessionId: string | null): string | null {
+  if (transcriptPath === null || transcriptPath === "-") return null;
+  // A subagent file sits at <project>/<session>/subagents/[workflows/<run>/]agent-x.jsonl; an old-layout
+  // one (2.0.x) beside the main file, which the session id then places.
+  let d = dirname(transcriptPath);
+  for (let i = 0; i < 4 && basename(transcriptPath).startsWith("agent-"); i++) {
+    if (basename(d) === "subagents") return join(dirname(d), "tool-results");
+    d = dirname(d);
+  }
+  if (sessionId === null) return null;
+  return join(dirname(transcriptPath), sessionId, "tool-results");
+}
+
+export interface ResolvedSaved {
+  /** The file on this machine, or the best candidate when none exists. */
+  path: string | null;
+  /** true/false when a place to look was known; null when neither the session folder nor the printed path could be used. */
+  exists: boolean | null;
+}
+
+/** Joins the printed path's name onto the session's `tool-results/` folder; falls back to the printed path itself. */
+export function resolveSavedPath(printed: string, dir: string | null, home = homedir()): ResolvedSaved {
+  const rel = savedName(printed).relative;
+  const candidates: string[] = [];
+  if (dir !== null && rel !== "") candidates.push(join(dir, ...rel.split("/")));
+  const literal = printed.startsWith("~/") ? join(home, printed.slice(2)) : printed;
+  if (isAbsolute(literal)) candidates.push(literal);
+  for (const c of candidates) if (isFile(c)) return { path: c, exists: true };
+  if (dir !== null) return { path: candidates[0] ?? null, exists: false };
+  return { path: candidates[0] ?? null, exists: null };
+}
+
+/** The two layouts of FORMATS.md 2.5: the MCP content array as pretty-printed JSON, or the text verbatim. */
+export type SavedFormat = "json" | "text";
+
+export interface SavedFileStats {
+  bytes: number;
+  /** Physical lines, a last line without a newline included (the JSON layout's closing `]`). */
+  lines: number;
+  /** Newline characters, as `wc -l` counts them (the write-up's "5 lines" for the JSON layout). */
+  newlines: number;
+  /** Longest line in JS characters (UTF-16 units), counted from the bytes without decoding. */
+  longestLine: number;
+  format: SavedFormat;
+}
+
+/**
+ * Streams a saved output once: bytes, lines, longest line and layout. The JSON layout is recognised by
+ * its opening `[` line followed by a `{` line (pretty-printed content array, FORMATS.md 6.4); anything
+ * else is text. `input.bytes`/`sha256` are filled in as it streams.
+ */
+export async function inspectSavedFile(input: InputFile): Promise<SavedFileStats> {
+  let lines = 0;
+  let newlines = 0;
+  let longest = 0;
+  const head: string[] = [];
+  for await (const raw of readLines(input)) {
+    lines += 1;
+    if (!raw.unterminated) newlines += 1;
+    const n = raw.tooLong ? raw.bytes : utf16Length(raw.buf);
+    if (n > longest) longest = n;
+    if (head.length < 3 && raw.buf.length > 0) head.push(raw.buf.subarray(0, 64).toString("utf8").trim());
+  }
+  const json = head[0] === "[" && (head[1] ?? "").startsWith("{");
+  return { bytes: input.bytes, lines, newlines, longestLine: longest, format: json ? "json" : "text" };
+}
+
+/** JS string length of UTF-8 bytes: one unit per lead byte, two for a 4-byte sequence (a surrogate pair). */
+export function utf16Length(buf: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
