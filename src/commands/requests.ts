@@ -35,10 +35,14 @@ export function requestTables(r: RequestsResult): Table[] {
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
     if (t && (t.synthetic || t.apiErrors)) notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)`);
     if (rows.some((x) => x.afterCompaction)) notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
+    // One model for the whole chain (the usual case): say it once instead of in every row.
+    const models = new Set(rows.map((x) => x.model));
+    const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
+    if (models.size === 1) notes.unshift(`model: ${[...models][0] || "(none)"}`);
     return {
       id: `requests:${chain}`,
       title: chain === "main" ? "Requests (main chain)" : `Requests (subagent ${chain})`,
-      columns: REQUEST_COLUMNS,
+      columns,
       rows,
       footer: t ? [totalsRow(t)] : [],
       notes,
@@ -51,15 +55,15 @@ export const REQUEST_COLUMNS = [
   col("time", "time", "time"),
   col("model", "model"),
   col("inputTokens", "input", "int"),
-  col("cacheCreation", "cache create (5m/1h)"),
+  col("cacheCreation", "cache write (5m/1h)"),
   col("cacheReadInputTokens", "cache read", "int"),
   col("totalInputTokens", "total input", "int"),
   col("deltaTokens", "delta", "signed"),
   col("output", "output"),
-  col("fragments", "frags", "int"),
-  col("addedResults", "+tool results (chars)"),
-  col("addedUserText", "+user text", "int"),
-  col("addedAttachments", "+attachments (chars)"),
+  col("fragments", "recs", "int"),
+  col("addedResults", "+results (chars)"),
+  col("addedUserText", "+user chars", "int"),
+  col("addedAttachments", "+attach (chars)"),
 ];
 
 const INT = new Intl.NumberFormat("en-US");

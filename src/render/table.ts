@@ -21,15 +21,38 @@ function renderOne(t: Table, p: Palette): string {
   } else {
     const table = new Table3({
       head: t.columns.map((c) => c.header),
-      style: { head: [], border: [], compact: false },
+      style: { head: [], border: [], compact: true },
       colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
     });
-    for (const r of t.rows) table.push(t.columns.map((c) => paint(formatValue(r[c.key], c.kind), c.kind, r[c.key], p)));
+    const shortTimes = sameDay(t);
+    for (const r of t.rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
     for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
     lines.push(table.toString());
+    if (shortTimes) lines.push(p.dim(`times are UTC on ${shortTimes}`));
   }
   for (const n of t.notes ?? []) lines.push(p.dim(sanitize(n)));
   return lines.join("\n");
+}
+
+const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
+
+/** When every time in a table falls on one UTC day, the terminal shows the time of day only (the title or summary has the date). */
+function sameDay(t: Table): string | undefined {
+  const days = new Set<string>();
+  for (const c of t.columns) if (c.kind === "time") for (const r of t.rows) {
+    const m = ISO.exec(String(r[c.key] ?? ""));
+    if (m) days.add(m[1]!);
+    else if (r[c.key]) return undefined;
+  }
+  return days.size === 1 ? [...days][0] : undefined;
+}
+
+function cell(v: unknown, kind: string, shortTimes: string | undefined): string {
+  if (kind === "time" && shortTimes && typeof v === "string") {
+    const m = ISO.exec(v);
+    if (m) return m[2]!;
+  }
+  return formatValue(v, kind as never);
 }
 
 function paint(s: string, kind: string, v: unknown, p: Palette): string {
