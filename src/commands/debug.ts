@@ -50,7 +50,7 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
     health,
     data: { debug: { ...result, servers, flags }, ...(run ? { run } : {}) },
     report: {
-      title: `Debug log — ${file}`,
+      title: `Debug log — ${input.path}`,
       summary: debugSummary(result),
       tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? runTables(run) : []), healthTable(health)],
       warnings: healthWarnings(health),

@@ -31,7 +31,7 @@ export async function runRpc(file: string, opts: CommonOptions): Promise<Command
     health,
     data: { rpc: result },
     report: {
-      title: `MCP message log — ${file}`,
+      title: `MCP message log — ${input.path}`,
       summary: rpcSummary(result),
       tables: [...rpcTables(result), healthTable(health)],
       warnings: healthWarnings(health),

@@ -122,8 +122,11 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
 }
 
 function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {
-  const source: RpcSource = hint.prefixed ? "prefixed" : "raw";
-  if (isRpc(v)) return message(pos, v, { time: hint.time ?? timeOf(v), dir: hint.dir ?? dirOf(v), source });
+  const wrapped = TIME_KEYS.some((k) => k in v) || DIR_KEYS.some((k) => k in v);
+  if (isRpc(v)) {
+    const source: RpcSource = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
+    return message(pos, wrapped ? unwrap(v) : v, { time: hint.time ?? timeOf(v), dir: hint.dir ?? dirOf(v), source });
+  }
   for (const k of MSG_KEYS) {
     const inner = typeof v[k] === "string" ? parseJson(v[k] as string) : v[k];
     if (isObject(inner) && isRpc(inner)) return message(pos, inner, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" });
@@ -131,8 +134,8 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
   if (typeof v.method === "string" || (v.id !== undefined && ("result" in v || "error" in v))) {
     // Fields inline beside the time: a lab summary `{t, method, id, _meta}` (received messages only) or a wrapper without `message`.
     const lab = !("jsonrpc" in v) && !("params" in v) && TIME_KEYS.some((k) => k in v);
-    const inner: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) if (!(TIME_KEYS as readonly string[]).includes(k) && !(DIR_KEYS as readonly string[]).includes(k) && k !== "_meta") inner[k] = x;
+    const inner = unwrap(v);
+    delete inner._meta;
     if (isObject(v._meta)) inner.params = { ...(isObject(inner.params) ? inner.params : {}), _meta: v._meta };
     const dir = dirOf(v) ?? hint.dir ?? (lab ? "c2s" : null);
     return message(pos, inner, { time: timeOf(v) ?? hint.time, dir, source: lab ? "lab" : "wrapper" });
@@ -164,6 +167,13 @@ function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir;
     id,
     message: m,
   };
+}
+
+/** The message without the wrapper's time and direction keys. */
+function unwrap(v: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) if (!(TIME_KEYS as readonly string[]).includes(k) && !(DIR_KEYS as readonly string[]).includes(k)) out[k] = x;
+  return out;
 }
 
 function isRpc(v: JsonObject): boolean {

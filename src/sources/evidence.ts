@@ -6,6 +6,7 @@ import type { InputFile, InputKind } from "./input.js";
 
 /** An evidence file named on the command line ("-" is stdin); a missing or unreadable one is a usage error (exit 2). */
 export function evidenceInput(path: string, kind: InputKind): InputFile {
+  if (path === "") path = "-"; // yargs hands a "-" positional over as ""
   if (path !== "-") {
     let st;
     try {

@@ -1,0 +1,95 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { golden, parseEnvelope, runCli, sample } from "../helpers.js";
+
+const DEBUG = "samples/logs/debug/legacy-truncated.debug.txt";
+const RPC = "samples/logs/rpc/legacy-fallback.lab.jsonl";
+const ext = (f: string) => (f === "markdown" ? "md" : f === "table" ? "txt" : f);
+
+test("debug --json: the contract's fields", async () => {
+  const j = parseEnvelope(await runCli(["debug", DEBUG, "--json"]), "debug");
+  const d = j.debug;
+  assert.deepEqual(Object.keys(d).slice(0, 7), ["entries", "runtimeArm", "runtimeArmSource", "countTokensCalls", "servers", "persisted", "events"]);
+  assert.equal(d.entries, 14);
+  assert.equal(d.runtimeArm, "v2");
+  assert.equal(d.runtimeArmSource, "growthbook");
+  assert.equal(d.countTokensCalls, 0);
+  const s = d.servers[0];
+  for (const k of ["name", "connectMs", "transport", "protocolEra", "negotiatedProtocolVersion", "instructionsTruncatedFrom", "instructionsTruncatedTo"]) assert.ok(k in s, k);
+  assert.deepEqual([s.instructionsTruncatedFrom, s.instructionsTruncatedTo], [20000, 2048]);
+  assert.deepEqual(Object.keys(d.events[0]).slice(0, 5), ["time", "level", "kind", "server", "text"]);
+  assert.equal(d.events.length, 14);
+  assert.deepEqual(j.inputs, [{ path: DEBUG, kind: "debug-log", bytes: readFileSync(DEBUG).length, sha256: j.inputs[0].sha256 }]);
+  assert.equal(j.health.lines, 14);
+});
+
+test("debug: persisted results and count_tokens; --stream-json adds the init statuses", async () => {
+  const j = parseEnvelope(await runCli(["debug", "samples/logs/debug/large-output.debug.txt", "--json"]), "debug");
+  assert.equal(j.debug.countTokensCalls, 1);
+  assert.deepEqual(j.debug.persisted.map((p: any) => [p.size]), [["51.7KB"]]);
+  const late = parseEnvelope(await runCli(["debug", "samples/logs/debug/late-server.debug.txt", "--stream-json", "samples/logs/claude-p/late-server.stream.jsonl", "--json"]), "debug");
+  assert.equal(late.debug.servers[0].initStatus, "pending");
+  assert.ok(late.debug.flags.includes('server "lab" was pending in the claude -p init event'));
+  assert.deepEqual(late.run.pendingServers, ["lab"]);
+  assert.equal(late.run.mainModel, "claude-opus-5-5");
+  assert.deepEqual(late.run.models.map((m: any) => [m.model, m.role, m.inputTokens]), [["claude-opus-5-5", "main", 12], ["claude-haiku-4-5-20251001", "background", 961]]);
+  assert.deepEqual(late.inputs.map((i: any) => i.kind), ["debug-log", "stream-json"]);
+});
+
+test("rpc --json: the contract's fields", async () => {
+  const j = parseEnvelope(await runCli(["rpc", RPC, "--json"]), "rpc");
+  const r = j.rpc;
+  assert.deepEqual(Object.keys(r).slice(0, 6), ["messages", "methods", "firstMethod", "era", "probe", "initialize"]);
+  assert.equal(r.messages, 8);
+  assert.equal(r.firstMethod, "server/discover");
+  assert.equal(r.era, "legacy");
+  assert.deepEqual(Object.keys(r.probe), ["id", "protocolVersion", "clientName", "clientVersion", "answered", "errorCode"]);
+  assert.deepEqual(r.initialize, { protocolVersion: null, msAfterProbe: 5 });
+  const modern = parseEnvelope(await runCli(["rpc", "samples/logs/rpc/modern-dual-era.raw.jsonl", "--json"]), "rpc").rpc;
+  assert.deepEqual([modern.era, modern.probe.answered, modern.initialize], ["modern", "result", null]);
+});
+
+test("rpc: the dual-era trap goes to the findings; stdin works", async () => {
+  const text = readFileSync(sample("logs", "rpc", "dual-era-trap.mixed.log"));
+  const r = await runCli(["rpc", "-", "--format", "markdown"], { stdin: text });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| dual-era trap \(handshake 2\)/);
+  const j = parseEnvelope(await runCli(["rpc", "-", "--json"], { stdin: text }), "rpc");
+  assert.equal(j.inputs[0].path, "-");
+  assert.equal(j.rpc.noise, 3);
+});
+
+test("missing file is a usage error (exit 2); malformed lines fail only under --strict", async () => {
+  for (const cmd of ["debug", "rpc"]) {
+    const r = await runCli([cmd, "samples/logs/nope.txt"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no such file: samples\/logs\/nope\.txt/);
+  }
+  const bad = '{"jsonrpc":"2.0","id":1,"method":"initialize"}\n{"jsonrpc":\n';
+  assert.equal((await runCli(["rpc", "-"], { stdin: bad })).code, 0);
+  const strict = await runCli(["rpc", "-", "--strict"], { stdin: bad });
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /-:2: invalid JSON/);
+});
+
+test("empty input is an empty report", async () => {
+  const j = parseEnvelope(await runCli(["debug", "-", "--json"], { stdin: "" }), "debug");
+  assert.equal(j.debug.entries, 0);
+  assert.deepEqual(j.debug.servers, []);
+  const r = parseEnvelope(await runCli(["rpc", "-", "--json"], { stdin: "" }), "rpc");
+  assert.deepEqual([r.rpc.messages, r.rpc.era, r.rpc.probe, r.rpc.initialize], [0, "unknown", null, null]);
+});
+
+for (const format of ["table", "markdown", "json", "csv"] as const) {
+  test(`golden: debug on ${DEBUG} as ${format}`, async () => {
+    const r = await runCli(["debug", DEBUG, "--format", format]);
+    assert.equal(r.code, 0, r.stderr);
+    golden(`logs/debug.${ext(format)}`, r.stdout);
+  });
+  test(`golden: rpc on ${RPC} as ${format}`, async () => {
+    const r = await runCli(["rpc", RPC, "--format", format]);
+    assert.equal(r.code, 0, r.stderr);
+    golden(`logs/rpc.${ext(format)}`, r.stdout);
+  });
+}
