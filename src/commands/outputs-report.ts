@@ -146,7 +146,6 @@ export function annotationsTable(all: LoadedOutputs[]): Table {
 export const STAIRCASE_COLUMNS = [
   col("chars", "size (chars)", "int"),
   col("utf8Bytes", "UTF-8 bytes", "int"),
-  col("run", "run"),
   col("tool", "tool"),
   col("check", "check"),
   col("modelSaw", "model saw"),
@@ -158,6 +157,7 @@ export const STAIRCASE_COLUMNS = [
   col("countTokensConsulted", "count_tokens", "bool"),
   col("followUpReads", "reads", "int"),
   col("lastRequestTokens", "final request", "int"),
+  col("run", "run"),
 ];
 
 /** The size staircase: rows already sorted by size. */
