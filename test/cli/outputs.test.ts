@@ -78,15 +78,15 @@ test("outputs --staircase: 11 runs sorted by size, ready for a write-up (golden 
 
 test("outputs: follow-up Reads — one targeted Read at offset 1100 (final request 5,245), three parallel 400-line Reads", async () => {
   const dir = sample("outputs", "reads", "claude");
-  const t = await one(id("b10000066000"), "--claude-dir", dir, "--debug-file", sample("outputs", "reads", "debug-targeted.log"));
+  const t = await one(id("b10000066000"), "--claude-dir", dir, "--debug-file", sample("outputs", "reads", "debug-targeted.txt"));
   const r = t.toolResults[0];
   assert.deepEqual(r.followUpReads.map((f: any) => [f.tool, f.offset, f.limit, f.requestIndex, f.deltaTokens]), [["Read", 1100, null, 3, 365]]);
   assert.deepEqual([r.lastRequestTokens, r.followUpTokens, r.countTokensConsulted], [5245, 365, true]);
-  assert.equal(t.inputs.find((i: any) => i.kind === "debug-log").path.endsWith("debug-targeted.log"), true);
+  assert.equal(t.inputs.find((i: any) => i.kind === "debug-log").path.endsWith("debug-targeted.txt"), true);
   const z = (await one(id("b20000066000"), "--claude-dir", dir)).toolResults[0];
   assert.deepEqual(z.followUpReads.map((f: any) => [f.offset, f.limit]), [[1, 400], [401, 400], [801, 400]]);
   assert.deepEqual([z.followUpReadCount, z.followUpTokens, z.lastRequestTokens], [3, 28304, 33185]);
-  const js = await one(id("b30000052000"), "--claude-dir", dir, "--debug-file", sample("outputs", "reads", "debug-json.log"));
+  const js = await one(id("b30000052000"), "--claude-dir", dir, "--debug-file", sample("outputs", "reads", "debug-json.txt"));
   const [size, read] = js.toolResults;
   assert.deepEqual([size.check, size.savedFormat, size.followUpReadCount, size.lastRequestTokens], ["size", "json", 1, 26269]);
   assert.deepEqual([read.tool, read.check, read.countTokensConsulted], ["Read", "inline", true], "count_tokens fired for the long Read result too");
