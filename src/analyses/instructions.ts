@@ -1,0 +1,231 @@
+import { renderAttachment } from "../records/attachments.js";
+import { visibleText } from "../records/content.js";
+import { arr, isObject, type JsonObject } from "../records/json.js";
+import { findRenderedSection, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
+import type { AnyRecord, AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
+import type { Analysis } from "./analysis.js";
+import { collectEvidence, emptyEvidence, type ChainEvidence } from "./instructions-evidence.js";
+
+export type Carrier = "mcp_instructions_delta" | "system-reminder" | "system-prompt";
+
+/** Where a delivery stands among the records sent with the same request (FORMATS.md 2.2: after the prompt, deferred tools and agent listing, before the skill listing). */
+export interface ChainPosition {
+  /** What opened the group: `prompt`, `tool-result`, … or null when attachments came first. */
+  anchor: string | null;
+  /** 1-based place among the group's items, and the group's size. */
+  index: number;
+  of: number;
+  before: string[];
+  after: string[];
+}
+
+/** One server's text (or removal) as one carrier held it, before the join with requests and logs. */
+export interface Sighting {
+  chain: string;
+  file: string;
+  line: number;
+  timestamp: string | null;
+  carrier: Carrier;
+  /** The record part that held it: `attachment`, `user-text`, `tool-result`, `prompt_snapshot`, `attachment:<kind>`. */
+  where: string;
+  server: string;
+  /** The text as delivered; null for a removal. */
+  text: string | null;
+  block: string | null;
+  removed: boolean;
+  /** false when a block lacked its `## <server>` heading. */
+  headed: boolean;
+  serversInCarrier: string[];
+  /** The characters the model saw for the whole carrier (wrapper included), and how they were obtained. */
+  renderedChars: number | null;
+  renderedSource: "stored" | "rendered" | "found" | null;
+  /** A stored rendering that does not contain the block (the record disagrees with itself). */
+  renderedDisagrees: boolean;
+  position: ChainPosition | null;
+}
+
+export interface FinalAnswer {
+  chain: string;
+  file: string;
+  line: number;
+  messageId: string | null;
+  text: string;
+}
+
+export interface InstructionsScan {
+  sightings: Sighting[];
+  evidence: Map<string, ChainEvidence>;
+  /** Last assistant text per chain: the answer the write-up compares with what was delivered. */
+  answers: Map<string, FinalAnswer>;
+  /** Server names met anywhere (addedNames, mcp__ tool names), used to split rendered sections. */
+  knownNames: string[];
+}
+
+interface Group {
+  items: string[];
+  open: Array<{ s: Sighting; index: number }>;
+}
+
+interface State {
+  sightings: Sighting[];
+  groups: Map<string, Group>;
+  evidence: Map<string, ChainEvidence>;
+  answers: Map<string, FinalAnswer>;
+  known: Set<string>;
+}
+
+const MCP_TOOL = /^mcp__(.+?)__/;
+/** Group items that come from user records; attachments are named by their kind. */
+const USER_ITEMS: ReadonlySet<string> = new Set(["prompt", "tool-result", "meta-text"]);
+
+/**
+ * Collects every MCP-instructions delivery of a transcript in one pass: `mcp_instructions_delta`
+ * attachments, rendered `# MCP Server Instructions` sections in user text, other attachments and
+ * prompt snapshots; plus the evidence to say where the text is absent, and the final answer.
+ */
+export const instructionsAnalysis: Analysis<State, InstructionsScan> = {
+  id: "instructions",
+  init: () => ({ sightings: [], groups: new Map(), evidence: new Map(), answers: new Map(), known: new Set() }),
+  step(s, rec) {
+    if (rec.kind === "malformed") return;
+    let ev = s.evidence.get(rec.chain);
+    if (!ev) s.evidence.set(rec.chain, (ev = emptyEvidence()));
+    collectEvidence(ev, rec, s.known);
+    switch (rec.kind) {
+      case "assistant":
+        closeGroup(s, rec.chain);
+        onAssistant(s, rec);
+        return;
+      case "attachment":
+        if (rec.attachmentType === "prompt_snapshot") return scanStrings(s, rec, rec.attachment, "system-prompt", "prompt_snapshot", false);
+        if (rec.attachmentType === "mcp_instructions_delta") return onDelta(s, rec, rec.attachment);
+        addItem(s, rec.chain, rec.attachmentType);
+        return scanStrings(s, rec, rec.attachment, "system-reminder", `attachment:${rec.attachmentType}`, true);
+      case "user":
+        return onUser(s, rec);
+      case "meta":
+        if (rec.type === "prompt_snapshot") scanStrings(s, rec, rec.raw, "system-prompt", "prompt_snapshot", false);
+        return;
+      default:
+        return;
+    }
+  },
+  finish(s) {
+    for (const chain of s.groups.keys()) closeGroup(s, chain);
+    return { sightings: s.sightings, evidence: s.evidence, answers: s.answers, knownNames: [...s.known].sort() };
+  },
+};
+
+function group(s: State, chain: string): Group {
+  let g = s.groups.get(chain);
+  if (!g) s.groups.set(chain, (g = { items: [], open: [] }));
+  return g;
+}
+
+function addItem(s: State, chain: string, kind: string): number {
+  const g = group(s, chain);
+  g.items.push(kind);
+  return g.items.length - 1;
+}
+
+/** An assistant record ends the group: every record before it went out with the request it belongs to. */
+function closeGroup(s: State, chain: string): void {
+  const g = s.groups.get(chain);
+  if (!g) return;
+  const anchor = g.items.find((k) => USER_ITEMS.has(k)) ?? null;
+  for (const { s: sight, index } of g.open) {
+    sight.position = { anchor, index: index + 1, of: g.items.length, before: g.items.slice(0, index), after: g.items.slice(index + 1) };
+  }
+  s.groups.delete(chain);
+}
+
+function base(rec: Envelope, carrier: Carrier, where: string): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier"> {
+  return {
+    chain: rec.chain, file: rec.pos.file, line: rec.pos.line, timestamp: rec.timestamp ?? null, carrier, where,
+    renderedChars: null, renderedSource: null, renderedDisagrees: false, position: null,
+  };
+}
+
+function onDelta(s: State, rec: Envelope, a: JsonObject): void {
+  const index = addItem(s, rec.chain, "mcp_instructions_delta");
+  const names = strings(a.addedNames);
+  const blocks = (arr(a.addedBlocks) ?? []).map((b, i) => (typeof b === "string" ? parseBlock(b, names[i]) : undefined)).filter((b): b is InstructionBlock => b !== undefined);
+  const removed = strings(a.removedNames);
+  const r = renderAttachment(a, rec.raw);
+  const all = [...blocks.map((b) => b.server), ...removed];
+  for (const n of all) s.known.add(n);
+  const common = { ...base(rec, "mcp_instructions_delta", "attachment"), serversInCarrier: all, renderedChars: r.text.length, renderedSource: r.source === "stored" ? "stored" : "rendered" } as const;
+  const g = group(s, rec.chain);
+  for (const b of blocks) {
+    const sight: Sighting = { ...common, server: b.server, text: b.text, block: b.block, removed: false, headed: b.headed, renderedDisagrees: r.source === "stored" && !r.text.includes(b.block) };
+    s.sightings.push(sight);
+    g.open.push({ s: sight, index });
+  }
+  for (const name of removed) {
+    const sight: Sighting = { ...common, server: name, text: null, block: null, removed: true, headed: true };
+    s.sightings.push(sight);
+    g.open.push({ s: sight, index });
+  }
+}
+
+function onUser(s: State, rec: UserRecord): void {
+  const c = rec.content;
+  const parts: Array<{ text: string; where: string }> = [];
+  if (typeof c === "string") parts.push({ text: c, where: "user-text" });
+  for (const b of Array.isArray(c) ? c : []) {
+    if (b.type === "text" && typeof b.text === "string") parts.push({ text: b.text, where: "user-text" });
+    else if (b.type === "tool_result") parts.push({ text: visibleText(b.content), where: "tool-result" });
+  }
+  const kind = parts.some((p) => p.where === "tool-result") ? "tool-result" : rec.isMeta ? "meta-text" : "prompt";
+  const index = addItem(s, rec.chain, kind);
+  for (const p of parts) found(s, rec, p.text, "system-reminder", p.where, index);
+}
+
+/** Any string under a record part that holds a rendered section (a future attachment kind, a snapshot's system prompt). */
+function scanStrings(s: State, rec: Envelope, v: unknown, carrier: Carrier, where: string, inGroup: boolean): void {
+  const index = inGroup ? group(s, rec.chain).items.length - 1 : -1;
+  walk(v, 0, (str) => found(s, rec, str, carrier, where, index));
+}
+
+function walk(v: unknown, depth: number, f: (s: string) => void): void {
+  if (depth > 8) return;
+  if (typeof v === "string") {
+    if (v.includes("MCP Server") || v.includes("MCP servers have disconnected")) f(v);
+  } else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1, f);
+  else if (isObject(v)) for (const k in v) walk(v[k], depth + 1, f);
+}
+
+function found(s: State, rec: Envelope, text: string, carrier: Carrier, where: string, index: number): void {
+  const sec = findRenderedSection(text, s.known);
+  if (!sec) return;
+  const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
+  const shown = carrier === "system-prompt" ? sec.section : (sec.reminder ?? sec.section);
+  const common = { ...base(rec, carrier, where), serversInCarrier: all, renderedChars: shown.length, renderedSource: "found" } as const;
+  const add = (sight: Sighting) => {
+    s.sightings.push(sight);
+    if (index >= 0) group(s, rec.chain).open.push({ s: sight, index });
+  };
+  for (const b of sec.blocks) add({ ...common, server: b.server, text: b.text, block: b.block, removed: false, headed: b.headed });
+  for (const name of sec.removed) add({ ...common, server: name, text: null, block: null, removed: true, headed: true });
+}
+
+function onAssistant(s: State, rec: AssistantRecord): void {
+  let text = "";
+  for (const b of rec.content) {
+    if (b.type === "text" && typeof b.text === "string") text += b.text;
+    if (b.type === "tool_use" && typeof b.name === "string") {
+      const m = MCP_TOOL.exec(b.name);
+      if (m) s.known.add(m[1]!);
+    }
+  }
+  if (text === "" || rec.model === "<synthetic>" || rec.isApiError) return;
+  const prev = s.answers.get(rec.chain);
+  const id = rec.messageId ?? null;
+  // One response is split over several records: join the text blocks of the same message.
+  if (prev && id !== null && prev.messageId === id) prev.text += text;
+  else s.answers.set(rec.chain, { chain: rec.chain, file: rec.pos.file, line: rec.pos.line, messageId: id, text });
+}
+
+function strings(v: unknown): string[] {
+  return (arr(v) ?? []).filter((x): x is string => typeof x === "string");
+}
