@@ -4,7 +4,8 @@ import { inventoryCommand } from "./inventory.js";
 import { sessionsCommand } from "./sessions.js";
 import { debugCommand } from "./debug.js";
 import { rpcCommand } from "./rpc.js";
+import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
-export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand];
+export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand];

@@ -1,0 +1,138 @@
+import type { InstructionRow } from "../analyses/instructions-join.js";
+import { healthTable, healthWarnings } from "../report/health-table.js";
+import { col, type Report, type Table } from "../report/model.js";
+import type { LoadedInstructions } from "./instructions-load.js";
+
+const INT = new Intl.NumberFormat("en-US");
+const R2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 3 });
+
+/** The neutral report: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
+export function instructionsReport(l: LoadedInstructions): Report {
+  const tables: Table[] = [deliveriesTable(l.rows), contextTable(l.rows)];
+  const undelivered = l.pending.filter((p) => p.requestIndex === null);
+  if (undelivered.length > 0) {
+    tables.push({
+      id: "instructions-pending",
+      title: "Servers still connecting whose instructions never arrived",
+      columns: [col("server", "server"), col("evidence", "evidence")],
+      rows: undelivered.map((p) => ({ server: p.server, evidence: p.evidence })),
+    });
+  }
+  tables.push(healthTable(l.health));
+  return { title: `MCP server instructions — ${l.sessionId ?? l.target}`, summary: summary(l), tables, warnings: warnings(l) };
+}
+
+const what = (r: InstructionRow) => (r.removed ? "removed" : r.delivery === 1 ? "added" : r.changed ? "re-added, changed" : "re-added");
+
+function deliveriesTable(rows: InstructionRow[]): Table {
+  const notes = [
+    "chars = JS string length (the unit of the 2,048 cap), marker included; kept = chars before the 13-char `… [truncated]` marker; source = original length from the debug log",
+    "rendered = characters the model saw for the whole carrier (heading and <system-reminder> wrapper included), shared by the servers in it",
+  ];
+  if (rows.length === 0) notes.unshift("no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section");
+  if (rows.some((r) => r.splitSurrogate)) notes.push("§ the cut split a surrogate pair: the kept text ends in a lone high surrogate");
+  return {
+    id: "instructions",
+    title: "MCP server instructions",
+    columns: [
+      col("server", "server"), col("what", "what"), col("carrier", "carrier"), col("line", "line", "int"), col("requestIndex", "request", "int"),
+      col("chars", "chars", "int"), col("codePoints", "code points", "int"), col("utf8Bytes", "UTF-8 bytes", "int"), col("keptChars", "kept", "int"),
+      col("keptUtf8Bytes", "kept bytes", "int"), col("sourceChars", "source", "int"), col("renderedChars", "rendered", "int"),
+      col("begin", "BEGIN"), col("end", "END"), col("lastMarker", "last [at N]", "int"),
+    ],
+    rows: rows.map((r) => ({
+      server: r.chain === "main" ? r.server : `${r.server} (${r.chain})`,
+      what: r.splitSurrogate ? `${what(r)} §` : what(r),
+      carrier: r.carrier,
+      line: r.line,
+      requestIndex: r.requestIndex ?? "none",
+      chars: r.removed ? null : r.chars,
+      codePoints: r.removed ? null : r.codePoints,
+      utf8Bytes: r.removed ? null : r.utf8Bytes,
+      keptChars: r.keptChars,
+      keptUtf8Bytes: r.keptUtf8Bytes,
+      sourceChars: r.sourceChars,
+      renderedChars: r.renderedChars,
+      begin: r.probe ? (r.probe.begin ?? "NONE") : null,
+      end: r.probe ? (r.probe.end ?? "NONE") : null,
+      lastMarker: r.probe?.lastMarker ?? null,
+    })),
+    notes,
+  };
+}
+
+function contextTable(rows: InstructionRow[]): Table {
+  return {
+    id: "instructions-context",
+    title: "Where it sat, when it arrived, where it did not appear",
+    columns: [col("server", "server"), col("requestIndex", "request", "int"), col("position", "position in the request's records"), col("late", "arrival"), col("notIn", "not in"), col("debug", "debug log")],
+    rows: rows.map((r) => ({
+      server: r.server,
+      requestIndex: r.requestIndex ?? "none",
+      position: position(r),
+      late: arrival(r),
+      notIn: r.removed ? null : [...r.notAppearingIn, ...r.alsoAppearingIn.map((p) => `ALSO IN ${p}`)].join(", ") || "(no evidence)",
+      debug: debug(r),
+    })),
+    notes: ["not in: the other places the write-up checked (system prompt and tool definitions from a prompt snapshot, the deferred-tools list), searched for the text's codewords or opening words"],
+  };
+}
+
+function position(r: InstructionRow): string | null {
+  const p = r.position;
+  if (!p) return r.where;
+  return [...p.before, `[${r.carrier === "mcp_instructions_delta" ? "this delta" : r.where}]`, ...p.after].join(" › ");
+}
+
+function arrival(r: InstructionRow): string | null {
+  if (r.removed) return null;
+  const l = r.late;
+  if (!l) return r.requestIndex === 1 ? "first request" : r.delivery > 1 ? "reconnect" : null;
+  const missed = l.missedRequests === 1 ? `request 1 went out without it` : `requests ${l.firstMissed}–${l.lastMissed} went out without it`;
+  const why = l.evidence.length ? ` (${l.evidence.join("; ")})` : "";
+  return l.neverSent ? `never sent: no request after it${why}` : `late: ${missed}${why}`;
+}
+
+function debug(r: InstructionRow): string | null {
+  const d = r.debugLog;
+  if (!d) return r.removed ? null : "no log";
+  const at = d.line !== null ? `line ${d.line}: ${INT.format(d.from ?? 0)} → ${INT.format(d.to ?? 0)}` : "no truncation line";
+  return d.status === "match" ? `match (${at})` : `MISMATCH: ${d.problem}`;
+}
+
+function summary(l: LoadedInstructions): Array<[string, unknown, ("int" | "text" | "signed")?]> {
+  const servers = [...new Set(l.rows.filter((r) => !r.removed).map((r) => r.server))];
+  const out: Array<[string, unknown, ("int" | "text" | "signed")?]> = [
+    ["deliveries", l.rows.length, "int"],
+    ["servers", servers.join(", ") || "(none)"],
+    ["debug log", l.debugLog ?? "none given or found"],
+  ];
+  if (l.init) out.push(["init event MCP servers", l.init.servers.map((s) => `${s.name}: ${s.status}`).join(", ") || "(none)"]);
+  const a = l.answer;
+  if (a) {
+    out.push(["answer", `${a.text.trim()}  (${a.source}${a.line !== null ? ` line ${a.line}` : ""})`]);
+    out.push(["delivered", `BEGIN=${a.expected.begin} END=${a.expected.end} LAST=${a.expected.last}${a.server ? `  (${a.server}, line ${a.deliveryLine})` : "  (no instructions delivered)"}`]);
+    out.push(["answer check", a.matches ? "matches what was delivered" : `MISMATCH: ${a.mismatches.join("; ")}`]);
+  }
+  const b = l.baseline;
+  if (b) {
+    out.push(["baseline first request", b.baselineFirstRequestTokens, "int"]);
+    out.push(["this first request", b.firstRequestTokens, "int"]);
+    out.push(["instructions cost (request 1 − baseline)", b.deltaTokens, "signed"]);
+    if (b.tokensPerChar !== null) out.push(["tokens per char of text", `${R2.format(b.tokensPerChar)} (${R2.format(b.charsPerToken ?? 0)} chars/token over ${INT.format(b.chars)} chars: ${b.servers.join(", ")})`]);
+    if (b.textCharsPerToken !== null) out.push([`text chars per token (wrapper ${b.wrapperTokens} tokens removed)`, R2.format(b.textCharsPerToken)]);
+  }
+  return out;
+}
+
+function warnings(l: LoadedInstructions): string[] {
+  const w = healthWarnings(l.health);
+  for (const r of l.rows) {
+    if (r.debugLog?.status === "mismatch") w.push(`${r.file}:${r.line}: ${r.server}: debug log disagrees: ${r.debugLog.problem}`);
+    if (r.renderedDisagrees) w.push(`${r.file}:${r.line}: ${r.server}: the record's stored rendering does not contain its block`);
+  }
+  for (const t of l.unmatchedTruncations) w.push(`${t.file}:${t.line}: truncation of "${t.server}" (${t.from} → ${t.to}) matches no instructions in the transcript`);
+  if (l.baseline?.baselineHasInstructions) w.push(`baseline ${l.baseline.file} carries MCP instructions itself: the delta is not with-vs-without`);
+  if (l.answer && l.answer.invented.length > 0) w.push(`the answer names codewords that were never delivered: ${l.answer.invented.join(", ")}`);
+  return w;
+}
