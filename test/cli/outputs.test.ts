@@ -50,6 +50,8 @@ test("outputs --tools: the annotated tool's 300,000-char limit explains 66,000 i
   assert.deepEqual([a320.check, a320.reportedSize, a320.annotationExplains, a320.countTokensConsulted], ["size", "317.8KB", true, false]);
   assert.deepEqual([plain.annotated, plain.maxResultSizeChars], [false, null]);
   assert.ok(j.inputs.some((i: any) => i.kind === "rpc-log" && i.path.endsWith("tools-list.json")));
+  const viaLog = parseEnvelope(await runCli(["outputs", id("a00000066000"), "--claude-dir", STAIRS, "--rpc-log", sample("outputs", "staircase", "rpc-tap.jsonl"), "--json"]), "outputs");
+  assert.deepEqual([viaLog.toolResults[0].maxResultSizeChars, viaLog.toolResults[0].annotationExplains], [300000, true], "the tools/list response found in an MCP message log");
 });
 
 test("outputs --staircase: 11 runs sorted by size, ready for a write-up (golden markdown)", async () => {
