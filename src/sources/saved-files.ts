@@ -35,7 +35,8 @@ export function resolveSavedPath(printed: string, dir: string | null, home = hom
   const candidates: string[] = [];
   if (dir !== null && rel !== "") candidates.push(join(dir, ...rel.split("/")));
   const literal = printed.startsWith("~/") ? join(home, printed.slice(2)) : printed;
-  if (isAbsolute(literal)) candidates.push(literal);
+  // Only a path inside some tool-results/ folder: a transcript must not make us read files elsewhere.
+  if (isAbsolute(literal) && /[\\/]tool-results[\\/]/.test(literal)) candidates.push(literal);
   for (const c of candidates) if (isFile(c)) return { path: c, exists: true };
   if (dir !== null) return { path: candidates[0] ?? null, exists: false };
   return { path: candidates[0] ?? null, exists: null };

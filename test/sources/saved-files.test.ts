@@ -26,6 +26,9 @@ test("resolveSavedPath: by name in the session's folder whatever the printed hom
     // Without the session folder, the printed path is tried as is (~ is this user's home).
     assert.deepEqual(resolveSavedPath(join(tr, "toolu_01A.json"), null), { path: join(tr, "toolu_01A.json"), exists: true });
     assert.deepEqual(resolveSavedPath("~/nowhere/tool-results/x.txt", null, "/no-home"), { path: "/no-home/nowhere/tool-results/x.txt", exists: null });
+    // A printed path outside any tool-results/ folder is never opened.
+    writeFileSync(join(dir, "secret.txt"), "x");
+    assert.deepEqual(resolveSavedPath(join(dir, "secret.txt"), null), { path: null, exists: null });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
