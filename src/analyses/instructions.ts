@@ -197,7 +197,9 @@ function walk(v: unknown, depth: number, f: (s: string) => void): void {
 
 function found(s: State, rec: Envelope, text: string, carrier: Carrier, where: string, index: number): void {
   const sec = findRenderedSection(text, s.known);
-  if (!sec) return;
+  // Outside a system prompt the section counts only inside a closed <system-reminder>: a prompt or a
+  // tool result quoting the heading (say, `cat FORMATS.md`) is not a delivery.
+  if (!sec || (carrier === "system-reminder" && sec.reminder === null)) return;
   const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
   const shown = carrier === "system-prompt" ? sec.section : (sec.reminder ?? sec.section);
   const common = { ...base(rec, carrier, where), serversInCarrier: all, renderedChars: shown.length, renderedSource: "found" } as const;

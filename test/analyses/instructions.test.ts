@@ -143,3 +143,12 @@ test("baseline: first-request delta shared by the texts of request 1; wrapper to
   assert.equal(b.textCharsPerToken, 2061 / 670);
   assert.equal(rows[0]!.baselineDeltaTokens, 721);
 });
+
+test("a quoted heading outside a closed <system-reminder> is not a delivery", () => {
+  const quoted = "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nBEGIN codeword: X-1.";
+  const { rows } = run([userText(quoted), toolResult("toolu_9", `<system-reminder>\n${quoted}`), assistant()]);
+  assert.deepEqual(rows, []);
+  const inResult = renderMcpInstructionsDelta({ addedBlocks: ["## lab\nhello"] }).text;
+  const r2 = run([userText("a"), toolResult("toolu_9", `output\n\n${inResult}`), assistant()]).rows;
+  assert.deepEqual(r2.map((r) => [r.server, r.where]), [["lab", "tool-result"]]);
+});
