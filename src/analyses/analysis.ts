@@ -1,10 +1,10 @@
 import type { AnyRecord } from "../records/transcript.js";
 
-/** A reducer over the records of one pass. `step` may mutate its own state; nothing here does I/O. */
-export interface Analysis<S, R> {
+/** A reducer over the records of one pass (transcript records unless `Rec` says otherwise). `step` may mutate its own state; nothing here does I/O. */
+export interface Analysis<S, R, Rec = AnyRecord> {
   id: string;
   init(): S;
-  step(state: S, rec: AnyRecord): void;
+  step(state: S, rec: Rec): void;
   finish(state: S): R;
 }
 

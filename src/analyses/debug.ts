@@ -1,4 +1,5 @@
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
+import type { Analysis } from "./analysis.js";
 
 /** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
 export interface DebugServer {
@@ -66,7 +67,7 @@ interface State {
 /** Sources of requests that are not the main conversation (title, token counts, quota probes). */
 const SIDE_SOURCES = /count_tokens|title|quota|summar|prompt_suggestion|compact|haiku/i;
 
-export const debugAnalysis = {
+export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
   id: "debug",
   init(): State {
     return {

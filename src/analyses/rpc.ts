@@ -1,11 +1,9 @@
 import { classifyMessage } from "../records/debug-events.js";
-import { isObject, type JsonObject } from "../records/json.js";
-import type { RpcDir, RpcMessage, RpcRecord, RpcShape } from "../records/rpc.js";
+import type { RpcDir, RpcRecord, RpcShape } from "../records/rpc.js";
+import type { Analysis } from "./analysis.js";
+import { summarize, type RpcSummary } from "./rpc-summary.js";
 
-/** The 2026-07-28 `_meta` keys every modern request carries (FORMATS.md 9.2). */
-export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT = "io.modelcontextprotocol/clientInfo";
-export const MODERN_VERSION = "2026-07-28";
+export { META_CLIENT, META_VERSION, summarize, type RpcSummary } from "./rpc-summary.js";
 
 export type Era = "modern" | "legacy" | "unknown";
 
@@ -98,24 +96,30 @@ export interface RpcResult {
 
 interface Session {
   hs: Handshake;
-  msgs: RpcMessage[];
+  msgs: RpcSummary[];
+}
+
+interface State {
+  msgs: RpcSummary[];
+  noise: number;
+  clientLog: Array<{ text: string; level: string }>;
 }
 
 /** Reducer over the records of one message log; `finish` classifies the handshake(s). */
-export const rpcAnalysis = {
+export const rpcAnalysis: Analysis<State, RpcResult, RpcRecord> = {
   id: "rpc",
-  init: () => ({ msgs: [] as RpcMessage[], noise: 0, clientLog: [] as Array<{ text: string; level: string }> }),
-  step(s: { msgs: RpcMessage[]; noise: number; clientLog: Array<{ text: string; level: string }> }, r: RpcRecord): void {
-    if (r.kind === "rpc") s.msgs.push(r);
+  init: (): State => ({ msgs: [], noise: 0, clientLog: [] }),
+  step(s: State, r: RpcRecord): void {
+    if (r.kind === "rpc") s.msgs.push(summarize(r));
     else if (r.kind === "noise") s.noise += 1;
     else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
   },
-  finish(s: { msgs: RpcMessage[]; noise: number; clientLog: Array<{ text: string; level: string }> }): RpcResult {
+  finish(s: State): RpcResult {
     return classify(s.msgs, s.noise, s.clientLog);
   },
 };
 
-export function classify(msgs: RpcMessage[], noise: number, clientLog: Array<{ text: string; level: string }> = []): RpcResult {
+export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ text: string; level: string }> = []): RpcResult {
   const responsesLogged = msgs.some((m) => m.shape === "result" || m.shape === "error");
   const sessions = splitSessions(msgs);
   const instructions: InstructionsCarrier[] = [];
@@ -146,7 +150,7 @@ export function classify(msgs: RpcMessage[], noise: number, clientLog: Array<{ t
   };
 }
 
-function splitSessions(msgs: RpcMessage[]): Session[] {
+function splitSessions(msgs: RpcSummary[]): Session[] {
   const out: Session[] = [];
   let cur: Session | null = null;
   const start = () => {
@@ -169,26 +173,25 @@ function splitSessions(msgs: RpcMessage[]): Session[] {
 }
 
 function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarrier[]): void {
-  const requests = new Map<string, RpcMessage>();
+  const requests = new Map<string, RpcSummary>();
   for (const m of s.msgs) {
     if (m.dir === "c2s" && m.shape === "request") requests.set(String(m.id), m);
-    if (m.dir === "c2s" && m.method !== null && m.method !== "server/discover" && m.method !== "initialize" && metaVersion(m) !== null) s.hs.modernRequests += 1;
+    if (m.dir === "c2s" && m.method !== null && m.method !== "server/discover" && m.method !== "initialize" && m.metaVersion !== null) s.hs.modernRequests += 1;
     if (m.shape !== "result" && m.shape !== "error") continue;
     const req = requests.get(String(m.id));
-    const result = isObject(m.message.result) ? m.message.result : null;
-    const chars = result && typeof result.instructions === "string" ? result.instructions.length : null;
-    if (chars !== null) carriers.push({ handshake: s.hs.index, method: req?.method ?? null, id: m.id, line: m.pos.line, chars });
+    const chars = m.instructionsChars;
+    if (chars !== null) carriers.push({ handshake: s.hs.index, method: req?.method ?? null, id: m.id, line: m.line, chars });
     if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
       s.hs.probe.answered = m.shape;
       s.hs.probe.outcome = m.shape;
-      s.hs.probe.errorCode = m.shape === "error" && isObject(m.message.error) && typeof m.message.error.code === "number" ? m.message.error.code : null;
+      s.hs.probe.errorCode = m.errorCode;
       s.hs.probe.instructionsChars = chars;
-      s.hs.probe.answerLine = m.pos.line;
+      s.hs.probe.answerLine = m.line;
     }
     if (req?.method === "initialize" && s.hs.initialize) {
       s.hs.initialize.answered = m.shape;
       s.hs.initialize.instructionsChars = chars;
-      s.hs.initialize.answerLine = m.pos.line;
+      s.hs.initialize.answerLine = m.line;
     }
   }
   const p = s.hs.probe;
@@ -198,49 +201,35 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
   s.hs.era = s.hs.initialize ? "legacy" : s.hs.modernRequests > 0 || p?.answered === "result" ? "modern" : "unknown";
 }
 
-function probeOf(m: RpcMessage): Probe {
-  const meta = metaOf(m);
-  const client = meta && isObject(meta[META_CLIENT]) ? (meta[META_CLIENT] as JsonObject) : null;
+function probeOf(m: RpcSummary): Probe {
   return {
     id: m.id,
-    protocolVersion: meta && typeof meta[META_VERSION] === "string" ? (meta[META_VERSION] as string) : null,
-    clientName: client && typeof client.name === "string" ? client.name : null,
-    clientVersion: client && typeof client.version === "string" ? client.version : null,
+    protocolVersion: m.metaVersion,
+    clientName: m.clientName,
+    clientVersion: m.clientVersion,
     answered: "none",
     errorCode: null,
     outcome: "unknown",
-    line: m.pos.line,
+    line: m.line,
     time: m.time,
     instructionsChars: null,
     answerLine: null,
   };
 }
 
-function initializeOf(m: RpcMessage, probe: Probe | null): Initialize {
-  const params = isObject(m.message.params) ? m.message.params : {};
-  const client = isObject(params.clientInfo) ? params.clientInfo : null;
+function initializeOf(m: RpcSummary, probe: Probe | null): Initialize {
   const probeMs = probe?.time ? Date.parse(probe.time) : NaN;
   return {
-    protocolVersion: typeof params.protocolVersion === "string" ? params.protocolVersion : null,
+    protocolVersion: m.paramsVersion,
     msAfterProbe: m.ms !== null && !Number.isNaN(probeMs) ? m.ms - probeMs : null,
-    clientName: client && typeof client.name === "string" ? client.name : null,
-    clientVersion: client && typeof client.version === "string" ? client.version : null,
+    clientName: m.clientName,
+    clientVersion: m.clientVersion,
     answered: "none",
-    line: m.pos.line,
+    line: m.line,
     time: m.time,
     instructionsChars: null,
     answerLine: null,
   };
-}
-
-function metaOf(m: RpcMessage): JsonObject | null {
-  const params = m.message.params;
-  return isObject(params) && isObject(params._meta) ? params._meta : null;
-}
-
-function metaVersion(m: RpcMessage): string | null {
-  const meta = metaOf(m);
-  return meta && typeof meta[META_VERSION] === "string" ? (meta[META_VERSION] as string) : null;
 }
 
 function clientLogSummary(lines: Array<{ text: string; level: string }>): RpcResult["clientLog"] {
@@ -259,36 +248,18 @@ function clientLogSummary(lines: Array<{ text: string; level: string }>): RpcRes
   return out;
 }
 
-function timeline(msgs: RpcMessage[]): TimelineRow[] {
+function timeline(msgs: RpcSummary[]): TimelineRow[] {
   const first = msgs.find((m) => m.ms !== null)?.ms ?? null;
   return msgs.map((m) => ({
-    line: m.pos.line,
+    line: m.line,
     time: m.time,
     offsetMs: m.ms !== null && first !== null ? m.ms - first : null,
     dir: m.dir,
     shape: m.shape,
     method: m.method,
     id: m.id,
-    note: noteOf(m),
+    note: m.note,
   }));
-}
-
-function noteOf(m: RpcMessage): string {
-  const bits: string[] = [];
-  const v = metaVersion(m);
-  if (v) bits.push(`_meta ${v}`);
-  const params = isObject(m.message.params) ? m.message.params : null;
-  if (m.method === "initialize" && params && typeof params.protocolVersion === "string") bits.push(`protocolVersion ${params.protocolVersion}`);
-  if (m.method === "tools/call" && params && typeof params.name === "string") bits.push(params.name);
-  const err = isObject(m.message.error) ? m.message.error : null;
-  if (err) bits.push(`error ${String(err.code)}${typeof err.message === "string" ? ` ${err.message}` : ""}`);
-  const res = isObject(m.message.result) ? m.message.result : null;
-  if (res && typeof res.instructions === "string") bits.push(`instructions ${res.instructions.length} chars`);
-  if (res && typeof res.protocolVersion === "string") bits.push(`protocolVersion ${res.protocolVersion}`);
-  if (res && Array.isArray(res.supportedVersions)) bits.push(`supportedVersions ${res.supportedVersions.join(",")}`);
-  if (res && Array.isArray(res.tools)) bits.push(`${res.tools.length} tools`);
-  if (!m.dirLogged && m.dir !== null) bits.push("(direction inferred)");
-  return bits.join("; ");
 }
 
 function warnings(sessions: Session[], responsesLogged: boolean): string[] {
