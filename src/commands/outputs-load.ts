@@ -4,7 +4,7 @@ import { mergeHealth, type Health } from "../analyses/health.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import { addDebugRecord, emptyDebugFacts, type DebugFacts } from "../analyses/outputs-evidence.js";
 import { assembleOutputs, type SavedLookup, type ToolResultRow } from "../analyses/outputs-join.js";
-import { requestsAnalysis } from "../analyses/requests.js";
+import { requestsAnalysis, type RequestRow } from "../analyses/requests.js";
 import { UsageError } from "../errors.js";
 import { readDebugLog } from "../records/debug.js";
 import type { ToolMeta } from "../records/tools-list.js";
@@ -12,6 +12,7 @@ import { configDirs } from "../sources/discover.js";
 import { findDebugLog } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { inspectSavedFile, resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import type { ResolvedTarget } from "../sources/targets.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
 
 /** One target's tool results with everything read to explain them. */
@@ -38,7 +39,22 @@ export interface LoadOptions {
 /** One pass over the target's transcripts (requests and outputs side by side), then the saved files and the debug log. */
 export async function loadOutputs(target: string | undefined, opts: CommonOptions, lo: LoadOptions): Promise<LoadedOutputs> {
   const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, outputs: outputsAnalysis });
-  const collected = results.outputs;
+  return outputsFromPass(target, resolved, health, results.outputs, results.requests.requests, opts, lo);
+}
+
+/**
+ * What follows the pass: saved files, the debug log, the join. Exported so a command that runs
+ * `outputsAnalysis` in its own single pass (report) gets the same rows without reading the transcript again.
+ */
+export async function outputsFromPass(
+  target: string | undefined,
+  resolved: ResolvedTarget,
+  health: Health,
+  collected: OutputsCollected,
+  requests: RequestRow[],
+  opts: CommonOptions,
+  lo: LoadOptions,
+): Promise<LoadedOutputs> {
   const sessionId = resolved.sessionId ?? collected.sessionIds[0] ?? null;
   const first = resolved.inputs[0]?.path ?? null;
   const transcript = resolved.mainPath ?? (first !== "-" ? first : null);
@@ -68,7 +84,7 @@ export async function loadOutputs(target: string | undefined, opts: CommonOption
     mergeHealth(health, dh);
   }
 
-  const rows = assembleOutputs(collected, { requests: results.requests.requests, saved, debug, tools: lo.tools, servers: [...servers] });
+  const rows = assembleOutputs(collected, { requests, saved, debug, tools: lo.tools, servers: [...servers] });
   const run = sessionId ?? (target && target !== "-" ? basename(target) : "-");
   return { target: target ?? "-", run, sessionId, transcript, toolResultsDir: dir, debugLog: debugPath, rows, inputs, health, warnings };
 }
