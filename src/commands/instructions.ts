@@ -18,9 +18,9 @@ export const instructionsCommand: CommandSpec = {
   command: "instructions [target]",
   describe: "MCP server instructions: carrier, request, size (chars / code points / bytes), truncation, probe values, answer check",
   examples: [
-    ["ccforensics instructions 7b1d3c55 --claude-dir samples/instructions/en-20000-truncated", "where lab's 20,000-char text landed, how much survived (2,048 + marker), the debug log's original length"],
-    ["ccforensics instructions late.jsonl --stream-json late.stream.jsonl", "a server pending at init: the request that went out without its instructions"],
-    ["ccforensics instructions run.jsonl --baseline none.jsonl --wrapper-tokens 51 --json", "first-request token cost against a run without instructions, tokens per char"],
+    ["ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated", "where lab's 20,000-char text landed, how much survived (2,048 + marker), the original length from the session's debug log"],
+    ["ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl", "a server pending at init: the request that went out without its instructions"],
+    ["ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51", "first-request token cost against a run without instructions, tokens per char"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },
   options: {
