@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { mergeHealth, type Health } from "../analyses/health.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import { addDebugRecord, emptyDebugFacts, type DebugFacts } from "../analyses/outputs-evidence.js";
@@ -63,7 +63,10 @@ export async function outputsFromPass(
   const warnings: string[] = [];
 
   const saved = await lookUpSaved(collected, dir, inputs, warnings);
-  const debugPath = lo.debugFile ?? (sessionId ? findDebugLog(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), sessionId, opts.env ?? process.env) : undefined) ?? null;
+  // The config dir a transcript path sits in (<dir>/projects/<key>/<id>.jsonl) is searched first.
+  const home = transcript !== null && basename(dirname(dirname(transcript))) === "projects" ? [dirname(dirname(dirname(transcript)))] : [];
+  const dirs = [...home, ...configDirs({ claudeDir: opts.claudeDir, env: opts.env })];
+  const debugPath = lo.debugFile ?? (sessionId ? findDebugLog(dirs, sessionId, opts.env ?? process.env) : undefined) ?? null;
   let debug: DebugFacts | null = null;
   const servers = new Set<string>();
   if (debugPath !== null) {

@@ -115,9 +115,9 @@ export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
   examples: [
-    ["ccforensics outputs 5e1c0a52-0003", "each tool result of a session: check, saved file, Δ tokens, follow-up reads"],
-    ["ccforensics outputs 5e1c0a52 --debug-file debug-52000.log --tools tools-list.json", "with count_tokens/persist lines and tool annotations"],
-    ["ccforensics outputs --staircase run-*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
+    ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
+    ["ccforensics outputs session.jsonl --debug-file debug.txt --tools tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
+    ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
   ],
   positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
   options: {

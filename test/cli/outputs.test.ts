@@ -74,6 +74,10 @@ test("outputs --staircase: 11 runs sorted by size, ready for a write-up (golden 
     [320000, "size", "preview", "json", 1058],
   ]);
   assert.equal(j.toolResults.length, 11);
+  // Transcript paths instead of ids: the debug logs are still found in the config dir the paths sit in.
+  const paths = RUNS.map((r) => sample("outputs", "staircase", "claude", "projects", `-private-var-folders-7x-q1l2m3n4-T-tmp-${r.slice(-6)}`, `${r}.jsonl`));
+  const byPath = parseEnvelope(await runCli(["outputs", "--staircase", ...paths, "--json"]), "outputs");
+  assert.deepEqual(byPath.staircase, j.staircase);
   const only = parseEnvelope(await runCli(["outputs", "--staircase", ...RUNS, "--claude-dir", STAIRS, "--only", "emit_text_annotated", "--json"]), "outputs");
   assert.deepEqual(only.staircase.map((s: any) => s.chars), [66000, 320000]);
 });
