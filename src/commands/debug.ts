@@ -24,7 +24,7 @@ export const debugCommand: CommandSpec = {
     ["ccforensics debug run.debug.log --stream-json run.jsonl --format markdown", "the same, with the init event's server statuses, as markdown"],
   ],
   positionals: { file: { describe: "debug log (--debug-file output, ~/.claude/debug/<session>.txt), or - for stdin" } },
-  options: { "all-events": { type: "boolean", describe: "list every entry in the timeline table, not only recognised events, warnings and errors" } },
+  options: { "all-events": { type: "boolean", describe: "list every entry in the tables, not only recognised events, warnings and errors, and not only the first 1,000" } },
   run: (argv) => runDebug(String(argv.file), argv as DebugOptions),
 };
 
@@ -89,6 +89,9 @@ function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?
   ];
 }
 
+/** Rows per table unless --all-events: more is unreadable, and cli-table3 lays tables out in quadratic time. */
+export const MAX_TIMELINE_ROWS = 1000;
+
 /** Servers, findings, persisted results and the timeline; reused by `report`. */
 export function debugTables(r: DebugResult, allEvents = false): Table[] {
   const tables: Table[] = [];
@@ -118,21 +121,27 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));
   if (r.persisted.length) {
+    const rows = allEvents ? r.persisted : r.persisted.slice(0, MAX_TIMELINE_ROWS);
     tables.push({
       id: "debug:persisted",
       title: "Persisted tool results",
       columns: [col("line", "line", "int"), col("time", "time", "time"), col("size", "size"), col("bytes", "bytes", "int"), col("path", "path")],
-      rows: r.persisted.map((p) => ({ ...p })),
+      rows: rows.map((p) => ({ ...p })),
+      notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
     });
   }
-  const shown = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
-  const hidden = r.events.length - shown.length;
+  const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
+  const shown = allEvents ? wanted : wanted.slice(0, MAX_TIMELINE_ROWS);
+  const notes: string[] = [];
+  const other = r.events.length - wanted.length;
+  if (other) notes.push(`${other} other entr${other === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`);
+  if (shown.length < wanted.length) notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
   tables.push({
     id: "debug:events",
     title: "Timeline",
     columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("level", "level"), col("server", "server"), col("kind", "kind"), col("text", "text")],
     rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
-    notes: hidden ? [`${hidden} other entr${hidden === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`] : [],
+    notes,
   });
   return tables;
 }

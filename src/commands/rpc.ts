@@ -9,6 +9,7 @@ import { col, type ColumnKind, type Table } from "../report/model.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
+import { MAX_TIMELINE_ROWS } from "./debug.js";
 import type { CommandSpec } from "./registry.js";
 
 export const rpcCommand: CommandSpec = {
@@ -123,11 +124,13 @@ export function rpcTables(r: RpcResult): Table[] {
     });
   }
   if (r.warnings.length) tables.push(findingsTable(r.warnings));
+  const shown = r.timeline.slice(0, MAX_TIMELINE_ROWS);
   tables.push({
     id: "rpc:timeline",
     title: "Messages",
     columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("dir", "dir"), col("shape", "kind"), col("method", "method"), col("id", "id"), col("note", "note")],
-    rows: r.timeline.map((t) => ({ ...t, dir: t.dir ? ARROW[t.dir] : null, id: t.id === null ? null : String(t.id) })),
+    rows: shown.map((t) => ({ ...t, dir: t.dir ? ARROW[t.dir] : null, id: t.id === null ? null : String(t.id) })),
+    notes: shown.length < r.timeline.length ? [`first ${shown.length} of ${r.timeline.length} messages shown (--json has all)`] : [],
   });
   return tables;
 }

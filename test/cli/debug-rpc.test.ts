@@ -93,3 +93,15 @@ for (const format of ["table", "markdown", "json", "csv"] as const) {
     golden(`logs/rpc.${ext(format)}`, r.stdout);
   });
 }
+
+test("tables stop at 1,000 rows unless --all-events; --json keeps every event", async () => {
+  const log = Array.from({ length: 1500 }, (_, i) => `2026-09-30T05:12:03.${String(i % 1000).padStart(3, "0")}Z [DEBUG] [API REQUEST] /v1/messages source=sdk`).join("\n") + "\n";
+  const table = await runCli(["debug", "-", "--format", "markdown"], { stdin: log });
+  assert.match(table.stdout, /first 1000 of 1500 events shown/);
+  assert.equal(table.stdout.split("\n").filter((l) => l.includes("| api-request |")).length, 1000);
+  const all = await runCli(["debug", "-", "--format", "markdown", "--all-events"], { stdin: log });
+  assert.equal(all.stdout.split("\n").filter((l) => l.includes("| api-request |")).length, 1500);
+  const j = parseEnvelope(await runCli(["debug", "-", "--json"], { stdin: log }), "debug");
+  assert.equal(j.debug.events.length, 1500);
+  assert.equal(j.debug.apiRequests, 1500);
+});
