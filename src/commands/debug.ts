@@ -20,8 +20,8 @@ export const debugCommand: CommandSpec = {
   command: "debug <file>",
   describe: "events and per-server summary from a Claude Code debug log (or a per-server mcp-logs-<server>/*.jsonl)",
   examples: [
-    ["ccforensics debug ~/.claude/debug/7d0c2f1e-5b8a-4c3e-9f21-3a6b8e0d4c57.txt", "MCP servers, runtime arm, API requests and the timeline of one session"],
-    ["ccforensics debug run.debug.log --stream-json run.jsonl --format markdown", "the same, with the init event's server statuses, as markdown"],
+    ["ccforensics debug samples/logs/debug/legacy-truncated.debug.txt", "MCP servers, runtime arm, truncation and the timeline of one run"],
+    ["ccforensics debug samples/logs/debug/late-server.debug.txt --stream-json samples/logs/claude-p/late-server.stream.jsonl --format markdown", "a late server, with the init event's `pending` status and the run's cost per model"],
   ],
   positionals: { file: { describe: "debug log (--debug-file output, ~/.claude/debug/<session>.txt), or - for stdin" } },
   options: { "all-events": { type: "boolean", describe: "list every entry in the tables, not only recognised events, warnings and errors, and not only the first 1,000" } },

@@ -16,8 +16,8 @@ export const rpcCommand: CommandSpec = {
   command: "rpc <file>",
   describe: "timeline and handshake classification from an MCP JSON-RPC message log",
   examples: [
-    ["ccforensics rpc rpc-log.jsonl", "which handshake Claude Code used with a lab server: probe, fallback, era"],
-    ["ccforensics rpc ~/Library/Logs/Claude/mcp.log --format markdown", "the same from Claude Desktop's log, as markdown"],
+    ["ccforensics rpc samples/logs/rpc/legacy-fallback.lab.jsonl", "which handshake Claude Code used with a lab server: probe, fallback, era"],
+    ["ccforensics rpc samples/logs/rpc/dual-era-trap.mixed.log --format markdown", "mixed log formats; the dual-era trap flagged"],
   ],
   positionals: { file: { describe: "message log: raw JSON-RPC, wrapper objects, lab summaries, Claude Desktop mcp.log, mcp-logs-<server>/*.jsonl; - for stdin" } },
   run: (argv) => runRpc(String(argv.file), argv),
