@@ -137,7 +137,8 @@ function firstVisit(seen: Set<string>, p: string): boolean {
   return true;
 }
 
-function safeReaddir(d: string): string[] {
+/** Sorted entries of a directory; none when it is missing or unreadable. */
+export function safeReaddir(d: string): string[] {
   try {
     return readdirSync(d).sort();
   } catch {

@@ -1,7 +1,8 @@
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { isFile, safeReaddir } from "./discover.js";
 import type { InputFile, InputKind } from "./input.js";
 
 /** An evidence file named on the command line ("-" is stdin); a missing or unreadable one is a usage error (exit 2). */
@@ -90,20 +91,4 @@ export function findRpcLogs(opts: RpcLogOptions = {}): RpcLogFile[] {
     }
   }
   return out.sort((a, b) => a.server.localeCompare(b.server) || a.path.localeCompare(b.path));
-}
-
-function safeReaddir(d: string): string[] {
-  try {
-    return readdirSync(d).sort();
-  } catch {
-    return [];
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
