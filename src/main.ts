@@ -20,7 +20,14 @@ export function buildParser(args: string[]): YArgv {
     .version(toolVersion())
     .option("format", { choices: FORMATS, default: "table" as Format, describe: "output format", global: true })
     .option("json", { type: "boolean", describe: "same as --format json", global: true })
-    .option("claude-dir", { type: "string", array: true, describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude", global: true })
+    // Not `array: true`: an array option would swallow the target that follows it (`--claude-dir DIR ID`).
+    // Repeating the flag still collects an array (yargs' duplicate-arguments-array).
+    .option("claude-dir", {
+      type: "string",
+      describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude",
+      global: true,
+      coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
+    })
     .option("debug-file", { type: "string", describe: "Claude Code debug log (--debug-file) to read alongside", global: true })
     .option("rpc-log", { type: "string", describe: "MCP JSON-RPC message log to read alongside", global: true })
     .option("stream-json", { type: "string", describe: "output of claude -p --output-format stream-json|json", global: true })
@@ -55,6 +62,7 @@ function register(y: YArgv, spec: CommandSpec): YArgv {
       const a = argv as unknown as Argv & { json?: boolean; redact?: boolean };
       if (a.json) a.format = "json";
       const out = await spec.run(a);
+      if (spec.serves) return;
       if (a.strict && out.health.malformedCount > 0) {
         const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
         throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);

@@ -6,6 +6,7 @@ import { debugCommand } from "./debug.js";
 import { rpcCommand } from "./rpc.js";
 import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
+import { labCommand } from "./lab.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
-export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand];
+export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand, labCommand];

@@ -19,4 +19,6 @@ export interface CommandSpec {
   /** Positional names this command accepts. */
   positionals?: Record<string, { describe: string; array?: boolean }>;
   run(argv: Argv): Promise<CommandOutput>;
+  /** A long-running stdio server (`lab`): run() owns stdout until stdin ends, and nothing is rendered after it. */
+  serves?: boolean;
 }

@@ -1,0 +1,74 @@
+import { fnv1a, mulberry32 } from "./instructions-text.js";
+
+/**
+ * The "big" lab server's filler (seed 003, FORMATS.md 2.5/2.6): a `BEGIN-MARKER: start-<hex>` line,
+ * numbered lines of 8 random words from a fixed 52-word list (or, with `cjk`, lines of 59 random CJK
+ * ideographs), a final `END-MARKER: end-<hex>` line — exactly `chars` JS chars. A model that can quote
+ * the END marker saw the whole result. Pure; the same (chars, cjk) always gives the same text.
+ */
+export const WORD_LIST: readonly string[] = [
+  "alfa", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "kilo", "lima", "mike",
+  "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
+  "merge", "river", "stone", "cloud", "paper", "amber", "cedar", "maple", "orbit", "pixel", "quartz", "rocket", "saddle",
+  "timber", "velvet", "walnut", "harbor", "lantern", "meadow", "copper", "signal", "ember", "falcon", "garnet", "island", "jasper",
+];
+
+export const WORDS_PER_LINE = 8;
+export const CJK_PER_LINE = 59;
+/** CJK Unified Ideographs, BMP: one UTF-16 unit and 3 UTF-8 bytes each. */
+const CJK_FIRST = 0x4e00;
+const CJK_LAST = 0x9fa5;
+
+/** Largest result the server will build; a bigger request is refused as invalid params, not attempted. */
+export const MAX_EMIT_CHARS = 20_000_000;
+
+export interface EmitMarkers {
+  start: string;
+  end: string;
+}
+
+/** The marker values of a result of `chars` chars; what a model should quote back. */
+export function emitMarkers(chars: number, cjk = false): EmitMarkers {
+  const key = `${chars}|${cjk ? "cjk" : "words"}`;
+  return { start: `start-${hex8(fnv1a(`${key}|start`))}`, end: `end-${hex8(fnv1a(`${key}|end`))}` };
+}
+
+/**
+ * Exactly `chars` chars. The body is cut to fit and its last line is closed with a newline, so the
+ * END marker always sits on a line of its own; below the size of the two marker lines the text is
+ * just their first `chars` chars.
+ */
+export function emitText(chars: number, cjk = false): string {
+  const m = emitMarkers(chars, cjk);
+  const head = `BEGIN-MARKER: ${m.start}\n`;
+  const tail = `END-MARKER: ${m.end}\n`;
+  const budget = chars - head.length - tail.length;
+  if (budget <= 0) return (head + tail).slice(0, chars);
+  const next = mulberry32(fnv1a(`${chars}|${cjk ? "cjk" : "words"}|body`));
+  const lines: string[] = [];
+  let len = 0;
+  for (let i = 1; len < budget; i++) {
+    const line = cjk ? cjkLine(next) : wordLine(i, next);
+    lines.push(line);
+    len += line.length;
+  }
+  let body = lines.join("");
+  if (body.length > budget) body = body.slice(0, budget - 1) + "\n";
+  return head + body + tail;
+}
+
+function wordLine(i: number, next: () => number): string {
+  const words: string[] = [];
+  for (let w = 0; w < WORDS_PER_LINE; w++) words.push(WORD_LIST[Math.floor(next() * WORD_LIST.length)]!);
+  return `${String(i).padStart(6, "0")} ${words.join(" ")}\n`;
+}
+
+function cjkLine(next: () => number): string {
+  const codes: number[] = [];
+  for (let k = 0; k < CJK_PER_LINE; k++) codes.push(CJK_FIRST + Math.floor(next() * (CJK_LAST - CJK_FIRST + 1)));
+  return String.fromCharCode(...codes) + "\n";
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, "0");
+}
