@@ -82,3 +82,10 @@ test("control characters from evidence never reach the terminal raw", async () =
     assert.match(r.stdout + r.stderr, /\\x1b/);
   }
 });
+
+test("--claude-dir before the target does not swallow it; repeated --claude-dir collects dirs", async () => {
+  const r = await runCli(["requests", "--claude-dir", HOME, "abcdef12-0000-4000-8000-000000000002", "--json"]);
+  assert.equal(parseEnvelope(r, "requests").requests.length, 1);
+  const r2 = await runCli(["requests", "--claude-dir", "/nowhere", "--claude-dir", HOME, "abcdef12-0000-4000-8000-000000000002", "--json"]);
+  assert.equal(parseEnvelope(r2, "requests").requests.length, 1);
+});
