@@ -5,6 +5,8 @@ import { formatValue } from "./values.js";
 import { sanitize } from "./sanitize.js";
 
 const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
+/** Rows per cli-table3 block. */
+export const BLOCK_ROWS = 500;
 
 /** Terminal rendering with cli-table3: one boxed table per report table, numbers right-aligned. */
 export function renderTerminal(report: Report, p: Palette): string {
@@ -19,15 +21,21 @@ function renderOne(t: Table, p: Palette): string {
   if (t.rows.length === 0 && !t.footer?.length) {
     lines.push(p.dim("(none)"));
   } else {
-    const table = new Table3({
-      head: t.columns.map((c) => c.header),
-      style: { head: [], border: [], compact: true },
-      colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
-    });
     const shortTimes = sameDay(t);
-    for (const r of t.rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
-    for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
-    lines.push(table.toString());
+    // cli-table3's layout time grows with the square of the rows: lay long tables out in blocks.
+    const blocks = Math.max(1, Math.ceil(t.rows.length / BLOCK_ROWS));
+    for (let b = 0; b < blocks; b++) {
+      const table = new Table3({
+        head: t.columns.map((c) => c.header),
+        style: { head: [], border: [], compact: true },
+        colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
+      });
+      const rows = t.rows.slice(b * BLOCK_ROWS, (b + 1) * BLOCK_ROWS);
+      for (const r of rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
+      if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
+      if (blocks > 1) lines.push(p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`));
+      lines.push(table.toString());
+    }
     if (shortTimes) lines.push(p.dim(`times are UTC on ${shortTimes}`));
   }
   for (const n of t.notes ?? []) lines.push(p.dim(sanitize(n)));
