@@ -7,6 +7,7 @@ import { rpcCommand } from "./rpc.js";
 import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
 import { labCommand } from "./lab.js";
+import { runCommand } from "./run.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
-export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand, labCommand];
+export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand, labCommand, runCommand];

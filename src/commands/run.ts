@@ -1,0 +1,216 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { UsageError } from "../errors.js";
+import { isObject } from "../records/json.js";
+import { parseMatrix, type Matrix } from "../lab/matrix.js";
+import { configDirHolding, executeRun, type RunJson } from "../lab/run-exec.js";
+import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
+import type { CommandOutput } from "../report/envelope.js";
+import { col, type Table } from "../report/model.js";
+import { configDirs } from "../sources/discover.js";
+import type { InputFile } from "../sources/input.js";
+import type { Argv, CommandSpec } from "./registry.js";
+
+export const runCommand: CommandSpec = {
+  command: "run <matrix>",
+  describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
+  examples: [
+    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
+    ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+  ],
+  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "server", "serverArgs", "env", …}]}' } },
+  options: {
+    out: { type: "string", default: "runs", describe: "runs dir: one folder <label>-<a|b|…> per run" },
+    "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
+    only: { type: "string", array: true, describe: "run only the configurations with these labels (repeatable)" },
+    "skip-existing": { type: "boolean", describe: "keep run folders that already have a run.json and run the rest" },
+    "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run after this long (0 = never)" },
+  },
+  run: (argv) => runMatrix(argv),
+};
+
+/** One row of the report: a run done, skipped, or (with --dry-run) planned. */
+export interface RunRow {
+  label: string;
+  repeat: string;
+  folder: string;
+  status: "ran" | "skipped" | "planned";
+  session: string | null;
+  exitCode: number | null;
+  durationMs: number | null;
+  startedAt: string | null;
+  answer: string | null;
+  command: string[];
+  env: Record<string, string>;
+  mcpConfig: unknown;
+}
+
+export async function runMatrix(argv: Argv): Promise<CommandOutput> {
+  const file = String(argv.matrix);
+  const matrix = parseMatrix(readMatrix(file), file);
+  const outDir = resolve(String(argv.out ?? "runs"));
+  const dryRun = argv.dryRun === true;
+  const timeoutMs = Number(argv.timeoutMs ?? 600000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new UsageError(`--timeout-ms must be a whole number of milliseconds, got ${String(argv.timeoutMs)}`);
+  const cliPath = fileURLToPath(new URL("../cli.js", import.meta.url));
+  const env = argv.env ?? process.env;
+  const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(file)), env, only: argv.only as string[] | undefined });
+  guardOutDir(outDir, plans, argv.claudeDir, env);
+  preflightServers(matrix, plans, cliPath);
+  const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
+  const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
+  const blocking = existing.filter((p) => !skip.has(p.folder));
+  if (blocking.length && !dryRun) {
+    throw new UsageError(`run folders already exist: ${blocking.map((p) => p.dir).join(", ")}\n(remove them, choose another --out${argv.skipExisting ? "" : ", or --skip-existing to keep finished runs"})`);
+  }
+  const warnings = inheritedWarnings(plans);
+  if (!dryRun && !plans.every((p) => skip.has(p.folder))) {
+    const bin = plans.find((p) => !skip.has(p.folder))!;
+    if (!findExecutable(bin.claude, bin.childEnv)) throw new UsageError(`claude binary not found: ${bin.claude} (set "claude" in the matrix to its path, or put it on PATH)`);
+  }
+
+  const rows: RunRow[] = [];
+  const inputs: InputFile[] = [];
+  const health = emptyHealth();
+  for (const [i, p] of plans.entries()) {
+    if (dryRun) {
+      rows.push(row(p, "planned", null));
+      continue;
+    }
+    if (skip.has(p.folder)) {
+      rows.push(row(p, "skipped", readRunJson(join(p.dir, RUN_FILES.runJson))));
+      continue;
+    }
+    process.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
+    const done = await executeRun(p, { timeoutMs });
+    inputs.push(done.input);
+    mergeHealth(health, done.run.health);
+    const r = row(p, "ran", done.json);
+    r.answer = done.run.result?.result ?? null;
+    rows.push(r);
+    process.stderr.write(`ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`);
+    if (done.json.timedOut) warnings.push(`${p.folder}: stopped after --timeout-ms ${timeoutMs}`);
+    else if (done.json.exitCode !== 0) warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
+    if (!done.json.session) warnings.push(`${p.folder}: no session id in ${RUN_FILES.streamJson} (no init or result event)`);
+  }
+  if (dryRun && existing.length) warnings.push(`already exist (a real run would ${argv.skipExisting ? "skip those with run.json and refuse the rest" : "refuse"}): ${existing.map((p) => p.folder).join(", ")}`);
+
+  return {
+    command: "run",
+    inputs,
+    health,
+    data: { outDir, dryRun, runs: rows },
+    report: {
+      title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
+      summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
+      tables: [dryRun ? plannedTable(rows) : runsTable(rows)],
+      warnings,
+    },
+  };
+}
+
+function row(p: PlannedRun, status: RunRow["status"], json: RunJson | null): RunRow {
+  return {
+    label: p.label,
+    repeat: p.repeat,
+    folder: p.dir,
+    status,
+    session: json?.session ?? null,
+    exitCode: json?.exitCode ?? null,
+    durationMs: json?.durationMs ?? null,
+    startedAt: json?.startedAt ?? null,
+    answer: null,
+    command: [p.claude, ...p.args],
+    env: p.env,
+    mcpConfig: p.mcpConfig,
+  };
+}
+
+function runsTable(rows: RunRow[]): Table {
+  return {
+    id: "run:runs",
+    title: "Runs",
+    columns: [col("label", "label"), col("folder", "folder"), col("status", "status"), col("session", "session"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
+    rows: rows.map((r) => ({ ...r })),
+  };
+}
+
+function plannedTable(rows: RunRow[]): Table {
+  return {
+    id: "run:planned",
+    title: "Planned runs",
+    columns: [col("label", "label"), col("folder", "folder"), col("env", "env"), col("command", "command")],
+    rows: rows.map((r) => ({ label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shellLine(r.command) })),
+  };
+}
+
+function readMatrix(file: string): string {
+  try {
+    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a directory; give the matrix JSON file`);
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+function readRunJson(path: string): RunJson | null {
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    return isObject(v) ? (v as unknown as RunJson) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Evidence is read-only: the runs dir must not lie in any Claude config dir, ours or a run's. */
+function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | undefined, env: NodeJS.ProcessEnv): void {
+  const home = env.HOME ?? homedir();
+  const dirs = new Set([...configDirs({ claudeDir, env }), join(home, ".claude"), join(home, ".config", "claude")]);
+  for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(d));
+  const holder = configDirHolding(outDir, [...dirs]);
+  if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
+}
+
+/** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */
+function preflightServers(m: Matrix, plans: PlannedRun[], cliPath: string): void {
+  const labels = new Set(plans.map((p) => p.label));
+  for (const c of m.configs) {
+    if (c.server === "none" || !labels.has(c.label)) continue;
+    const entryEnv = isObject(c.serverEntry.env) ? (c.serverEntry.env as Record<string, string>) : {};
+    const r = spawnSync(process.execPath, [cliPath, "lab", c.server, ...c.serverArgs], { input: "", env: { ...process.env, ...entryEnv }, encoding: "utf8", timeout: 20000 });
+    if (r.status !== 0) {
+      const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
+      throw new UsageError(`config "${c.label}": the lab server refused its serverArgs ${JSON.stringify(c.serverArgs)}: ${why}`);
+    }
+  }
+}
+
+function inheritedWarnings(plans: PlannedRun[]): string[] {
+  const seen = new Map<string, string>();
+  for (const p of plans) for (const [k, v] of Object.entries(p.envInherited)) seen.set(k, v);
+  return [...seen].map(([k, v]) => `${k}=${v} comes from your environment and applies to every run that does not set it (recorded as envInherited in run.json)`);
+}
+
+/** Where the OS would find `bin` with this PATH; undefined when it would not. */
+function findExecutable(bin: string, env: Record<string, string>): string | undefined {
+  const ok = (p: string) => {
+    try {
+      accessSync(p, process.platform === "win32" ? constants.F_OK : constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (isAbsolute(bin) || /[\\/]/.test(bin)) return ok(bin) ? bin : undefined;
+  const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";").concat([""]) : [""];
+  for (const dir of (env.PATH ?? env.Path ?? "").split(delimiter).filter(Boolean)) {
+    for (const ext of exts) if (ok(join(dir, bin + ext))) return join(dir, bin + ext);
+  }
+  return undefined;
+}

@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { readClaudeRun, runSessionId, type ClaudeRun } from "../records/streamjson.js";
+import type { InputFile } from "../sources/input.js";
+import { RUN_FILES, type PlannedRun } from "./run-plan.js";
+
+/**
+ * `run.json`, one per run folder: what `ccforensics compare <runs-dir>` reads. Paths are relative to
+ * the folder; `debugFile` and `rpcLog` are present only when the file exists after the run.
+ */
+export interface RunJson {
+  label: string;
+  session: string | null;
+  claudeDir?: string;
+  debugFile?: string;
+  rpcLog?: string;
+  streamJson: string;
+  exitCode: number | null;
+  startedAt: string;
+  durationMs: number;
+  repeat: string;
+  signal: string | null;
+  timedOut: boolean;
+  stderr: string;
+  mcpConfig: string;
+  /** The empty temp dir claude ran in (removed afterwards when it stayed empty). */
+  cwd: string;
+  command: string[];
+  env: Record<string, string>;
+  envRemoved: string[];
+  envInherited: Record<string, string>;
+  claudeVersion: string | null;
+  model: string | null;
+}
+
+export interface ExecutedRun {
+  json: RunJson;
+  run: ClaudeRun;
+  input: InputFile;
+}
+
+export interface ExecOptions {
+  /** Kill `claude` after this long (SIGTERM, then SIGKILL 5 s later); 0 = never. */
+  timeoutMs: number;
+}
+
+/**
+ * Runs one planned `claude -p` in a fresh empty directory (outside any project, so no CLAUDE.md or
+ * git repo of ours leaks into its context), stdout and stderr straight into the run folder, then
+ * reads the session id from the stream and writes run.json.
+ */
+export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<ExecutedRun> {
+  mkdirSync(p.dir, { recursive: true });
+  writeFileSync(join(p.dir, RUN_FILES.mcpConfig), `${JSON.stringify(p.mcpConfig, null, 2)}\n`);
+  const cwd = mkdtempSync(join(tmpdir(), "ccforensics-run-"));
+  const streamPath = join(p.dir, RUN_FILES.streamJson);
+  const out = openSync(streamPath, "w");
+  const err = openSync(join(p.dir, RUN_FILES.stderr), "w");
+  const startedAt = new Date();
+  let exit: { code: number | null; signal: string | null; timedOut: boolean };
+  try {
+    exit = await spawnAndWait(p, cwd, out, err, o.timeoutMs);
+  } finally {
+    closeSync(out);
+    closeSync(err);
+    try {
+      rmdirSync(cwd);
+    } catch {
+      // claude wrote something there: leave it, run.json names it.
+    }
+  }
+  const durationMs = Date.now() - startedAt.getTime();
+  const input: InputFile = { path: streamPath, kind: "stream-json", bytes: 0, sha256: "" };
+  const run = await readClaudeRun(input);
+  const has = (f: string) => existsSync(join(p.dir, f));
+  const json: RunJson = {
+    label: p.label,
+    session: runSessionId(run),
+    ...(p.claudeDir ? { claudeDir: p.claudeDir } : {}),
+    ...(has(RUN_FILES.debugFile) ? { debugFile: RUN_FILES.debugFile } : {}),
+    ...(p.server !== "none" && has(RUN_FILES.rpcLog) ? { rpcLog: RUN_FILES.rpcLog } : {}),
+    streamJson: RUN_FILES.streamJson,
+    exitCode: exit.code,
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    repeat: p.repeat,
+    signal: exit.signal,
+    timedOut: exit.timedOut,
+    stderr: RUN_FILES.stderr,
+    mcpConfig: RUN_FILES.mcpConfig,
+    cwd,
+    command: [p.claude, ...p.args],
+    env: p.env,
+    envRemoved: p.envRemoved,
+    envInherited: p.envInherited,
+    claudeVersion: run.init?.version ?? null,
+    model: run.init?.model ?? null,
+  };
+  writeFileSync(join(p.dir, RUN_FILES.runJson), `${JSON.stringify(json, null, 2)}\n`);
+  return { json, run, input };
+}
+
+function spawnAndWait(p: PlannedRun, cwd: string, out: number, err: number, timeoutMs: number): Promise<{ code: number | null; signal: string | null; timedOut: boolean }> {
+  return new Promise((res, rej) => {
+    const child = spawn(p.claude, p.args, { cwd, env: p.childEnv, stdio: ["ignore", out, err] });
+    let timedOut = false;
+    let kill: NodeJS.Timeout | undefined;
+    const timer = timeoutMs > 0 ? setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGTERM");
+      kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+    }, timeoutMs) : undefined;
+    const done = () => {
+      clearTimeout(timer);
+      clearTimeout(kill);
+    };
+    child.on("error", (e) => {
+      done();
+      rej(new RuntimeError(`cannot run ${p.claude}: ${e.message}`));
+    });
+    child.on("close", (code, signal) => {
+      done();
+      res({ code, signal, timedOut });
+    });
+  });
+}
+
+/** The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists. */
+export function configDirHolding(path: string, configDirs: string[]): string | undefined {
+  const abs = realish(path);
+  for (const d of configDirs) {
+    const root = realish(d);
+    if (abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep)) return d;
+  }
+  return undefined;
+}
+
+function realish(p: string): string {
+  let head = resolve(p);
+  const tail: string[] = [];
+  while (!existsSync(head) && dirname(head) !== head) {
+    tail.unshift(head.slice(dirname(head).length).replace(/^[\\/]/, ""));
+    head = dirname(head);
+  }
+  try {
+    head = realpathSync(head);
+  } catch {
+    // unreadable: compare as given
+  }
+  return tail.length ? join(head, ...tail) : head;
+}

@@ -1,0 +1,116 @@
+import { isAbsolute, join, resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import type { JsonObject } from "../records/json.js";
+import { repeatLetter, type Matrix, type MatrixConfig } from "./matrix.js";
+
+/**
+ * What `ccforensics run` will do, decided before anything runs: one folder per configuration ×
+ * repeat, its MCP config, the `claude -p` command line and its environment. Pure (no I/O), so
+ * `--dry-run` prints exactly what a real run would execute.
+ */
+export interface PlannedRun {
+  label: string;
+  /** a, b, …: which repeat of the configuration. */
+  repeat: string;
+  /** `<label>-<repeat>`, under the runs dir. */
+  folder: string;
+  dir: string;
+  server: MatrixConfig["server"];
+  claude: string;
+  args: string[];
+  /** The config's env, as applied on top of ours. */
+  env: Record<string, string>;
+  /** The whole environment `claude` gets. */
+  childEnv: Record<string, string>;
+  /** Variables of an enclosing Claude Code session that were removed. */
+  envRemoved: string[];
+  /** Variables that change these experiments, inherited from our environment rather than set by the config. */
+  envInherited: Record<string, string>;
+  /** `CLAUDE_CONFIG_DIR` of the run, when it is not the default. */
+  claudeDir: string | undefined;
+  mcpConfig: JsonObject;
+}
+
+/** File names inside a run folder (run.json holds them relative to the folder). */
+export const RUN_FILES = {
+  runJson: "run.json",
+  mcpConfig: "mcp.json",
+  streamJson: "stream.jsonl",
+  stderr: "stderr.txt",
+  debugFile: "debug.txt",
+  rpcLog: "rpc-log.jsonl",
+} as const;
+
+/**
+ * What a Claude Code session exports to the commands it runs; a nested `claude` refuses to start
+ * under `CLAUDECODE`, and the others would tie the run to the enclosing session (seed 000 removed them).
+ */
+export const ENCLOSING_SESSION_VARS = ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_SESSION_ACCESS_TOKEN", "CLAUDE_CODE_SSE_PORT"];
+
+/** Variables the seeds varied: inherited silently, they would change a run's numbers. */
+export const EXPERIMENT_VARS = [
+  "CLAUDE_CONFIG_DIR", "ANTHROPIC_MODEL", "MAX_MCP_OUTPUT_TOKENS", "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", "ENABLE_TOOL_SEARCH",
+  "MCP_PROTOCOL_NEGOTIATION", "MCP_SDK_GENERATION", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT", "CLAUDE_CODE_MCP_STARTUP_WAIT_MS",
+];
+
+/** Flags `run` sets itself; giving them in `args` would contradict the evidence it collects. */
+const OWNED_FLAGS = ["-p", "--print", "--output-format", "--mcp-config", "--debug-file", "--strict-mcp-config"];
+
+export interface PlanOptions {
+  /** Absolute runs dir. */
+  outDir: string;
+  /** Absolute path of this ccforensics' dist/cli.js, run by `nodePath`. */
+  cliPath: string;
+  nodePath: string;
+  /** Where a relative `claude` path in the matrix is resolved. */
+  matrixDir: string;
+  env: NodeJS.ProcessEnv;
+  only?: string[];
+}
+
+export function planRuns(m: Matrix, o: PlanOptions): PlannedRun[] {
+  const unknown = (o.only ?? []).filter((l) => !m.configs.some((c) => c.label === l));
+  if (unknown.length) throw new UsageError(`--only: no configuration labelled ${unknown.map((l) => `"${l}"`).join(", ")}; labels: ${m.configs.map((c) => c.label).join(", ")}`);
+  const configs = o.only?.length ? m.configs.filter((c) => o.only!.includes(c.label)) : m.configs;
+  const claude = /[\\/]/.test(m.claude) && !isAbsolute(m.claude) ? resolve(o.matrixDir, m.claude) : m.claude;
+  const out: PlannedRun[] = [];
+  for (const c of configs) {
+    const owned = c.args.filter((a) => OWNED_FLAGS.includes(a.split("=")[0]!));
+    if (owned.length) throw new UsageError(`config "${c.label}": args ${owned.join(", ")} are set by run itself`);
+    for (let i = 0; i < m.repeat; i++) out.push(planOne(c, repeatLetter(i), claude, o));
+  }
+  return out;
+}
+
+function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions): PlannedRun {
+  const folder = `${c.label}-${repeat}`;
+  const dir = join(o.outDir, folder);
+  const mcpServers: JsonObject = {};
+  if (c.server !== "none") {
+    const args = [o.cliPath, "lab", c.server, ...c.serverArgs, "--log", join(dir, RUN_FILES.rpcLog)];
+    mcpServers[c.name] = { type: "stdio", command: o.nodePath, args, ...c.serverEntry };
+  }
+  const settings = c.args.some((a) => a === "--settings" || a.startsWith("--settings=")) ? [] : ["--settings", '{"disableAllHooks": true}'];
+  const args = [
+    "-p", c.prompt, "--output-format", "stream-json", "--verbose", "--strict-mcp-config",
+    "--mcp-config", join(dir, RUN_FILES.mcpConfig), "--debug-file", join(dir, RUN_FILES.debugFile), ...settings, ...c.args,
+  ];
+  const childEnv: Record<string, string> = {};
+  const envRemoved: string[] = [];
+  for (const [k, v] of Object.entries(o.env)) {
+    if (v === undefined) continue;
+    if (ENCLOSING_SESSION_VARS.includes(k) && !(k in c.env)) envRemoved.push(k);
+    else childEnv[k] = v;
+  }
+  Object.assign(childEnv, c.env);
+  const envInherited: Record<string, string> = {};
+  for (const k of EXPERIMENT_VARS) if (!(k in c.env) && o.env[k] !== undefined) envInherited[k] = o.env[k]!;
+  const configDir = childEnv.CLAUDE_CONFIG_DIR;
+  const claudeDir = configDir ? (configDir.includes(",") ? configDir : resolve(configDir)) : undefined;
+  return { label: c.label, repeat, folder, dir, server: c.server, claude, args, env: c.env, childEnv, envRemoved: envRemoved.sort(), envInherited, claudeDir, mcpConfig: { mcpServers } };
+}
+
+/** A command line as one shell-pastable string (display only). */
+export function shellLine(argv: string[]): string {
+  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
+}
