@@ -139,12 +139,24 @@ function runsTable(rows: RunRow[]): Table {
   };
 }
 
+/** Prompts are long: the table shows `-p "$PROMPT"` (as seed 000 wrote it) and lists each prompt once in the notes. */
 function plannedTable(rows: RunRow[]): Table {
+  const prompts = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const p = r.command[r.command.indexOf("-p") + 1] ?? "";
+    prompts.set(p, (prompts.get(p) ?? new Set()).add(r.label));
+  }
+  const names = new Map([...prompts.keys()].map((p, i) => [p, prompts.size === 1 ? "PROMPT" : `PROMPT${i + 1}`]));
   return {
     id: "run:planned",
     title: "Planned runs",
     columns: [col("label", "label"), col("folder", "folder"), col("env", "env"), col("command", "command")],
-    rows: rows.map((r) => ({ label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shellLine(r.command) })),
+    rows: rows.map((r) => {
+      const i = r.command.indexOf("-p") + 1;
+      const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
+      return { label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
+    }),
+    notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };
 }
 

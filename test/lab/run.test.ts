@@ -93,7 +93,8 @@ test("run --dry-run: the planned commands as data; nothing is written", async ()
   assert.equal(j.runs[2].mcpConfig.mcpServers.lab.args[0], CLI);
   const table = await runCli(["run", f, "--out", out, "--dry-run"]);
   assert.equal(table.code, 0);
-  assert.match(table.stdout, /claude -p 'Reply with BEGIN=… END=… LAST=…' --output-format stream-json/);
+  assert.match(table.stdout, /claude -p "\$PROMPT" --output-format stream-json --verbose --strict-mcp-config --mcp-config \S+en-1000-a\/mcp.json/);
+  assert.match(table.stdout, /PROMPT \(en-1000, ja-3000\): Reply with BEGIN=… END=… LAST=…/);
   const bad = await runCli(["run", matrixFile(dir, { prompt: "p", configs: [{ label: "x", serverArgs: ["--chars", "lots"] }] }), "--dry-run"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /config "x": the lab server refused its serverArgs/);
