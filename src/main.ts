@@ -3,7 +3,7 @@ import yargs, { type Argv as YArgv } from "yargs";
 
 import { COMMANDS } from "./commands/index.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
-import { StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
+import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { render, type Format } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
@@ -70,6 +70,7 @@ function register(y: YArgv, spec: CommandSpec): YArgv {
       const shown = a.redact ? redactOutput(out) : out;
       for (const w of shown.report.warnings) process.stderr.write(`ccforensics: ${sanitize(w)}\n`);
       process.stdout.write(render(shown, a.format, paletteFor({ color: a.color })));
+      if (out.failure) throw new RuntimeError(out.failure);
     },
   );
 }

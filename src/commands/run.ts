@@ -99,10 +99,12 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   }
   if (dryRun && existing.length) warnings.push(`already exist (a real run would ${argv.skipExisting ? "skip those with run.json and refuse the rest" : "refuse"}): ${existing.map((p) => p.folder).join(", ")}`);
 
+  const failed = rows.filter((r) => r.status === "ran" && r.exitCode !== 0).length;
   return {
     command: "run",
     inputs,
     health,
+    ...(failed ? { failure: `${failed} of ${rows.length} claude run(s) failed (see the warnings above)` } : {}),
     data: { outDir, dryRun, runs: rows },
     report: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,

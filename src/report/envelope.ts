@@ -23,6 +23,8 @@ export interface CommandOutput {
   /** Command fields of the JSON envelope (CONTRACT.md), e.g. `{ requests, totals }`. */
   data: Record<string, unknown>;
   report: Report;
+  /** Set when the command printed its document but failed at run time (e.g. a `claude` run exited non-zero): exit 1. */
+  failure?: string;
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */
