@@ -2,7 +2,7 @@ import { renderAttachment } from "../records/attachments.js";
 import { visibleText } from "../records/content.js";
 import { arr, isObject, type JsonObject } from "../records/json.js";
 import { findRenderedSection, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
-import type { AnyRecord, AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
+import type { AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 import { collectEvidence, emptyEvidence, type ChainEvidence } from "./instructions-evidence.js";
 

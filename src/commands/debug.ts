@@ -1,6 +1,5 @@
-import { debugAnalysis, type DebugResult } from "../analyses/debug.js";
-import { countRecord, emptyHealth, mergeHealth, type Health } from "../analyses/health.js";
-import { readDebugLog, type LineStats } from "../records/debug.js";
+import type { DebugResult } from "../analyses/debug.js";
+import { mergeHealth, type Health } from "../analyses/health.js";
 import { readClaudeRun } from "../records/streamjson.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { findingsTable } from "../report/findings.js";
@@ -11,6 +10,7 @@ import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
+import { readDebugEvidence } from "./debug-evidence.js";
 
 export interface DebugOptions extends CommonOptions {
   allEvents?: boolean;
@@ -58,21 +58,10 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
   };
 }
 
-/** The one pass over a debug log: entries to the reducer, malformed lines to health. */
+/** The one pass over a debug log (shared with report, outputs and instructions). */
 export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Promise<{ result: DebugResult; health: Health }> {
-  const health = emptyHealth();
-  const stats: LineStats = { lines: 0, blankLines: 0 };
-  const state = debugAnalysis.init();
-  for await (const rec of readDebugLog(input, { stdin: opts.stdin, stats })) {
-    if (rec.kind === "malformed") countRecord(health, { ...rec, chain: "debug" });
-    else {
-      health.records += 1;
-      debugAnalysis.step(state, rec);
-    }
-  }
-  health.lines = stats.lines;
-  health.blankLines = stats.blankLines;
-  return { result: debugAnalysis.finish(state), health };
+  const ev = await readDebugEvidence(input, { stdin: opts.stdin });
+  return { result: ev.result, health: ev.health };
 }
 
 function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?]> {

@@ -1,14 +1,15 @@
-import { debugAnalysis, type DebugServer } from "../analyses/debug.js";
-import { emptyHealth, mergeHealth, type Health } from "../analyses/health.js";
+import type { DebugServer } from "../analyses/debug.js";
+import { mergeHealth, type Health } from "../analyses/health.js";
 import { answerCheck, baselineCheck, pendingServers, type AnswerSummary, type BaselineSummary, type PendingServer } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
 import { instructionsAnalysis } from "../analyses/instructions.js";
 import type { ProbePatterns } from "../analyses/probe.js";
 import { requestsAnalysis, type RequestsResult } from "../analyses/requests.js";
-import { readDebugLog } from "../records/debug.js";
-import { readClaudeRun, type McpServerStatus } from "../records/streamjson.js";
-import { configDirs } from "../sources/discover.js";
-import { evidenceInput, findDebugLog } from "../sources/evidence.js";
+import { readClaudeRun, type ClaudeRun, type McpServerStatus } from "../records/streamjson.js";
+import { evidenceInput } from "../sources/evidence.js";
+import type { ResolvedTarget } from "../sources/targets.js";
+import type { ResultOf } from "../analyses/analysis.js";
+import { debugEvidenceFor, malformedOnly, type DebugEvidence } from "./debug-evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
 
@@ -42,29 +43,53 @@ export interface LoadedInstructions {
  */
 export async function loadInstructions(target: string | undefined, opts: CommonOptions, io: InstructionsOptions): Promise<LoadedInstructions> {
   const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, instructions: instructionsAnalysis });
+  const transcript = resolved.mainPath ?? (resolved.inputs[0]?.path !== "-" ? (resolved.inputs[0]?.path ?? null) : null);
+  const debugEv = await debugEvidenceFor(transcript, resolved.sessionId, opts);
+  let run: { input: InputFile; run: ClaudeRun } | null = null;
+  if (opts.streamJson) {
+    const input = evidenceInput(opts.streamJson, "stream-json");
+    run = { input, run: await readClaudeRun(input, { stdin: opts.stdin }) };
+  }
+  return instructionsFromPass(resolved, health, results, opts, io, { debug: debugEv, run });
+}
+
+/** Evidence read outside the transcript pass, once, by whoever calls (loadInstructions or report). */
+export interface InstructionsEvidence {
+  debug: DebugEvidence | null;
+  run: { input: InputFile; run: ClaudeRun } | null;
+}
+
+/**
+ * What follows the transcript pass: the debug log's truncation lines and connect times, the `claude -p`
+ * init statuses and answer, the join, and the baseline run. Exported so `report` can run
+ * `instructionsAnalysis` in its own single pass.
+ */
+export async function instructionsFromPass(
+  resolved: ResolvedTarget,
+  health: Health,
+  results: { requests: RequestsResult; instructions: ResultOf<typeof instructionsAnalysis> },
+  opts: CommonOptions,
+  io: InstructionsOptions,
+  ev: InstructionsEvidence,
+): Promise<LoadedInstructions> {
   const inputs: InputFile[] = [...resolved.inputs];
   const scan = results.instructions;
-
   const sessionId = resolved.sessionId;
-  const debugPath =
-    opts.debugFile ?? (sessionId ? findDebugLog(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), sessionId, opts.env ?? process.env) : undefined) ?? null;
+  const debugPath = ev.debug?.input.path ?? null;
   let debug: { file: string; truncations: Truncation[] } | null = null;
   let debugServers: DebugServer[] = [];
-  if (debugPath !== null) {
-    const input = evidenceInput(debugPath, "debug-log");
-    inputs.push(input);
-    const read = await readDebug(input);
-    debug = { file: debugPath, truncations: read.truncations };
-    debugServers = read.servers;
-    mergeHealth(health, read.health);
+  if (ev.debug) {
+    inputs.push(ev.debug.input);
+    debug = { file: ev.debug.input.path, truncations: ev.debug.truncations };
+    debugServers = ev.debug.result.servers;
+    mergeHealth(health, malformedOnly(ev.debug.health));
   }
 
   let init: LoadedInstructions["init"] = null;
   let runAnswer: { file: string; text: string } | null = null;
-  if (opts.streamJson) {
-    const input = evidenceInput(opts.streamJson, "stream-json");
+  if (ev.run) {
+    const { input, run } = ev.run;
     inputs.push(input);
-    const run = await readClaudeRun(input, { stdin: opts.stdin });
     mergeHealth(health, run.health);
     if (run.init) init = { file: input.path, servers: run.init.mcpServers };
     if (run.result?.result) runAnswer = { file: input.path, text: run.result.result };
@@ -103,24 +128,4 @@ export async function loadInstructions(target: string | undefined, opts: CommonO
     inputs,
     health,
   };
-}
-
-/** One pass over the debug log: the truncation lines, and the debug command's reducer for connect times. */
-async function readDebug(input: InputFile): Promise<{ truncations: Truncation[]; servers: DebugServer[]; health: Health }> {
-  // Only the log's bad lines join health: its entries are not transcript records.
-  const health = emptyHealth();
-  const state = debugAnalysis.init();
-  const truncations: Truncation[] = [];
-  for await (const r of readDebugLog(input)) {
-    if (r.kind === "malformed") {
-      health.malformedCount += 1;
-      health.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
-      continue;
-    }
-    debugAnalysis.step(state, r);
-    if (r.event.type === "mcp-instructions-truncated" && r.server !== null) {
-      truncations.push({ server: r.server, from: r.event.from, to: r.event.to, file: input.path, line: r.pos.line, ms: r.ms });
-    }
-  }
-  return { truncations, servers: debugAnalysis.finish(state).servers, health };
 }

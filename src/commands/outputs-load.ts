@@ -1,19 +1,17 @@
 import { statSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { mergeHealth, type Health } from "../analyses/health.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
-import { addDebugRecord, emptyDebugFacts, type DebugFacts } from "../analyses/outputs-evidence.js";
+import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import { assembleOutputs, type SavedLookup, type ToolResultRow } from "../analyses/outputs-join.js";
 import { requestsAnalysis, type RequestRow } from "../analyses/requests.js";
 import { UsageError } from "../errors.js";
-import { readDebugLog } from "../records/debug.js";
 import type { ToolMeta } from "../records/tools-list.js";
-import { configDirs } from "../sources/discover.js";
-import { findDebugLog } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { inspectSavedFile, resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
+import { debugEvidenceFor, malformedOnly, type DebugEvidence } from "./debug-evidence.js";
 
 /** One target's tool results with everything read to explain them. */
 export interface LoadedOutputs {
@@ -33,6 +31,8 @@ export interface LoadedOutputs {
 export interface LoadOptions {
   /** `--debug-file`, for a single target; otherwise the session's own debug log is looked up. */
   debugFile?: string;
+  /** A debug log already read (by `report`); null = none. Undefined: look it up and read it here. */
+  debug?: DebugEvidence | null;
   tools: Map<string, ToolMeta> | null;
 }
 
@@ -63,28 +63,13 @@ export async function outputsFromPass(
   const warnings: string[] = [];
 
   const saved = await lookUpSaved(collected, dir, inputs, warnings);
-  // The config dir a transcript path sits in (<dir>/projects/<key>/<id>.jsonl) is searched first.
-  const home = transcript !== null && basename(dirname(dirname(transcript))) === "projects" ? [dirname(dirname(dirname(transcript)))] : [];
-  const dirs = [...home, ...configDirs({ claudeDir: opts.claudeDir, env: opts.env })];
-  const debugPath = lo.debugFile ?? (sessionId ? findDebugLog(dirs, sessionId, opts.env ?? process.env) : undefined) ?? null;
-  let debug: DebugFacts | null = null;
-  const servers = new Set<string>();
-  if (debugPath !== null) {
-    const input: InputFile = { path: debugPath, kind: "debug-log", bytes: 0, sha256: "" };
-    inputs.push(input);
-    debug = emptyDebugFacts(debugPath);
-    // Only the debug log's bad lines join health: its lines and entries are not transcript records.
-    const dh: Health = { lines: 0, blankLines: 0, records: 0, malformed: [], malformedCount: 0, unknownTypes: {} };
-    for await (const r of readDebugLog(input)) {
-      if (r.kind === "malformed") {
-        dh.malformedCount += 1;
-        dh.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
-        continue;
-      }
-      if (r.server !== null) servers.add(r.server);
-      addDebugRecord(debug, r);
-    }
-    mergeHealth(health, dh);
+  const ev = lo.debug !== undefined ? lo.debug : await debugEvidenceFor(transcript, sessionId, { ...opts, debugFile: lo.debugFile ?? opts.debugFile });
+  const debugPath = ev?.input.path ?? null;
+  const debug: DebugFacts | null = ev?.facts ?? null;
+  const servers = new Set<string>(ev?.servers ?? []);
+  if (ev) {
+    inputs.push(ev.input);
+    mergeHealth(health, malformedOnly(ev.health));
   }
 
   const rows = assembleOutputs(collected, { requests, saved, debug, tools: lo.tools, servers: [...servers] });
