@@ -8,6 +8,10 @@ import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
 import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
+import { reportCommand } from "./report.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
-export const COMMANDS: CommandSpec[] = [sessionsCommand, requestsCommand, instructionsCommand, inventoryCommand, outputsCommand, debugCommand, rpcCommand, labCommand, runCommand];
+export const COMMANDS: CommandSpec[] = [
+  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand,
+  inventoryCommand, labCommand, runCommand,
+];

@@ -12,7 +12,12 @@ export function renderMarkdown(report: Report, level = 2): string {
     for (const [k, v, kind] of report.summary) out.push(`- **${mdText(k)}**: ${mdCell(formatValue(v, kind ?? "text", "—"))}`);
     out.push("");
   }
-  for (const t of report.tables) out.push(renderTable(t, level + 1), "");
+  let section: string | undefined;
+  for (const t of report.tables) {
+    if (t.section !== undefined && t.section !== section) out.push(`${"#".repeat(level + 1)} ${mdText(t.section)}`, "");
+    section = t.section;
+    out.push(renderTable(t, t.section !== undefined ? level + 2 : level + 1), "");
+  }
   return `${out.join("\n").trimEnd()}\n`;
 }
 

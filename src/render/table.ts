@@ -12,7 +12,12 @@ export const BLOCK_ROWS = 500;
 export function renderTerminal(report: Report, p: Palette): string {
   const out: string[] = [p.heading(sanitize(report.title))];
   for (const [k, v, kind] of report.summary ?? []) out.push(`${p.dim(`${k}:`)} ${formatValue(v, kind ?? "text", "—")}`);
-  for (const t of report.tables) out.push("", renderOne(t, p));
+  let section: string | undefined;
+  for (const t of report.tables) {
+    if (t.section !== undefined && t.section !== section) out.push("", p.heading(`━━ ${sanitize(t.section)} ━━`));
+    section = t.section;
+    out.push("", renderOne(t, p));
+  }
   return `${out.join("\n")}\n`;
 }
 

@@ -16,6 +16,8 @@ export interface Table {
   title: string;
   columns: Column[];
   rows: Array<Record<string, unknown>>;
+  /** Part of a longer document (report): tables of one section print under one heading. */
+  section?: string;
   /** Rows printed after a rule (totals). */
   footer?: Array<Record<string, unknown>>;
   notes?: string[];

@@ -1,0 +1,166 @@
+import { compileProbe } from "../analyses/probe.js";
+import { UsageError } from "../errors.js";
+import type { CommandOutput } from "../report/envelope.js";
+import { healthTable, healthWarnings } from "../report/health-table.js";
+import type { ColumnKind, Table } from "../report/model.js";
+import { runTables } from "../report/run-tables.js";
+import { summaryTable } from "../report/summary-table.js";
+import type { CommonOptions } from "./common.js";
+import { debugTables } from "./debug.js";
+import { instructionsCommand } from "./instructions.js";
+import { instructionsReport } from "./instructions-report.js";
+import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
+import type { CommandSpec } from "./registry.js";
+import { analyseSession, type SessionAnalysis } from "./report-load.js";
+import { requestTables } from "./requests.js";
+import { rpcTables } from "./rpc.js";
+
+export interface ReportOptions extends CommonOptions {
+  probeBegin?: string;
+  probeEnd?: string;
+  probeMarker?: string;
+  wrapperTokens?: number;
+}
+
+export const reportCommand: CommandSpec = {
+  command: "report [target]",
+  describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
+  examples: [
+    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl", "the bundled demo (what npm start runs)"],
+    ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
+  ],
+  positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
+  options: instructionsCommand.options,
+  run: (argv) => runReport(argv.target, argv as ReportOptions),
+};
+
+export async function runReport(target: string | undefined, opts: ReportOptions): Promise<CommandOutput> {
+  let probe;
+  try {
+    probe = compileProbe({ begin: opts.probeBegin, end: opts.probeEnd, marker: opts.probeMarker });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (opts.wrapperTokens !== undefined && !opts.baseline) throw new UsageError("--wrapper-tokens needs --baseline");
+  const s = await analyseSession(target, opts, { probe, wrapperTokens: opts.wrapperTokens ?? null });
+  return {
+    command: "report",
+    inputs: s.inputs,
+    health: s.health,
+    data: reportData(s),
+    report: {
+      title: `Session report — ${s.sessionId ?? s.resolved.target}`,
+      tables: reportTables(s),
+      warnings: [...s.warnings, ...healthWarnings(s.health)],
+    },
+  };
+}
+
+/** The JSON sections, under the names of the single commands (CONTRACT.md): null or empty, never missing. */
+export function reportData(s: SessionAnalysis): Record<string, unknown> {
+  const l = s.instructions;
+  return {
+    summary: sessionSummary(s),
+    requests: s.requests.requests,
+    totals: s.requests.totals,
+    instructions: l.rows,
+    answer: l.answer,
+    baseline: l.baseline,
+    pendingServers: l.pending,
+    toolResults: s.outputs.rows,
+    debug: s.debug?.result ?? null,
+    rpc: s.rpc?.result ?? null,
+    run: s.run?.section ?? null,
+    inventory: s.inventory,
+  };
+}
+
+export interface SessionSummary {
+  sessionId: string | null;
+  transcript: string | null;
+  project: string | null;
+  versions: string[];
+  models: string[];
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  chains: string[];
+  requests: number;
+  firstRequestTokens: number | null;
+  lastRequestTokens: number | null;
+  toolResultsDir: string | null;
+  debugLog: string | null;
+  rpcLog: string | null;
+  streamJson: string | null;
+  costUsd: number | null;
+  numTurns: number | null;
+}
+
+export function sessionSummary(s: SessionAnalysis): SessionSummary {
+  const inv = s.inventory;
+  const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
+  const byCount = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
+  return {
+    sessionId: s.sessionId,
+    transcript: s.transcript,
+    project: byCount(inv.cwds)[0] ?? null,
+    versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
+    models: byCount(inv.models).filter((m) => m !== "<synthetic>"),
+    firstTimestamp: inv.firstTimestamp,
+    lastTimestamp: inv.lastTimestamp,
+    chains: s.requests.totals.map((t) => t.chain),
+    requests: s.requests.totals.reduce((n, t) => n + t.requests, 0),
+    firstRequestTokens: main?.firstTotalInputTokens ?? null,
+    lastRequestTokens: main?.lastTotalInputTokens ?? null,
+    toolResultsDir: s.outputs.toolResultsDir,
+    debugLog: s.debug?.input.path ?? null,
+    rpcLog: s.rpc?.input.path ?? null,
+    streamJson: s.run?.input.path ?? null,
+    costUsd: s.run?.run.result?.totalCostUsd ?? null,
+    numTurns: s.run?.run.result?.numTurns ?? null,
+  };
+}
+
+function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unknown, ColumnKind?]> {
+  return [
+    ["session", x.sessionId],
+    ["transcript", x.transcript ?? "(stdin)"],
+    ["project (cwd)", x.project],
+    ["Claude Code", x.versions.join(", ")],
+    ["models", x.models.join(", ")],
+    ["first record", x.firstTimestamp],
+    ["last record", x.lastTimestamp],
+    ["chains", `${x.chains.length} (${x.chains.join(", ")})`],
+    ["requests", x.requests, "int"],
+    ["first request (total input tokens)", x.firstRequestTokens, "int"],
+    ["last request (main chain)", x.lastRequestTokens, "int"],
+    ["tool results", s.outputs.rows.length, "int"],
+    ["MCP instruction deliveries", s.instructions.rows.length, "int"],
+    ["tool-results folder", x.toolResultsDir],
+    ["debug log", x.debugLog ?? "none given or found"],
+    ["MCP message log", x.rpcLog ?? "none given (--rpc-log)"],
+    ["claude -p output", x.streamJson ?? "none given (--stream-json)"],
+    ["cost (total_cost_usd)", x.costUsd, "usd"],
+    ["files read", s.inputs.length, "int"],
+  ];
+}
+
+function reportTables(s: SessionAnalysis): Table[] {
+  const tag = (section: string, tables: Table[]) => tables.map((t) => ({ ...t, section }));
+  const noHealth = (tables: Table[]) => tables.filter((t) => t.id !== "health");
+  const ir = instructionsReport(s.instructions);
+  const out: Table[] = [
+    ...tag("Summary", [summaryTable("summary", "Session", summaryPairs(sessionSummary(s), s))]),
+    ...tag("Requests", requestTables(s.requests)),
+    ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
+    ...tag("Tool outputs", [resultsTable(s.outputs), ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0)]),
+  ];
+  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
+  out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
+  out.push(...tag("claude -p run", s.run ? runTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
+  out.push(...tag("Parse health", [healthTable(s.health)]));
+  return out;
+}
+
+function none(id: string, title: string, note: string): Table {
+  return { id: `${id}:none`, title, columns: [], rows: [], notes: [note] };
+}
