@@ -9,9 +9,10 @@ import { outputsCommand } from "./outputs.js";
 import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
+import { compareCommand } from "./compare.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
 export const COMMANDS: CommandSpec[] = [
-  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand,
+  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, compareCommand,
   inventoryCommand, labCommand, runCommand,
 ];

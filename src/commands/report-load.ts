@@ -88,9 +88,11 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     debug,
     run: run ? { input: run.input, run: run.run } : null,
   });
-  const toolInputs: InputFile[] = [];
-  const tools = opts.rpcLog ? await loadTools({ ...opts, rpcLog: opts.rpcLog }, toolInputs, warnings, emptyHealth()) : null;
+  // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
+  const toolWarnings: string[] = [];
+  const tools = opts.rpcLog ? await loadTools({ ...opts, rpcLog: opts.rpcLog }, [], toolWarnings, emptyHealth()) : null;
   const outputs = await outputsFromPass(target, resolved, emptyHealth(), results.outputs, results.requests.requests, opts, { tools, debug });
+  if (outputs.rows.some((r) => r.server !== null && r.check !== "inline")) warnings.push(...toolWarnings);
   warnings.push(...outputs.warnings);
 
   const inputs = envelopeInputs(

@@ -1,0 +1,163 @@
+import type { ColumnKind } from "../report/model.js";
+
+/** One run of a comparison: the figures the seed write-ups tabulate, computed from that run's files. */
+export interface CompareRow {
+  label: string;
+  run: string;
+  session: string | null;
+  version: string | null;
+  model: string | null;
+  requests: number;
+  firstRequestTokens: number | null;
+  lastRequestTokens: number | null;
+  deltaVsBaseline: number | null;
+  baselineLabel: string | null;
+  instructionServers: string | null;
+  instructionChars: number | null;
+  keptChars: number | null;
+  sourceChars: number | null;
+  truncated: boolean | null;
+  codePoints: number | null;
+  utf8Bytes: number | null;
+  renderedChars: number | null;
+  tokensPerChar: number | null;
+  probeBegin: string | null;
+  probeEnd: string | null;
+  probeLast: number | null;
+  answer: string | null;
+  answerMatches: boolean | null;
+  firstMethod: string | null;
+  era: string | null;
+  initializeMsAfterProbe: number | null;
+  debugEra: string | null;
+  negotiatedProtocolVersion: string | null;
+  connectMs: number | null;
+  runtimeArm: string | null;
+  toolResults: number;
+  checks: string | null;
+  largestResultChars: number | null;
+  countTokensCalls: number | null;
+  costUsd: number | null;
+  turns: number | null;
+  durationMs: number | null;
+  malformed: number;
+  error: string | null;
+}
+
+/** The documented column set for `--columns` (key → header, kind). */
+export const COMPARE_COLUMNS: Record<keyof CompareRow, [string, ColumnKind]> = {
+  label: ["label", "text"],
+  run: ["run", "text"],
+  session: ["session", "text"],
+  version: ["Claude Code", "text"],
+  model: ["model", "text"],
+  requests: ["requests", "int"],
+  firstRequestTokens: ["request 1 tokens", "int"],
+  lastRequestTokens: ["last request tokens", "int"],
+  deltaVsBaseline: ["Δ vs baseline", "signed"],
+  baselineLabel: ["baseline", "text"],
+  instructionServers: ["servers", "text"],
+  instructionChars: ["instr. chars", "int"],
+  keptChars: ["kept", "int"],
+  sourceChars: ["source chars", "int"],
+  truncated: ["truncated", "bool"],
+  codePoints: ["code points", "int"],
+  utf8Bytes: ["UTF-8 bytes", "int"],
+  renderedChars: ["rendered", "int"],
+  tokensPerChar: ["tokens/char", "ratio"],
+  probeBegin: ["BEGIN", "text"],
+  probeEnd: ["END", "text"],
+  probeLast: ["LAST", "int"],
+  answer: ["answer", "text"],
+  answerMatches: ["answer matches", "bool"],
+  firstMethod: ["first method", "text"],
+  era: ["era", "text"],
+  initializeMsAfterProbe: ["init after probe", "ms"],
+  debugEra: ["debug era", "text"],
+  negotiatedProtocolVersion: ["negotiated", "text"],
+  connectMs: ["connect", "ms"],
+  runtimeArm: ["runtime arm", "text"],
+  toolResults: ["tool results", "int"],
+  checks: ["checks", "text"],
+  largestResultChars: ["largest result", "int"],
+  countTokensCalls: ["count_tokens", "int"],
+  costUsd: ["cost", "usd"],
+  turns: ["turns", "int"],
+  durationMs: ["duration", "ms"],
+  malformed: ["malformed", "int"],
+  error: ["error", "text"],
+};
+
+export const DEFAULT_COLUMNS: Array<keyof CompareRow> = [
+  "label", "run", "firstRequestTokens", "deltaVsBaseline", "instructionChars", "truncated", "probeBegin", "probeEnd", "probeLast",
+  "answerMatches", "firstMethod", "era", "checks", "costUsd",
+];
+
+/** Repeats of one label side by side: how far they agree (the seed's "each pair matched within 8 tokens"). */
+export interface CompareGroup {
+  label: string;
+  runs: number;
+  firstRequestMin: number | null;
+  firstRequestMax: number | null;
+  spread: number | null;
+  deltaVsBaseline: number | null;
+  instructionChars: number | null;
+  truncated: boolean | null;
+  answersAgree: boolean;
+  answerMatches: boolean | null;
+  era: string | null;
+  costUsd: number | null;
+}
+
+/**
+ * Baselines and deltas. The baseline of a run is its own `baseline` label, else `--baseline LABEL`, else
+ * the runs marked `baseline: true`, else a label named `none` or `baseline`; its value is the mean of
+ * that label's first requests (repeats of one configuration agree to a few tokens).
+ */
+export function applyBaselines(rows: CompareRow[], opts: { cli?: string; perRun: Array<boolean | string | undefined> }): string | null {
+  const labels = new Set(rows.map((r) => r.label));
+  const marked = rows.filter((_, i) => opts.perRun[i] === true).map((r) => r.label);
+  const fallback = opts.cli ?? marked[0] ?? (labels.has("none") ? "none" : labels.has("baseline") ? "baseline" : null);
+  const mean = (label: string): number | null => {
+    const v = rows.filter((r) => r.label === label && r.firstRequestTokens !== null).map((r) => r.firstRequestTokens!);
+    return v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null;
+  };
+  rows.forEach((r, i) => {
+    const own = typeof opts.perRun[i] === "string" ? (opts.perRun[i] as string) : fallback;
+    if (own === null || !labels.has(own)) return;
+    const b = mean(own);
+    r.baselineLabel = own;
+    r.deltaVsBaseline = b !== null && r.firstRequestTokens !== null ? r.firstRequestTokens - b : null;
+    // The write-up's cost per character of instructions (heading and wrapper included in the delta).
+    if (r.deltaVsBaseline !== null && r.instructionChars) r.tokensPerChar = r.deltaVsBaseline / r.instructionChars;
+  });
+  return fallback;
+}
+
+export function groupRows(rows: CompareRow[]): CompareGroup[] {
+  const byLabel = new Map<string, CompareRow[]>();
+  for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
+  return [...byLabel].map(([label, rs]) => {
+    const first = rs.map((r) => r.firstRequestTokens).filter((x): x is number => x !== null);
+    const min = first.length ? Math.min(...first) : null;
+    const max = first.length ? Math.max(...first) : null;
+    const deltas = rs.map((r) => r.deltaVsBaseline).filter((x): x is number => x !== null);
+    const costs = rs.map((r) => r.costUsd).filter((x): x is number => x !== null);
+    const answers = new Set(rs.map((r) => r.answer ?? ""));
+    const one = <T>(vals: T[]): T | null => (new Set(vals).size === 1 ? vals[0]! : null);
+    return {
+      label,
+      runs: rs.length,
+      firstRequestMin: min,
+      firstRequestMax: max,
+      spread: min !== null && max !== null ? max - min : null,
+      deltaVsBaseline: deltas.length ? Math.round(deltas.reduce((a, b) => a + b, 0) / deltas.length) : null,
+      instructionChars: one(rs.map((r) => r.instructionChars)),
+      truncated: one(rs.map((r) => r.truncated)),
+      answersAgree: answers.size === 1,
+      answerMatches: rs.every((r) => r.answerMatches === true) ? true : rs.some((r) => r.answerMatches === false) ? false : null,
+      era: one(rs.map((r) => r.era)),
+      costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    };
+  });
+}

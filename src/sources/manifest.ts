@@ -1,0 +1,116 @@
+import { createReadStream, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import streamArray from "stream-json/streamers/stream-array.js";
+import streamValues from "stream-json/streamers/stream-values.js";
+import { UsageError } from "../errors.js";
+import { isObject, type JsonObject } from "../records/json.js";
+
+/** One run of a comparison, paths resolved (CONTRACT.md `compare`; the runs dir is what `ccforensics run` writes). */
+export interface RunSpec {
+  label: string;
+  /** Folder name in a runs dir, else `<label>#<n>`. */
+  name: string;
+  /** Session id or transcript path. */
+  session: string;
+  claudeDir?: string;
+  debugFile?: string;
+  rpcLog?: string;
+  streamJson?: string;
+  /** true: this run is a baseline; a string: the label this run is measured against. */
+  baseline?: boolean | string;
+  /** Where it was declared, for messages. */
+  from: string;
+}
+
+const KEYS = new Set(["label", "session", "claudeDir", "debugFile", "rpcLog", "streamJson", "baseline"]);
+const PATH_KEYS = ["claudeDir", "debugFile", "rpcLog", "streamJson"] as const;
+
+/** A manifest file (a JSON array of runs) or a runs dir (one folder per run, each with run.json). */
+export async function readRuns(path: string): Promise<RunSpec[]> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new UsageError(`no such manifest or runs dir: ${path}`);
+  }
+  if (st.isDirectory()) return readRunsDir(path);
+  const runs: RunSpec[] = [];
+  const counts = new Map<string, number>();
+  for await (const [i, v] of streamJson(path, "array")) {
+    const from = `${path}: run ${i + 1}`;
+    if (!isObject(v)) throw new UsageError(`${from}: expected an object, got ${JSON.stringify(v)?.slice(0, 40)}`);
+    const label = typeof v.label === "string" ? v.label : "";
+    const n = (counts.get(label) ?? 0) + 1;
+    counts.set(label, n);
+    runs.push(toSpec(v, dirname(resolve(path)), `${label}#${n}`, from));
+  }
+  return runs;
+}
+
+async function readRunsDir(dir: string): Promise<RunSpec[]> {
+  const runs: RunSpec[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const folder = join(dir, name);
+    const file = join(folder, "run.json");
+    let isRun = false;
+    try {
+      isRun = statSync(folder).isDirectory() && statSync(file).isFile();
+    } catch {
+      isRun = false;
+    }
+    if (!isRun) continue;
+    for await (const [, v] of streamJson(file, "values")) {
+      if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object`);
+      runs.push(toSpec(v, folder, name, file));
+    }
+  }
+  if (runs.length === 0) throw new UsageError(`${dir}: no run folders (<dir>/<run>/run.json) found`);
+  return runs;
+}
+
+function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpec {
+  for (const k of Object.keys(v)) if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
+  if (typeof v.label !== "string" || v.label === "") throw new UsageError(`${from}: "label" must be a non-empty string`);
+  if (typeof v.session !== "string" || v.session === "") throw new UsageError(`${from}: "session" must be a session id or a transcript path`);
+  const spec: RunSpec = { label: v.label, name, session: v.session, from };
+  // A session that names an existing file (relative to the manifest) is a transcript path.
+  const asPath = resolve(base, v.session);
+  if (/[\\/]|\.jsonl$/.test(v.session) || exists(asPath)) spec.session = asPath;
+  if (typeof v.baseline === "boolean" || typeof v.baseline === "string") spec.baseline = v.baseline;
+  else if (v.baseline !== undefined && v.baseline !== null) throw new UsageError(`${from}: "baseline" must be true or a label`);
+  for (const k of PATH_KEYS) {
+    const p = v[k];
+    if (p === undefined || p === null) continue;
+    if (typeof p !== "string") throw new UsageError(`${from}: "${k}" must be a path`);
+    spec[k] = resolve(base, p);
+  }
+  return spec;
+}
+
+/** Keys `ccforensics run` adds to run.json beside the manifest keys; read and ignored here. */
+const RUN_JSON_EXTRAS = new Set([
+  "exitCode", "startedAt", "durationMs", "repeat", "signal", "timedOut", "stderr", "mcpConfig", "cwd", "command", "env",
+  "envRemoved", "envInherited", "claudeVersion", "model",
+]);
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */
+async function* streamJson(path: string, mode: "array" | "values"): AsyncGenerator<[number, unknown]> {
+  const parser = mode === "array" ? streamArray.withParserAsStream() : streamValues.withParserAsStream();
+  const source = createReadStream(path);
+  source.on("error", (e) => parser.destroy(e));
+  source.pipe(parser);
+  try {
+    for await (const item of parser as AsyncIterable<{ key: number; value: unknown }>) yield [item.key, item.value];
+  } catch (e) {
+    throw new UsageError(`${basename(path)}: not a valid JSON ${mode === "array" ? "array of runs" : "object"} (${(e as Error).message})`);
+  }
+}

@@ -1,0 +1,109 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { golden, parseEnvelope, runCli, sample } from "../helpers.js";
+
+const EXPECTED = JSON.parse(readFileSync(sample("runs", "EXPECTED.json"), "utf8"));
+
+test("compare a runs dir: the seed's per-run figures, computed from each run's own files", async () => {
+  const j = parseEnvelope(await runCli(["compare", "samples/runs", "--json"]), "compare");
+  assert.equal(j.baseline, "none");
+  assert.equal(j.runs.length, 12);
+  const by = Object.fromEntries(j.runs.map((r: any) => [r.run, r]));
+  const want: Record<string, [number, number, number | null, boolean | null, number | null]> = {
+    "none-a": [20138, 0, null, null, null],
+    "en-1000-a": [20515, 377, 1000, false, 763],
+    "en-5000-b": [20859, 721, 2061, true, 2009],
+    "ja-3000-a": [21865, 1727, 2061, true, 2026],
+    "en-20000-limit25000-a": [26716, 6578, 20000, false, 19808],
+    "dual-era-b": [20519, 381, 1000, false, 763],
+  };
+  for (const [run, [first, delta, chars, truncated, last]] of Object.entries(want)) {
+    const r = by[run];
+    assert.deepEqual([r.firstRequestTokens, r.deltaVsBaseline, r.instructionChars, r.truncated, r.probeLast], [first, delta, chars, truncated, last], run);
+    assert.equal(r.answerMatches, true, `${run}: answer matches what was delivered`);
+  }
+  assert.equal(by["ja-3000-a"].utf8Bytes, 5467);
+  assert.equal(by["dual-era-a"].era, "modern");
+  assert.equal(by["dual-era-a"].debugEra, "modern");
+  assert.equal(by["en-5000-a"].era, "legacy");
+  assert.equal(by["en-5000-a"].firstMethod, "server/discover");
+  assert.ok(Math.abs(by["en-5000-a"].tokensPerChar - 721 / 2061) < 1e-9);
+  // Every run against the generator's own figures (samples/runs/EXPECTED.json).
+  for (const e of EXPECTED.runs) {
+    const r = by[e.folder];
+    assert.equal(r.session, e.session, e.folder);
+    assert.equal(r.deltaVsBaseline, e.deltaVsBaseline, `${e.folder}: delta`);
+    assert.equal(r.costUsd, e.cost.total, `${e.folder}: cost`);
+    assert.equal(r.instructionChars, e.instructions?.chars ?? null, `${e.folder}: chars`);
+    assert.equal(r.utf8Bytes, e.instructions?.utf8Bytes ?? null, `${e.folder}: bytes`);
+    assert.equal(r.sourceChars, e.instructions?.truncated ? e.sourceChars : r.sourceChars, `${e.folder}: source`);
+    assert.equal(r.firstMethod, e.rpc.firstMethod);
+    assert.equal(r.era, e.rpc.era, `${e.folder}: era`);
+    assert.equal(r.initializeMsAfterProbe, e.rpc.initializeMsAfterProbe ?? null, `${e.folder}: init after probe`);
+    assert.equal(r.answer, e.answer, `${e.folder}: answer`);
+  }
+});
+
+test("compare groups repeats of a label and shows their spread", async () => {
+  const j = parseEnvelope(await runCli(["compare", "samples/runs", "--json"]), "compare");
+  const g = Object.fromEntries(j.groups.map((x: any) => [x.label, x]));
+  assert.deepEqual([g["dual-era"].runs, g["dual-era"].spread, g["dual-era"].deltaVsBaseline], [2, 4, 379]);
+  assert.deepEqual([g["en-5000"].spread, g["en-5000"].answersAgree, g["en-5000"].truncated], [0, true, true]);
+});
+
+test("a manifest gives the same rows as the runs dir; --baseline picks another label", async () => {
+  const dir = parseEnvelope(await runCli(["compare", "samples/runs", "--json"]), "compare");
+  const man = parseEnvelope(await runCli(["compare", "samples/runs/manifest.json", "--json"]), "compare");
+  const key = (r: any) => `${r.label}:${r.session}:${r.firstRequestTokens}:${r.instructionChars}`;
+  assert.deepEqual(man.runs.map(key).sort(), dir.runs.map(key).sort());
+  const vs = parseEnvelope(await runCli(["compare", "samples/runs/manifest.json", "--baseline", "en-1000", "--json"]), "compare");
+  assert.equal(vs.runs.find((r: any) => r.label === "en-5000").deltaVsBaseline, 344);
+  const bad = await runCli(["compare", "samples/runs", "--baseline", "nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /no run has that label/);
+});
+
+test("--columns chooses from the documented set; an unknown column is a usage error", async () => {
+  const r = await runCli(["compare", "samples/runs", "--columns", "label,run,firstRequestTokens,deltaVsBaseline,probeLast", "--format", "csv"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.split("\r\n")[0], "table,label,run,firstRequestTokens,deltaVsBaseline,probeLast");
+  const bad = await runCli(["compare", "samples/runs", "--columns", "label,bogus"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown bogus; choose from label, run,/);
+});
+
+test("a run that cannot be read keeps its row with the error, the others still come out, exit 1", async () => {
+  const d = mkdtempSync(join(tmpdir(), "ccf-man-"));
+  const f = join(d, "m.json");
+  const runs = join(process.cwd(), "samples", "runs");
+  writeFileSync(f, JSON.stringify([
+    { label: "none", session: "a54c88de-f9ed-48a4-b281-c72647816283", claudeDir: join(runs, "none-a", "claude") },
+    { label: "broken", session: "deadbeefdead", claudeDir: join(runs, "none-a", "claude") },
+  ]));
+  const r = await runCli(["compare", f, "--json"]);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.runs[0].firstRequestTokens, 20138);
+  assert.match(j.runs[1].error, /no session matches "deadbeefdead"/);
+  assert.match(r.stderr, /1 of 2 run\(s\) could not be read/);
+});
+
+test("a manifest with an unknown key or no label is a usage error naming the place", async () => {
+  const d = mkdtempSync(join(tmpdir(), "ccf-man-"));
+  const f = join(d, "m.json");
+  writeFileSync(f, JSON.stringify([{ label: "a", session: "x.jsonl", sesion: "typo" }]));
+  const r = await runCli(["compare", f]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /m\.json: run 1: unknown key "sesion"/);
+});
+
+test("compare --chart draws one bar per run; markdown is the blog table", async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "ccf-cmp-")), "first.svg");
+  const r = await runCli(["compare", "samples/runs", "--chart", out, "--format", "markdown"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((readFileSync(out, "utf8").match(/aria-roledescription="bar"/g) ?? []).length, 12);
+  golden("runs/compare.md", r.stdout);
+});
