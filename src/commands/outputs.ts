@@ -1,5 +1,7 @@
 import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
 import { staircaseRows } from "../analyses/staircase.js";
+import { protectedDirs, staircaseChartSpec, writeChart } from "../render/chart.js";
+import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
 import { readRpcLog } from "../records/rpc.js";
 import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
@@ -17,6 +19,8 @@ export interface OutputsOptions extends CommonOptions {
   staircase?: boolean;
   /** `--tools FILE`: a tools/list response, for `_meta["anthropic/maxResultSizeChars"]`. */
   tools?: string;
+  /** `--chart FILE.svg` with --staircase. */
+  chart?: string;
   /** `--only NAME`: keep one tool's results in the staircase. */
   only?: string;
 }
@@ -24,6 +28,7 @@ export interface OutputsOptions extends CommonOptions {
 /** `outputs [targets..]`: every tool result, the check that fired, the saved file and the cost; `--staircase` across runs. */
 export async function runOutputs(targets: string[], opts: OutputsOptions): Promise<CommandOutput> {
   const list = targets.length > 0 ? targets : [undefined];
+  if (opts.chart !== undefined && !opts.staircase) throw new UsageError("--chart goes with --staircase (the size staircase chart)");
   if (opts.debugFile !== undefined) {
     if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
     checkFile(opts.debugFile, "--debug-file");
@@ -46,6 +51,11 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
     data.staircase = stairs;
     tables.push(staircaseTable(stairs));
+    if (opts.chart) {
+      const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
+      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs);
+    }
   } else {
     tables.push(...loaded.map(resultsTable));
     for (const t of [savedTable(loaded), readsTable(loaded), annotationsTable(loaded)]) if (t.rows.length) tables.push(t);
@@ -118,12 +128,14 @@ export const outputsCommand: CommandSpec = {
     ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
     ["ccforensics outputs session.jsonl --debug-file debug.txt --tools tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
     ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
+    ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg", "the same, drawn: size against Δ tokens by check"],
   ],
   positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
     tools: { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" },
     only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
+    chart: { type: "string", describe: "with --staircase: also write an SVG of result size against request growth, coloured by the check that fired" },
   },
   run: (argv) => runOutputs(argv.targets ?? [], argv as OutputsOptions),
 };

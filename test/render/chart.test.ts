@@ -49,3 +49,19 @@ test("a long table is laid out in blocks (cli-table3 is quadratic), every row st
   assert.match(out, /rows 1001–1007 of 1007/);
   assert.equal((out.match(/│\s+\d[\d,]*\s+│/g) ?? []).length, rows.length + 1);
 });
+
+test("outputs --staircase --chart: one point per result, coloured by the check that fired", async () => {
+  const { readdirSync } = await import("node:fs");
+  const root = sample("outputs", "staircase", "claude", "projects");
+  const files = readdirSync(root).flatMap((d) => readdirSync(join(root, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, d, f)));
+  const out = join(mkdtempSync(join(tmpdir(), "ccf-stair-")), "stair.svg");
+  const r = await runCli(["outputs", "--staircase", ...files, "--chart", out, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  const svg = readFileSync(out, "utf8");
+  const drawn = j.staircase.filter((x: any) => x.chars !== null && x.deltaTokens !== null).length;
+  assert.equal((svg.match(/aria-roledescription="point"/g) ?? []).length, drawn);
+  for (const c of new Set(j.staircase.map((x: any) => x.check))) assert.match(svg, new RegExp(`>${c}<`));
+  const bad = await runCli(["outputs", files[0]!, "--chart", out]);
+  assert.equal(bad.code, 2, "--chart needs --staircase");
+});
