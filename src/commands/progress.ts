@@ -16,7 +16,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr): P
       if (now - last < 200) return;
       last = now;
       shown = true;
-      stream.write(`\r\x1b[Kreading ${files.size} file${files.size === 1 ? "" : "s"}: ${(bytes / 1048576).toFixed(1)} MB of the current one`);
+      stream.write(`\r\x1b[Kfile ${files.size}: ${(bytes / 1048576).toFixed(1)} MB read`);
     },
     done() {
       if (shown) stream.write("\r\x1b[K");

@@ -9,6 +9,7 @@ import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
+import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
 
 export interface SessionRow {
@@ -43,11 +44,12 @@ export const sessionsCommand: CommandSpec = {
     const health = emptyHealth();
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
+    const progress = progressReporter();
     for (const s of listSessionFiles(dirs)) {
       const subs = await findSubagents(s.path, s.id);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
-      const h = await scanTranscripts([main], (r) => fan.step(r));
+      const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });
       const res = fan.finish();
       const inv = res.inventory;
       const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
@@ -70,6 +72,7 @@ export const sessionsCommand: CommandSpec = {
       inputs.push(main);
       rows.push(row);
     }
+    progress?.done();
     rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
     return {
       command: "sessions",

@@ -26,7 +26,7 @@ export interface ReadOptions {
  * (a one-line JSON array of a whole run).
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
-  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 20 });
+  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 16 });
   const hash = createHash("sha256");
   let bytes = 0;
   for await (const chunk of stream) {

@@ -2,6 +2,7 @@ import { countRecord, emptyHealth, type Health } from "../analyses/health.js";
 import { parseLine } from "../records/json.js";
 import { toRecord, type AnyRecord } from "../records/transcript.js";
 import { readLines, type InputFile, type ReadOptions } from "./input.js";
+import { collectAfterHugeLine, HUGE_LINE_BYTES } from "./memory.js";
 
 export interface ScanOptions extends ReadOptions {
   /** Called after each chunk of lines with bytes read so far (progress display). */
@@ -33,6 +34,7 @@ export async function scanTranscripts(inputs: InputFile[], sink: (rec: AnyRecord
       }
       countRecord(health, rec);
       sink(rec);
+      if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
       if (opts.onProgress && (raw.line & 0x3ff) === 0) opts.onProgress(input.path, bytes);
     }
   }

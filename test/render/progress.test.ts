@@ -1,0 +1,21 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { progressReporter } from "../../src/commands/progress.js";
+
+test("progress goes to stderr only when it is a terminal, and is cleared at the end", () => {
+  assert.equal(progressReporter({ isTTY: false, write: () => true } as unknown as NodeJS.WriteStream), undefined);
+  const out: string[] = [];
+  const p = progressReporter({ isTTY: true, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream)!;
+  p.update("a.jsonl", 3 * 1048576);
+  p.done();
+  assert.match(out[0]!, /file 1: 3\.0 MB read/);
+  assert.equal(out.at(-1), "\r\x1b[K");
+});
+
+test("nothing but the document reaches stdout, and no progress escape reaches a non-TTY stderr", async () => {
+  const { runCli, sample } = await import("../helpers.js");
+  const r = await runCli(["sessions", "--claude-dir", sample("subagents", "claude"), "--json"]);
+  assert.equal(r.code, 0);
+  JSON.parse(r.stdout);
+  assert.ok(!r.stderr.includes("\x1b"), "no escape codes on a non-TTY stderr");
+});
