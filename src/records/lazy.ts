@@ -3,8 +3,8 @@
  * `message.content` and the UI copy `toolUseResult` (FORMATS.md 4.5); file-history snapshots can be
  * huge too. Most analyses never read those copies, so for a long line we find their byte ranges with a
  * validating scanner, JSON.parse the rest, and parse a skipped value only when someone reads it (a
- * getter, transparent to readers). The scanner checks structure, literals, numbers and escapes; only a
- * raw control character inside a skipped string goes unnoticed until that value is read.
+ * getter, transparent to readers). The scanner checks structure, literals, numbers, escapes and raw
+ * control characters, so a line it accepts is one JSON.parse accepts.
  */
 import type { JsonObject } from "./json.js";
 
@@ -25,37 +25,34 @@ function ws(b: Buffer, i: number): number {
   }
 }
 
-/** End (exclusive) of the string starting at the quote at `i`, or -1. Escapes are checked. */
-function skipString(b: Buffer, i: number): number {
-  let j = i + 1;
-  for (;;) {
-    const q = b.indexOf(QUOTE, j);
-    if (q < 0) return -1;
-    // Backslashes in the run before the quote: odd means the quote is escaped.
-    let k = q - 1;
-    while (k > i && b[k] === BSLASH) k--;
-    if ((q - 1 - k) % 2 === 0) {
-      return checkEscapes(b, i + 1, q) ? q + 1 : -1;
-    }
-    j = q + 1;
-  }
-}
+/** Bytes that may follow a backslash: " \\ / b f n r t (u is handled apart). */
+const ESCAPE_OK = new Uint8Array(256);
+for (const c of [QUOTE, BSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]) ESCAPE_OK[c] = 1;
+const HEX = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
 
-const ESC = new Set([QUOTE, BSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-function checkEscapes(b: Buffer, from: number, to: number): boolean {
-  let k = b.indexOf(BSLASH, from);
-  while (k >= 0 && k < to) {
-    const e = b[k + 1]!;
-    if (e === 0x75) {
-      for (let h = k + 2; h < k + 6; h++) if (!isHex(b[h]!)) return false;
-      k = b.indexOf(BSLASH, k + 6);
-    } else if (ESC.has(e)) {
-      k = b.indexOf(BSLASH, k + 2);
-    } else return false;
+/**
+ * End (exclusive) of the string starting at the quote at `i`, or -1. One pass over the bytes: escapes are
+ * checked, and a raw control character (invalid in JSON) fails the string, as JSON.parse would.
+ */
+function skipString(b: Buffer, i: number): number {
+  const n = b.length;
+  let j = i + 1;
+  while (j < n) {
+    const c = b[j]!;
+    if (c === QUOTE) return j + 1;
+    if (c === BSLASH) {
+      const e = b[j + 1]!;
+      if (e === 0x75) {
+        if (!(HEX[b[j + 2]!] && HEX[b[j + 3]!] && HEX[b[j + 4]!] && HEX[b[j + 5]!])) return -1;
+        j += 6;
+      } else if (ESCAPE_OK[e]) j += 2;
+      else return -1;
+    } else if (c < 0x20) return -1;
+    else j++;
   }
-  return true;
+  return -1;
 }
-const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
 function skipScalar(b: Buffer, i: number): number {
   for (const lit of ["true", "false", "null"]) {

@@ -7,7 +7,7 @@ const big = "line \"quoted\" \\ back\ttab 日本語 😀\n".repeat(2000);
 
 test("skipValue agrees with JSON.parse on what is a valid value", () => {
   const valid = ['"a"', '"\\u00e9\\n"', "0", "-0.5e+10", "1E3", "true", "false", "null", "[]", "{}", '[1,[2,{"a":[]}]]', '{"a":{"b":"}"},"c":[1,2]}', ' { "x" : 1 } '];
-  const invalid = ['"a', '"\\x"', '"\\u12G4"', "01", "-", "1.", "1e", "tru", "nul", "[1,]", "{,}", '{"a"}', '{"a":1,}', "[1 2]", '{"a" 1}', "{1:2}", "]", ""];
+  const invalid = ['"a', '"a\u0001b"', '"tab\there"', '"\\x"', '"\\u12G4"', "01", "-", "1.", "1e", "tru", "nul", "[1,]", "{,}", '{"a"}', '{"a":1,}', "[1 2]", '{"a" 1}', "{1:2}", "]", ""];
   for (const v of valid) {
     const b = Buffer.from(v);
     const end = skipValue(b, 0);
@@ -37,7 +37,7 @@ test("a long line parses lazily to the same value, and the skipped copy is parse
 
 test("a long line broken inside a skipped value still reports the parser's own error", () => {
   const good = JSON.stringify({ type: "user", toolUseResult: { stdout: big } });
-  for (const bad of [good.replace('"stdout"', '"stdout" '), good.slice(0, -2) + "}", good + "{}", good.replace("\\t", "\\q")]) {
+  for (const bad of [good.replace('"stdout"', '"stdout" '), good.slice(0, -2) + "}", good + "{}", good.replace("\\t", "\\q"), good.replace("\\t", "\t")]) {
     const buf = Buffer.from(bad);
     const p = parseLine({ line: 1, buf, bytes: buf.length, tooLong: false, unterminated: false });
     let jsonOk = true;
