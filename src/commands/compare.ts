@@ -20,19 +20,19 @@ export interface CompareOptions extends CommonOptions {
 }
 
 export const compareCommand: CommandSpec = {
-  command: "compare <manifest>",
+  command: "compare <manifest-or-runs-dir>",
   describe: "one row per run for the cross-run tables of a write-up; repeats of a label grouped with their spread",
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
     ["ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast", "chosen columns against the runs labelled none"],
     ["ccforensics compare samples/runs --chart first-request.svg", "also draw first-request tokens per run"],
   ],
-  positionals: { manifest: { describe: "a manifest (JSON array of runs) or a runs dir (one folder per run with run.json)" } },
+  positionals: { "manifest-or-runs-dir": { describe: "a manifest (JSON array of runs) or a runs dir (one folder per run with run.json)" } },
   options: {
     columns: { type: "string", describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}` },
     chart: { type: "string", describe: "also write an SVG chart of first-request tokens per run" },
   },
-  run: (argv) => runCompare(String(argv.manifest ?? ""), argv as CompareOptions),
+  run: (argv) => runCompare(String(argv["manifest-or-runs-dir"] ?? ""), argv as CompareOptions),
 };
 
 export async function runCompare(manifest: string, opts: CompareOptions): Promise<CommandOutput> {
