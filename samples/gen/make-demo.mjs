@@ -15,6 +15,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analyzeTranscript, hash, ids, physicalLines, projectKey, session, text, thinking, toolUse, writeText } from "./lib.mjs";
+import { labInstructions } from "./lab-text.mjs";
+import { rng as mulberry32 } from "./outputs-lib.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const GEN = "node samples/gen/make-demo.mjs";
@@ -37,70 +39,7 @@ const MODEL = "claude-opus-5-5";
 const HAIKU = "claude-haiku-4-5-20251001";
 const HOME = "/home/dev";
 
-// ---------------------------------------------------------------------------------------------
-// The lab server's instructions (seed 000, lab.js): `BEGIN codeword: <W>. ` + sentences, a marker
-// `[at N] ` (N = its own offset) whenever the text has reached the next multiple of 250, cut to
-// n - tail chars, then ` END codeword: <W>.`: exactly n JS chars. Sentences and xorshift seeds are
-// the same as samples/gen/lab-text.mjs, so with 12-char codewords the figures are the write-up's:
-// English 1,000 → last [at 763]; English cut to 2,048 → [at 2009]; English 20,000 → [at 19808];
-// Japanese 3,000 → 7,956 UTF-8 bytes, first 2,048 chars = 5,452 bytes, [at 2026].
-
-const POOLS = {
-  en: [
-    "The lab server tracks spare parts for a small hardware workshop.",
-    "Use lookup_part when the user names a part number or asks about stock.",
-    "Use list_bins to see which storage bins exist and what each one holds.",
-    "Use lab_ping only to check that the server is reachable.",
-    "Part numbers look like PN-1234 and are case sensitive.",
-    "Stock counts are updated every evening after the workshop closes.",
-    "Never guess a stock count; look it up.",
-    "If a part is missing, say so plainly and suggest the nearest bin.",
-    "Bins are numbered from A1 to F9.",
-    "Quote the part number exactly as the tool returned it.",
-  ],
-  ja: [
-    "labサーバーは小さな工房の予備部品を管理します。",
-    "利用者が部品番号を挙げたり在庫を尋ねたりしたら lookup_part を使ってください。",
-    "どの保管棚があり何が入っているかは list_bins で確かめます。",
-    "lab_ping はサーバーに届くかを確かめるときだけ使います。",
-    "部品番号は英字と数字の組み合わせで、大文字と小文字を区別します。",
-    "在庫数は毎晩、工房が閉まったあとに更新されます。",
-    "在庫数を推測してはいけません。必ず調べてください。",
-    "部品が見つからなければ、はっきりそう伝え、近くの棚を勧めてください。",
-    "棚には番号が振られ、上の段から順に並んでいます。",
-    "部品番号はツールが返したとおりに正確に引用してください。",
-  ],
-};
-const POOL_SEEDS = { en: 56048, ja: 2107321 };
-const POOL_JOIN = { en: " ", ja: "" };
-
-function xorshift(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
-
-function labInstructions(begin, end, n, lang = "en") {
-  const pool = POOLS[lang];
-  const next = xorshift(POOL_SEEDS[lang]);
-  const tail = ` END codeword: ${end}.`;
-  let s = `BEGIN codeword: ${begin}. ${pool[0]}${POOL_JOIN[lang]}`;
-  let mark = 250;
-  while (s.length < n - tail.length) {
-    if (s.length >= mark) {
-      s += `[at ${s.length}] `;
-      mark += 250;
-    }
-    s += pool[1 + Math.floor(next() * (pool.length - 1))] + POOL_JOIN[lang];
-  }
-  return s.slice(0, n - tail.length) + tail;
-}
+// The lab server's instructions (seed 000, lab.js): the same generator as the instructions samples.
 
 const TRUNC_MARK = "… [truncated]";
 /** Claude Code's cut: the first `limit` UTF-16 units + `… [truncated]` (FORMATS.md 5.1). */
@@ -131,16 +70,6 @@ const WORDS = (
   "hollow marble canyon pebble"
 ).split(" ");
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fillerText(n, seed) {
   const r = mulberry32(seed);

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { readClaudeRun, runSessionId, type ClaudeRun } from "../records/streamjson.js";
 import type { InputFile } from "../sources/input.js";
@@ -126,29 +126,4 @@ function spawnAndWait(p: PlannedRun, cwd: string, out: number, err: number, time
       res({ code, signal, timedOut });
     });
   });
-}
-
-/** The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists. */
-export function configDirHolding(path: string, configDirs: string[]): string | undefined {
-  const abs = realish(path);
-  for (const d of configDirs) {
-    const root = realish(d);
-    if (abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep)) return d;
-  }
-  return undefined;
-}
-
-function realish(p: string): string {
-  let head = resolve(p);
-  const tail: string[] = [];
-  while (!existsSync(head) && dirname(head) !== head) {
-    tail.unshift(head.slice(dirname(head).length).replace(/^[\\/]/, ""));
-    head = dirname(head);
-  }
-  try {
-    head = realpathSync(head);
-  } catch {
-    // unreadable: compare as given
-  }
-  return tail.length ? join(head, ...tail) : head;
 }

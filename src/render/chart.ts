@@ -1,6 +1,7 @@
 import { resolve, sep } from "node:path";
 import { writeFileSync } from "node:fs";
 import { UsageError, RuntimeError } from "../errors.js";
+import { configDirHolding } from "../sources/discover.js";
 
 /** A vega-lite spec (kept loose: vega-lite validates it). */
 export type ChartSpec = Record<string, unknown>;
@@ -79,10 +80,8 @@ export async function renderSvg(spec: ChartSpec): Promise<string> {
  */
 export async function writeChart(path: string, spec: ChartSpec, configDirs: string[]): Promise<void> {
   const abs = resolve(path);
-  for (const d of configDirs) {
-    const root = resolve(d);
-    if (abs === root || abs.startsWith(root + sep)) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${root}`);
-  }
+  const holder = configDirHolding(abs, configDirs);
+  if (holder !== undefined) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${holder}`);
   if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);
   const svg = await renderSvg(spec);
   try {

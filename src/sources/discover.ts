@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
 import { parseLine } from "../records/json.js";
 import { readLines, type InputFile } from "./input.js";
@@ -154,10 +154,44 @@ function isDir(p: string): boolean {
   }
 }
 
+export function pathExists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {
     return false;
   }
+}
+
+/** The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists. */
+export function configDirHolding(path: string, configDirs: string[]): string | undefined {
+  const abs = realish(path);
+  for (const d of configDirs) {
+    const root = realish(d);
+    if (abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep)) return d;
+  }
+  return undefined;
+}
+
+function realish(p: string): string {
+  let head = resolve(p);
+  const tail: string[] = [];
+  while (!existsSync(head) && dirname(head) !== head) {
+    tail.unshift(head.slice(dirname(head).length).replace(/^[\\/]/, ""));
+    head = dirname(head);
+  }
+  try {
+    head = realpathSync(head);
+  } catch {
+    // unreadable: compare as given
+  }
+  return tail.length ? join(head, ...tail) : head;
 }

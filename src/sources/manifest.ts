@@ -4,6 +4,7 @@ import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import { UsageError } from "../errors.js";
 import { isObject, type JsonObject } from "../records/json.js";
+import { pathExists } from "./discover.js";
 
 /** One run of a comparison, paths resolved (CONTRACT.md `compare`; the runs dir is what `ccforensics run` writes). */
 export interface RunSpec {
@@ -75,7 +76,7 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
   const spec: RunSpec = { label: v.label, name, session: v.session, from };
   // A session that names an existing file (relative to the manifest) is a transcript path.
   const asPath = resolve(base, v.session);
-  if (/[\\/]|\.jsonl$/.test(v.session) || exists(asPath)) spec.session = asPath;
+  if (/[\\/]|\.jsonl$/.test(v.session) || pathExists(asPath)) spec.session = asPath;
   if (typeof v.baseline === "boolean" || typeof v.baseline === "string") spec.baseline = v.baseline;
   else if (v.baseline !== undefined && v.baseline !== null) throw new UsageError(`${from}: "baseline" must be true or a label`);
   for (const k of PATH_KEYS) {
@@ -92,15 +93,6 @@ const RUN_JSON_EXTRAS = new Set([
   "exitCode", "startedAt", "durationMs", "repeat", "signal", "timedOut", "stderr", "mcpConfig", "cwd", "command", "env",
   "envRemoved", "envInherited", "claudeVersion", "model",
 ]);
-
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */
 async function* streamJson(path: string, mode: "array" | "values"): AsyncGenerator<[number, unknown]> {

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions } from "./discover.js";
+import { configDirs, findSession, findSubagents, pathExists, sessionIdFromPath, type ConfigDirOptions } from "./discover.js";
 
 export interface TargetOptions extends ConfigDirOptions {
   subagents?: boolean;
@@ -34,7 +34,7 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
     }
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
   }
-  if (exists(target)) return fromPath(target, target, opts, dirs);
+  if (pathExists(target)) return fromPath(target, target, opts, dirs);
   if (/[\\/]/.test(target) || target.endsWith(".jsonl")) throw new UsageError(`no such file: ${target}`);
   const found = findSession(target, dirs);
   return fromPath(target, found.path, opts, dirs);
@@ -63,13 +63,4 @@ async function fromPath(target: string, path: string, opts: TargetOptions, dirs:
 
 function input(path: string, kind: InputFile["kind"], chain: string): InputFile {
   return { path, kind, bytes: 0, sha256: "", chain };
-}
-
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
