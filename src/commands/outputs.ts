@@ -89,7 +89,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
  * Tool definitions from `--tools FILE` (a tools/list response) and/or `--rpc-log FILE` (any MCP message
  * log the rpc reader accepts: every `result` with a `tools` array counts). null when neither is given.
  */
-export async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], health: Health): Promise<Map<string, ToolMeta> | null> {
+async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], health: Health): Promise<Map<string, ToolMeta> | null> {
   if (opts.tools === undefined && opts.rpcLog === undefined) return null;
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {

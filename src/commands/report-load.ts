@@ -7,6 +7,7 @@ import { requestsAnalysis, type RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
 import { UsageError } from "../errors.js";
 import { readClaudeRun, runSessionId, type ClaudeRun } from "../records/streamjson.js";
+import { toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
 import { runSection, type RunSection } from "../report/run-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
@@ -15,7 +16,6 @@ import { loadTranscripts, type CommonOptions } from "./common.js";
 import { debugEvidenceFor, type DebugEvidence } from "./debug-evidence.js";
 import { envelopeInputs } from "./inputs.js";
 import { instructionsFromPass, type LoadedInstructions } from "./instructions-load.js";
-import { loadTools } from "./outputs.js";
 import { outputsFromPass, type LoadedOutputs } from "./outputs-load.js";
 import { analyseRpcLog } from "./rpc.js";
 
@@ -75,10 +75,14 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
   const debug = await debugEvidenceFor(transcript, sessionId, opts);
   if (debug) mergeHealth(health, debug.health);
 
+  // One read of the message log: the handshake, and any tools/list answer for the outputs' annotations.
   let rpc: SessionAnalysis["rpc"] = null;
+  const toolDefs: ToolMeta[] = [];
   if (opts.rpcLog) {
     const input = evidenceInput(opts.rpcLog, "rpc-log");
-    const r = await analyseRpcLog(input, opts);
+    const r = await analyseRpcLog(input, opts, (rec) => {
+      if (rec.kind === "rpc" && rec.shape === "result") toolDefs.push(...toolsFromResult(rec.message.result));
+    });
     rpc = { input, result: r.result };
     mergeHealth(health, r.health);
   }
@@ -88,11 +92,12 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     debug,
     run: run ? { input: run.input, run: run.run } : null,
   });
-  // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
-  const toolWarnings: string[] = [];
-  const tools = opts.rpcLog ? await loadTools({ ...opts, rpcLog: opts.rpcLog }, [], toolWarnings, emptyHealth()) : null;
+  const tools = rpc ? toolsByName(toolDefs) : null;
   const outputs = await outputsFromPass(target, resolved, emptyHealth(), results.outputs, results.requests.requests, opts, { tools, debug });
-  if (outputs.rows.some((r) => r.server !== null && r.check !== "inline")) warnings.push(...toolWarnings);
+  // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
+  if (rpc && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
+    warnings.push(`${rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
+  }
   warnings.push(...outputs.warnings);
 
   const inputs = envelopeInputs(

@@ -1,7 +1,7 @@
 import { rpcAnalysis, type RpcResult } from "../analyses/rpc.js";
 import { countRecord, emptyHealth, type Health } from "../analyses/health.js";
 import type { LineStats } from "../records/debug.js";
-import { readRpcLog } from "../records/rpc.js";
+import { readRpcLog, type RpcRecord } from "../records/rpc.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { findingsTable } from "../report/findings.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -41,7 +41,11 @@ export async function runRpc(file: string, opts: CommonOptions): Promise<Command
 }
 
 /** The one pass over a message log; noise lines are records (counted in `rpc.noise`), bad JSON is malformed. */
-export async function analyseRpcLog(input: InputFile, opts: CommonOptions): Promise<{ result: RpcResult; health: Health }> {
+export async function analyseRpcLog(
+  input: InputFile,
+  opts: CommonOptions,
+  also?: (rec: Exclude<RpcRecord, { kind: "malformed" }>) => void,
+): Promise<{ result: RpcResult; health: Health }> {
   const health = emptyHealth();
   const stats: LineStats = { lines: 0, blankLines: 0 };
   const state = rpcAnalysis.init();
@@ -50,6 +54,7 @@ export async function analyseRpcLog(input: InputFile, opts: CommonOptions): Prom
     else {
       health.records += 1;
       rpcAnalysis.step(state, rec);
+      also?.(rec);
     }
   }
   health.lines = stats.lines;

@@ -58,3 +58,13 @@ test("report --redact: no home path or full id in the demo report", async () => 
     assert.ok(!/\/home\/dev|c0ffee00-1111-4222-8333-444444444444|toolu_01DemoBigSizeCheck0001/.test(r.stdout.replace(/"sha256": "[0-9a-f]+"/g, "")), `${format}: something survived`);
   }
 });
+
+test("report reads the message log once for both the handshake and the tools' maxResultSizeChars", async () => {
+  const j = parseEnvelope(await runCli(["report", "5e1c0a52-0003-4000-8000-a00000066000", "--claude-dir", "samples/outputs/staircase/claude", "--rpc-log", "samples/outputs/staircase/rpc-tap.jsonl", "--json"]), "report");
+  const r = j.toolResults[0];
+  assert.equal(r.tool, "mcp__big__emit_text_annotated");
+  assert.equal(r.maxResultSizeChars, 300000);
+  assert.equal(r.check, "inline");
+  assert.equal(j.inputs.filter((i: any) => i.kind === "rpc-log").length, 1);
+  assert.ok(j.rpc.messages > 0);
+});
