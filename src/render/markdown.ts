@@ -37,11 +37,23 @@ export function renderTable(t: Table, level: number): string {
 
 const bold = (s: string) => (s === "" ? s : `**${s}**`);
 
-/** Pipes and backticks would break a table cell; values are already sanitised by formatValue. */
+/** Pipes would break a table cell; values are already sanitised by formatValue. */
 function mdCell(s: string): string {
-  return s.replace(/\\\|/g, "|").replace(/\|/g, "\\|");
+  return noHtml(s.replace(/\\\|/g, "|").replace(/\|/g, "\\|"));
 }
 
 function mdText(s: string): string {
-  return sanitize(s);
+  return noHtml(sanitize(s));
+}
+
+/**
+ * Evidence is full of tag-like text (`<system-reminder>`, `<persisted-output>`) that a markdown renderer
+ * would take for HTML and drop. Outside code spans `<` and `>` are written as entities.
+ */
+export function noHtml(s: string): string {
+  if (!/[<>]/.test(s)) return s;
+  return s
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, "&lt;").replace(/>/g, "&gt;")))
+    .join("");
 }
