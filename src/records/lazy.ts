@@ -85,6 +85,15 @@ function skipScalar(b: Buffer, i: number): number {
   return k;
 }
 
+/** From an object key's opening quote to the start of its value (past the colon), or -1. */
+function skipKey(b: Buffer, i: number): number {
+  if (b[i] !== QUOTE) return -1;
+  i = skipString(b, i);
+  if (i < 0) return -1;
+  i = ws(b, i);
+  return b[i] === COLON ? ws(b, i + 1) : -1;
+}
+
 /** End (exclusive) of the JSON value at `i`, or -1 when it is not valid. Iterative: no stack limits. */
 export function skipValue(b: Buffer, i: number): number {
   const stack: number[] = [];
@@ -99,12 +108,8 @@ export function skipValue(b: Buffer, i: number): number {
         stack.pop();
         i++;
       } else if (c === LBRACE) {
-        if (b[i] !== QUOTE) return -1;
-        i = skipString(b, i);
+        i = skipKey(b, i);
         if (i < 0) return -1;
-        i = ws(b, i);
-        if (b[i] !== COLON) return -1;
-        i = ws(b, i + 1);
         continue;
       } else continue;
     } else if (c === undefined) return -1;
@@ -118,12 +123,8 @@ export function skipValue(b: Buffer, i: number): number {
       if (b[i] === COMMA) {
         i = ws(b, i + 1);
         if (top === LBRACE) {
-          if (b[i] !== QUOTE) return -1;
-          i = skipString(b, i);
+          i = skipKey(b, i);
           if (i < 0) return -1;
-          i = ws(b, i);
-          if (b[i] !== COLON) return -1;
-          i = ws(b, i + 1);
         }
         break;
       }
