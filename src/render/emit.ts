@@ -11,7 +11,7 @@ export type Format = "table" | "markdown" | "json" | "csv";
 export function render(out: CommandOutput, format: Format, palette: Palette): string {
   switch (format) {
     case "json":
-      return `${JSON.stringify(envelope(out), null, 2)}\n`;
+      return `${jsonSafe(JSON.stringify(envelope(out), null, 2))}\n`;
     case "markdown":
       return renderMarkdown(out.report);
     case "csv":
@@ -19,4 +19,14 @@ export function render(out: CommandOutput, format: Format, palette: Palette): st
     default:
       return renderTerminal(out.report, palette);
   }
+}
+
+/**
+ * JSON.stringify escapes C0 controls but leaves DEL, C1 controls (0x9b is CSI to some terminals), bidi
+ * overrides and line/paragraph separators raw. Escaping them keeps the same JSON value and a safe terminal.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+export function jsonSafe(text: string): string {
+  return text.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -73,14 +73,16 @@ test("a missing file is a usage error: exit 2", async () => {
 test("control characters from evidence never reach the terminal raw", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-esc-"));
   const f = join(dir, "esc.jsonl");
-  writeFileSync(f, `{"type":"assistant","message":{"id":"m\\u001b[31m","model":"evil\\u001b]0;title\\u0007\\u202e","content":[],"stop_reason":"end_turn","usage":{"input_tokens":1}}}\nnot json \u001b[2J\n`);
-  for (const format of ["table", "markdown", "csv"]) {
+  writeFileSync(f, `{"type":"assistant","message":{"id":"m\\u001b[31m","model":"evil\\u001b]0;title\\u0007\\u202e\\u009b2J","content":[],"stop_reason":"end_turn","usage":{"input_tokens":1}}}\nnot json \u001b[2J\n`);
+  for (const format of ["table", "markdown", "csv", "json"]) {
     const r = await runCli(["requests", f, "--format", format]);
     assert.equal(r.code, 0);
-    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/.test(r.stdout.replace(/\r\n/g, "\n")), `${format} stdout has a raw control character`);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(r.stdout.replace(/\r\n/g, "\n")), `${format} stdout has a raw control character`);
     assert.ok(!/\u001b/.test(r.stderr), `${format} stderr has a raw ESC`);
-    assert.match(r.stdout + r.stderr, /\\x1b/);
+    assert.match(r.stdout + r.stderr, format === "json" ? /\\u001b/ : /\\x1b/);
   }
+  const j = JSON.parse((await runCli(["requests", f, "--json"])).stdout);
+  assert.equal(j.requests[0].model, "evil\u001b]0;title\u0007\u202e\u009b2J", "JSON keeps the value exactly");
 });
 
 test("--claude-dir before the target does not swallow it; repeated --claude-dir collects dirs", async () => {
