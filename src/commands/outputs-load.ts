@@ -1,11 +1,9 @@
-import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { mergeHealth, type Health } from "../analyses/health.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import { assembleOutputs, type SavedLookup, type ToolResultRow } from "../analyses/outputs-join.js";
 import { requestsAnalysis, type RequestRow } from "../analyses/requests.js";
-import { UsageError } from "../errors.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
 import { inspectSavedFile, resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
@@ -107,14 +105,4 @@ async function lookUpSaved(c: OutputsCollected, dir: string | null, inputs: Inpu
     out.set(p, look);
   }
   return out;
-}
-
-/** `--debug-file` must exist (a missing file is a usage error, CONTRACT.md). */
-export function checkFile(path: string, what: string): void {
-  try {
-    if (statSync(path).isFile()) return;
-  } catch {
-    // fall through
-  }
-  throw new UsageError(`no such file: ${path} (${what})`);
 }

@@ -11,7 +11,8 @@ import type { Table } from "../report/model.js";
 import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "./inputs.js";
-import { checkFile, loadOutputs, type LoadedOutputs } from "./outputs-load.js";
+import { loadOutputs, type LoadedOutputs } from "./outputs-load.js";
+import { evidenceInput } from "../sources/evidence.js";
 import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
 
@@ -31,7 +32,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   if (opts.chart !== undefined && !opts.staircase) throw new UsageError("--chart goes with --staircase (the size staircase chart)");
   if (opts.debugFile !== undefined) {
     if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
-    checkFile(opts.debugFile, "--debug-file");
+    evidenceInput(opts.debugFile, "debug-log");
   }
   const extra: InputFile[] = [];
   const warnings: string[] = [];
@@ -93,8 +94,7 @@ async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: str
   if (opts.tools === undefined && opts.rpcLog === undefined) return null;
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {
-    checkFile(opts.tools, "--tools");
-    const input: InputFile = { path: opts.tools, kind: "rpc-log", bytes: 0, sha256: "" };
+    const input = evidenceInput(opts.tools, "rpc-log");
     const res = await readToolsList(input);
     extra.push(input);
     if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
@@ -102,8 +102,7 @@ async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: str
     all.push(...res.tools);
   }
   if (opts.rpcLog !== undefined) {
-    checkFile(opts.rpcLog, "--rpc-log");
-    const input: InputFile = { path: opts.rpcLog, kind: "rpc-log", bytes: 0, sha256: "" };
+    const input = evidenceInput(opts.rpcLog, "rpc-log");
     extra.push(input);
     let found = 0;
     for await (const r of readRpcLog(input)) {
