@@ -36,9 +36,18 @@
 
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+/**
+ * The samples/ folder the generators write into: the repository's own, or CCF_SAMPLES_ROOT (the
+ * generator check in npm test regenerates every sample into a temp dir and compares the bytes).
+ */
+export function samplesRoot() {
+  return process.env.CCF_SAMPLES_ROOT || join(dirname(fileURLToPath(import.meta.url)), "..");
+}
 
 export function hash(...parts) {
   return createHash("sha256").update(parts.join("\u0000")).digest();

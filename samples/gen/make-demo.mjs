@@ -12,13 +12,12 @@
 // follows seed 003 (a BEGIN-MARKER line, numbered lines of eight words, an END-MARKER line).
 
 import { readFileSync, rmSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { analyzeTranscript, hash, ids, physicalLines, projectKey, session, text, thinking, toolUse, writeText } from "./lib.mjs";
+import { join, relative } from "node:path";
+import { analyzeTranscript, hash, ids, physicalLines, projectKey, session, text, thinking, toolUse, writeText, samplesRoot } from "./lib.mjs";
 import { labInstructions } from "./lab-text.mjs";
 import { rng as mulberry32 } from "./outputs-lib.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = samplesRoot();
 const GEN = "node samples/gen/make-demo.mjs";
 const rel = (p) => relative(ROOT, p).split("\\").join("/");
 const json = (v) => JSON.stringify(v, null, 2) + "\n";

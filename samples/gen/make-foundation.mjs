@@ -5,13 +5,11 @@
 // lib.mjs states the rules), never typed by hand.
 
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import {
-  analyzeTranscript, projectKey, requestsTable, session, text, thinking, toolUse, totals, writeText,
-} from "./lib.mjs";
+  analyzeTranscript, projectKey, requestsTable, session, text, thinking, toolUse, totals, writeText, samplesRoot } from "./lib.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = samplesRoot();
 const GEN = "node samples/gen/make-foundation.mjs";
 const rel = (p) => relative(ROOT, p).split("\\").join("/");
 

@@ -7,16 +7,15 @@
 // the write-up's measured ones (+377, +721, +1,727, +6,578); the texts come from lab-text.mjs.
 
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import {
   BUILTIN_TOOLS, DEFERRED_BUILTINS, LAB_TOOLS, HEADING, debugLog, deferredTools, firstTurn, instructionsDelta,
   promptSnapshot, renderInstructions, streamJson, systemPrompt, toolDefinitions, writeText,
 } from "./instructions-lib.mjs";
 import { labInstructions, truncateLikeClaudeCode } from "./lab-text.mjs";
-import { projectKey, session, text, thinking, toolUse } from "./lib.mjs";
+import { projectKey, session, text, thinking, toolUse, samplesRoot } from "./lib.mjs";
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "..", "instructions");
+const OUT = join(samplesRoot(), "instructions");
 const GEN = "`node samples/gen/make-instructions.mjs`";
 const RUN_CWD = "/Users/lab/runs/empty";
 const SHOP_CWD = "/Users/lab/shop";

@@ -4,9 +4,9 @@
 // Deterministic: fixed times and ids. Run: node samples/gen/make-logs.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { samplesRoot } from "./lib.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "logs");
+const ROOT = join(samplesRoot(), "logs");
 const write = (rel, text) => {
   const p = join(ROOT, rel);
   mkdirSync(dirname(p), { recursive: true });

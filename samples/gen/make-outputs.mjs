@@ -8,13 +8,12 @@
 // line); token check → mcp-<server>-<tool>-<ms>.txt (text verbatim).
 
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeText } from "./lib.mjs";
+import { join } from "node:path";
+import { writeText, samplesRoot } from "./lib.mjs";
 import { makeBudget, makeCleared, makeVariants } from "./make-outputs-more.mjs";
 import { at, labRun } from "./outputs-lib.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "outputs");
+const ROOT = join(samplesRoot(), "outputs");
 const GEN = "node samples/gen/make-outputs.mjs";
 
 function readme(dir, lines) {
