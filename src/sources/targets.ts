@@ -29,7 +29,7 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
   if (target === undefined || target === "-") {
-    if (target === undefined && (opts.stdinIsTTY ?? process.stdin.isTTY)) {
+    if (target === undefined && opts.stdinIsTTY === true) {
       throw new UsageError("no target: give a session id, a transcript path, or pipe JSONL into stdin (-)");
     }
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
