@@ -29,7 +29,8 @@ export function buildParser(io: Pick<Io, "columns">, run: (spec: CommandSpec, ar
     .help()
     .wrap(Math.min(120, io.columns || 100))
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      // yargs spreads some messages (invalid choices) over lines; a usage error is one line.
+      throw err ?? new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
     });
   for (const spec of COMMANDS) y = register(y, spec, run);
   return y;

@@ -54,6 +54,7 @@ export function normaliseArgs(args: string[], commands: CommandSpec[]): string[]
       out.push(...args.slice(i));
       break;
     }
+    if (a.startsWith("--") && a.endsWith("=") && valued.has(a.slice(2, -1))) throw new UsageError(`${a.slice(0, -1)} needs a value`);
     if (!a.startsWith("--") || a.includes("=") || !valued.has(a.slice(2))) {
       out.push(a);
       continue;
