@@ -62,7 +62,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const groups = groupRows(rows);
   if (opts.chart) {
     const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs);
+    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs, opts.cwd);
   }
   const failed = rows.filter((r) => r.error !== null).length;
   return {
