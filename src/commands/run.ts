@@ -189,8 +189,24 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   const home = env.HOME ?? homedir();
   const dirs = new Set([...configDirs({ claudeDir, env, cwd }), join(home, ".claude"), join(home, ".config", "claude")]);
   for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(cwd, d));
-  const holder = configDirHolding(outDir, [...dirs]);
+  const holder = configDirHolding(outDir, [...dirs]) ?? evidenceTreeHolding(outDir);
   if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
+}
+
+/** A copied evidence tree is a config dir too, named or not: any folder at or above `dir` that holds `projects/`. */
+function evidenceTreeHolding(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (isDirectory(join(d, "projects"))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */
