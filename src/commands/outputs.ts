@@ -95,7 +95,7 @@ async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: str
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {
     const input = evidenceInput(opts.tools, "rpc-log");
-    const res = await readToolsList(input);
+    const res = await readToolsList(input, { stdin: opts.stdin });
     extra.push(input);
     if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
     if (res.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);

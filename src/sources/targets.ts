@@ -24,7 +24,7 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  * Resolves a target as CONTRACT.md fixes it: "-" or nothing (stdin not a TTY) → stdin; an existing
  * path → that transcript (plus its subagents for a main session); else a session id or unique prefix.
  */
-export async function resolveTarget(target: string | undefined, opts: TargetOptions = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(target: string | undefined, opts: TargetOptions): Promise<ResolvedTarget> {
   const dirs = configDirs(opts);
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
