@@ -8,8 +8,10 @@ import { main, type Io } from "../src/main.js";
 
 /** Repository root (tests run from build-test/test/…). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** The CLI as `npm test` compiled it (the same sources and compiler options as dist/cli.js, built once with the tests). */
+/** cli.js beside the modules the in-process tests import (what `run` hands to its lab servers). */
 export const CLI = join(ROOT, "build-test", "src", "cli.js");
+/** The package's binary; `npm run build:test` copies the one compile there, so it is never stale under test. */
+export const BIN = join(ROOT, "dist", "cli.js");
 export const sample = (...p: string[]) => join(ROOT, "samples", ...p);
 
 export interface CliResult {
@@ -60,10 +62,10 @@ export async function runCli(args: string[], opts: { stdin?: string | Buffer; en
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** Runs the compiled cli.js in a child process: the smoke test that the entry point, real stdio and exit codes work. */
+/** Runs the package's binary (dist/cli.js) in a child process: the smoke test that the entry point, real stdio and exit codes work. */
 export function runCliSpawned(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: testEnv(opts.env), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: testEnv(opts.env), stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { COMMANDS } from "../../src/commands/index.js";
 import { parseEnvelope, runCliSpawned, sample } from "../helpers.js";
 
-// Every other CLI test runs main() in process; these start the compiled cli.js once per command, so the
+// Every other CLI test runs main() in process; these start dist/cli.js once per command, so the
 // entry point, real stdin/stdout/stderr, and process.exitCode are exercised too. `lab` is spawned in test/lab.
 const BASIC = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
 const HOME = sample("claude-home");
