@@ -2,6 +2,7 @@ import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js
 import type { Health } from "../analyses/health.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import type { OutStream } from "../io.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
@@ -16,10 +17,15 @@ export interface CommonOptions {
   rpcLog?: string;
   streamJson?: string;
   baseline?: string;
-  /** Test hook: replaces process.stdin. */
-  stdin?: NodeJS.ReadableStream;
-  /** Test hook: replaces process.env for config-dir lookup. */
-  env?: NodeJS.ProcessEnv;
+  /** The CLI's surroundings (main fills these from its Io): nothing below reads `process` for them. */
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  /** Relative paths resolve against this. */
+  cwd: string;
+  stdinIsTTY: boolean;
+  /** Diagnostics and progress; never the document. */
+  stderr: OutStream;
+  stderrIsTTY: boolean;
 }
 
 export interface Loaded<T extends Record<string, AnyAnalysis>> {
@@ -38,10 +44,11 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
     claudeDir: opts.claudeDir,
     subagents: opts.subagents,
     env: opts.env,
-    stdinIsTTY: opts.stdin ? false : undefined,
+    cwd: opts.cwd,
+    stdinIsTTY: opts.stdinIsTTY,
   });
   const fan = new Fanout(analyses);
-  const progress = progressReporter();
+  const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
   const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
   progress?.done();
   return { resolved, health, results: fan.finish() };

@@ -104,7 +104,7 @@ export async function instructionsFromPass(
 
   let baseline: BaselineSummary | null = null;
   if (opts.baseline) {
-    const b = await loadTranscripts(opts.baseline, { ...opts, subagents: false, stdin: undefined }, { requests: requestsAnalysis, instructions: instructionsAnalysis });
+    const b = await loadTranscripts(opts.baseline, { ...opts, subagents: false }, { requests: requestsAnalysis, instructions: instructionsAnalysis });
     inputs.push(...b.resolved.inputs);
     mergeHealth(health, b.health);
     const first = b.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null;

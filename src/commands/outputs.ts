@@ -54,8 +54,8 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     tables.push(staircaseTable(stairs));
     if (opts.chart) {
       const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
-      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs);
+      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
+      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs, opts.cwd);
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -95,7 +95,7 @@ async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: str
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {
     const input = evidenceInput(opts.tools, "rpc-log");
-    const res = await readToolsList(input);
+    const res = await readToolsList(input, { stdin: opts.stdin });
     extra.push(input);
     if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
     if (res.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);

@@ -38,13 +38,13 @@ export const sessionsCommand: CommandSpec = {
     since: { type: "string", describe: "keep sessions active since a date (2026-11-01) or a span (7d, 12h)" },
   },
   async run(argv) {
-    const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env });
+    const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const since = parseSince(argv.since as string | undefined);
     const project = (argv.project as string | undefined)?.toLowerCase();
     const health = emptyHealth();
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const progress = progressReporter();
+    const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
     for (const s of listSessionFiles(dirs)) {
       const subs = await findSubagents(s.path, s.id);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };

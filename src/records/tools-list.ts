@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { readLines, type InputFile } from "../sources/input.js";
+import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import { isObject, num } from "./json.js";
 
 /** One tool of a `tools/list` result as far as outputs care: its name and the `_meta` keys of FORMATS.md 9.4. */
@@ -43,12 +43,12 @@ const IN_TOOLS = (stack: Array<string | number | null>): boolean => {
  * message log with one such response per line. Streamed with stream-json: one tool object is
  * assembled at a time, so a large response never sits whole in memory.
  */
-export async function readToolsList(input: InputFile): Promise<ToolsList> {
+export async function readToolsList(input: InputFile, opts: ReadOptions = {}): Promise<ToolsList> {
   const tools: ToolMeta[] = [];
   const seen = new Set<string>();
   const source = Readable.from(
     (async function* () {
-      for await (const raw of readLines(input)) {
+      for await (const raw of readLines(input, opts)) {
         yield raw.buf;
         yield NEWLINE;
       }

@@ -4,14 +4,23 @@ import type { InputFile } from "../sources/input.js";
 import type { Report } from "./model.js";
 
 let cachedVersion: string | undefined;
+
+function readPackage(url: URL): { name?: string; version?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(url, "utf8")) as { name?: string; version?: string };
+  } catch {
+    return undefined;
+  }
+}
+
 export function toolVersion(): string {
   if (cachedVersion) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-    cachedVersion = pkg.version ?? "0.0.0";
-  } catch {
-    cachedVersion = "0.0.0";
+  // dist/report/ in the package; build-test/src/report/ when the tests compile the sources with themselves.
+  for (const rel of ["../../package.json", "../../../package.json"]) {
+    const pkg = readPackage(new URL(rel, import.meta.url));
+    if (pkg?.name === "ccforensics") return (cachedVersion = pkg.version ?? "0.0.0");
   }
+  cachedVersion = "0.0.0";
   return cachedVersion;
 }
 

@@ -7,17 +7,21 @@ import { readLines, type InputFile } from "./input.js";
 
 export interface ConfigDirOptions {
   claudeDir?: string[];
-  env?: NodeJS.ProcessEnv;
+  /** The CLI's io.env: CLAUDE_CONFIG_DIR and HOME come from it. */
+  env: NodeJS.ProcessEnv;
   home?: string;
+  /** Relative dirs resolve against this (the CLI's io.cwd). */
+  cwd: string;
 }
 
 /** `--claude-dir` if given, else every `CLAUDE_CONFIG_DIR` entry, else `~/.config/claude` and `~/.claude` (CONTRACT.md). */
-export function configDirs(opts: ConfigDirOptions = {}): string[] {
-  if (opts.claudeDir && opts.claudeDir.length > 0) return opts.claudeDir.map((d) => resolve(d));
-  const env = opts.env ?? process.env;
+export function configDirs(opts: ConfigDirOptions): string[] {
+  const { cwd, env } = opts;
+  if (opts.claudeDir && opts.claudeDir.length > 0) return opts.claudeDir.map((d) => resolve(cwd, d));
   const fromEnv = (env.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  if (fromEnv.length > 0) return fromEnv.map((d) => resolve(d));
-  const home = opts.home ?? homedir();
+  if (fromEnv.length > 0) return fromEnv.map((d) => resolve(cwd, d));
+  // HOME from the CLI's env, not os.homedir(), which reads the process's.
+  const home = opts.home ?? (env.HOME || homedir());
   return [join(home, ".config", "claude"), join(home, ".claude")];
 }
 

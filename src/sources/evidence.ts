@@ -26,7 +26,7 @@ export function evidenceInput(path: string, kind: InputKind): InputFile {
  * `<configDir>/debug/<sessionId>.txt` in the first config dir that has it (FORMATS.md 7), or
  * `$CLAUDE_CODE_DEBUG_LOGS_DIR/<sessionId>.txt` when that variable is set and the file exists there.
  */
-export function findDebugLog(configDirs: string[], sessionId: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findDebugLog(configDirs: string[], sessionId: string, env: NodeJS.ProcessEnv): string | undefined {
   const dirs = [...(env.CLAUDE_CODE_DEBUG_LOGS_DIR ? [env.CLAUDE_CODE_DEBUG_LOGS_DIR] : []), ...configDirs.map((d) => join(d, "debug"))];
   for (const d of dirs) {
     const p = join(d, `${sessionId}.txt`);
@@ -57,7 +57,7 @@ export interface RpcLogOptions {
 }
 
 /** Where `env-paths("claude-cli")` puts Claude Code's cache on each platform. */
-export function claudeCacheDirs(env: NodeJS.ProcessEnv = process.env, home = homedir()): string[] {
+export function claudeCacheDirs(env: NodeJS.ProcessEnv, home: string): string[] {
   const out: string[] = [];
   if (env.XDG_CACHE_HOME) out.push(join(env.XDG_CACHE_HOME, "claude-cli-nodejs"));
   out.push(join(home, ".cache", "claude-cli-nodejs"));
@@ -74,7 +74,7 @@ export function claudeCacheDirs(env: NodeJS.ProcessEnv = process.env, home = hom
  */
 export function findRpcLogs(opts: RpcLogOptions = {}): RpcLogFile[] {
   const out: RpcLogFile[] = [];
-  const roots = opts.cacheDirs ?? claudeCacheDirs(opts.env, opts.home);
+  const roots = opts.cacheDirs ?? claudeCacheDirs(opts.env ?? {}, opts.home ?? homedir());
   for (const root of roots) {
     const projects = opts.cwd !== undefined ? [projectKey(opts.cwd)] : safeReaddir(root);
     for (const project of projects) {

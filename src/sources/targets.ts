@@ -24,12 +24,12 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  * Resolves a target as CONTRACT.md fixes it: "-" or nothing (stdin not a TTY) → stdin; an existing
  * path → that transcript (plus its subagents for a main session); else a session id or unique prefix.
  */
-export async function resolveTarget(target: string | undefined, opts: TargetOptions = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(target: string | undefined, opts: TargetOptions): Promise<ResolvedTarget> {
   const dirs = configDirs(opts);
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
   if (target === undefined || target === "-") {
-    if (target === undefined && (opts.stdinIsTTY ?? process.stdin.isTTY)) {
+    if (target === undefined && opts.stdinIsTTY === true) {
       throw new UsageError("no target: give a session id, a transcript path, or pipe JSONL into stdin (-)");
     }
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
