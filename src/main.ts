@@ -70,6 +70,7 @@ function register(y: YArgv, spec: CommandSpec): YArgv {
       const shown = a.redact ? redactOutput(out) : out;
       for (const w of shown.report.warnings) process.stderr.write(`ccforensics: ${sanitize(w)}\n`);
       process.stdout.write(render(shown, a.format, paletteFor({ color: a.color })));
+      if (shown.next) process.stderr.write(`${sanitize(shown.next)}\n`);
       if (out.failure) throw new RuntimeError(out.failure);
     },
   );
