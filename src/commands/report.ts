@@ -9,7 +9,7 @@ import type { CommonOptions } from "./common.js";
 import { debugTables } from "./debug.js";
 import { instructionsCommand } from "./instructions.js";
 import { instructionsReport } from "./instructions-report.js";
-import { outputsCommand } from "./outputs.js";
+import { TOOLS_OPTION } from "./outputs.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
 import { analyseSession, type SessionAnalysis } from "./report-load.js";
@@ -32,7 +32,7 @@ export const reportCommand: CommandSpec = {
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: { ...instructionsCommand.options, tools: outputsCommand.options!.tools! },
+  options: { ...instructionsCommand.options, tools: TOOLS_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
