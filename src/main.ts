@@ -64,6 +64,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
   const shown = a.redact ? redactOutput(out) : out;
   for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
   await writeOut(io.stdout, render(shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env })));
+  if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);
 }
 

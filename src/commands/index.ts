@@ -10,9 +10,10 @@ import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
 import { compareCommand } from "./compare.js";
+import { demoCommand } from "./demo.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
 export const COMMANDS: CommandSpec[] = [
-  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, compareCommand,
+  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, demoCommand, compareCommand,
   inventoryCommand, labCommand, runCommand,
 ];

@@ -34,6 +34,8 @@ export interface CommandOutput {
   report: Report;
   /** Set when the command printed its document but failed at run time (e.g. a `claude` run exited non-zero): exit 1. */
   failure?: string;
+  /** One line for stderr after the document: what to try next (`demo`). */
+  next?: string;
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */
