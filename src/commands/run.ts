@@ -8,7 +8,8 @@ import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix, type Matrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
-import { configDirHolding } from "../sources/discover.js";
+import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
+import { checkNamedFile } from "../sources/guard.js";
 import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { col, type Table } from "../report/model.js";
@@ -165,7 +166,8 @@ function plannedTable(rows: RunRow[]): Table {
 
 function readMatrix(file: string): string {
   try {
-    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a directory; give the matrix JSON file`);
+    // A FIFO or device named as the matrix must not block the read below.
+    checkNamedFile(file, "matrix JSON");
     return readFileSync(file, "utf8");
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -190,6 +192,9 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(d));
   const holder = configDirHolding(outDir, [...dirs]);
   if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
+  // A copied evidence tree is evidence too, named with --claude-dir or not.
+  const tree = evidenceTreeHolding(outDir);
+  if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
 /** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */

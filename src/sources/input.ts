@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { openEvidence } from "./guard.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -26,7 +26,7 @@ export interface ReadOptions {
  * (a one-line JSON array of a whole run).
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
-  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 16 });
+  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : openEvidence(input.path);
   const hash = createHash("sha256");
   let bytes = 0;
   for await (const chunk of stream) {
