@@ -15,13 +15,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would: TZ=UTC, NO_COLOR, fixed width, no inherited Claude config. */
-export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+/**
+ * Runs the built CLI as a user would: TZ=UTC, NO_COLOR, fixed width, no inherited Claude config.
+ * `timeoutMs` kills a run that hangs (exit code -1), so a test of "never blocks" fails instead of hanging.
+ */
+export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", COLUMNS: "200", HOME: join(ROOT, "samples", ".no-home"), ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
