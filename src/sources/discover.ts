@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
 import { parseLine } from "../records/json.js";
-import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir } from "./guard.js";
+import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir, skippedSoFar } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 
 export { isFile, pathExists, safeReaddir } from "./guard.js";
@@ -69,7 +69,9 @@ export function findSession(idOrPrefix: string, dirs: string[]): SessionFile {
   if (unique.length === 1) return unique[0]!;
   if (unique.length === 0) {
     const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`);
-    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
+    const passed = skippedSoFar().filter((s) => s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix));
+    const skippedNote = passed.map((s) => `  skipped ${s.path}: ${s.reason}\n`).join("");
+    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
   }
   const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
