@@ -128,3 +128,7 @@ test("non-regular targets and named files are a usage error (exit 2, one line), 
     assert.equal(r.stdout, "", args.join(" "));
   }
 });
+
+test("hostile tree: after every run in this file the config dir is byte for byte as it was", () => {
+  assert.deepEqual(snapshot(t.cfg), before0);
+});

@@ -12,6 +12,8 @@ test("toolResultsDir: main session, subagent (nested workflows too), old layout,
   assert.equal(toolResultsDir("/c/projects/k/s1/subagents/workflows/wf_1/agent-a2.jsonl", null), join("/c/projects/k/s1", "tool-results"));
   assert.equal(toolResultsDir("/c/projects/k/agent-1a2b3c4d.jsonl", "s1"), join("/c/projects/k", "s1", "tool-results"));
   assert.equal(toolResultsDir("-", "s1"), null);
+  // The session id comes from the records when the file name does not carry it: it must stay one folder name.
+  for (const evil of ["../../..", "a/b", "/etc"]) assert.equal(toolResultsDir("/c/projects/k/x.jsonl", evil), null, evil);
 });
 
 test("resolveSavedPath: by name in the session's folder whatever the printed home; missing; no folder known", () => {
