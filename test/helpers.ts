@@ -63,9 +63,18 @@ export async function runCli(args: string[], opts: { stdin?: string | Buffer; en
 }
 
 /** Runs the package's binary (dist/cli.js) in a child process: the smoke test that the entry point, real stdio and exit codes work. */
-export function runCliSpawned(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runCliSpawned(
+  args: string[],
+  opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: testEnv(opts.env), stdio: ["pipe", "pipe", "pipe"] });
+    // `timeoutMs` kills a run that hangs (exit code -1), so a test of "never blocks" fails instead of hanging.
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: testEnv(opts.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { Fanout } from "../analyses/analysis.js";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
@@ -7,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { progressReporter } from "./progress.js";
@@ -114,9 +114,5 @@ export function parseSince(v: string | undefined, now = Date.now()): string | un
 }
 
 function safeSize(p: string): number {
-  try {
-    return statSync(p).size;
-  } catch {
-    return 0;
-  }
+  return statPath(p)?.size ?? 0;
 }
