@@ -1,0 +1,79 @@
+import { sanitize } from "./sanitize.js";
+
+/**
+ * Evidence text for a CommonMark + GFM page, so that a renderer shows it as text and never as markup:
+ * no HTML, no link, image or autolink, no emphasis, code span, strikethrough or math, no table cell
+ * boundary, no line break. Control and invisible characters are shown as escapes first (`sanitize`),
+ * then only the characters that could start markup there are escaped, so ordinary text and numbers
+ * read as they are.
+ */
+export function mdInline(raw: string): string {
+  const s = sanitize(raw);
+  return s.replace(CANDIDATE, (c, i: number) => escapeAt(s, i, c));
+}
+
+/** Text that starts a block (a `> note`): also no list item, heading, quote or code block. */
+export function mdBlock(raw: string): string {
+  // A paragraph drops leading white space anyway; four spaces would make a code block.
+  return mdInline(raw.replace(/^[ \t]+/, "")).replace(/^[#+-]/, "\\$&").replace(/^(\d{1,9})([.)])/, "$1\\$2");
+}
+
+/** Heading text: a `#` after a space would end the heading (a closing sequence) and vanish. */
+export function mdHeading(raw: string): string {
+  return mdInline(raw).replace(/(^|\s)#/g, "$1\\#");
+}
+
+const CANDIDATE = /[\\`*~|[\]<>&!_$@:/.]/g;
+const WORD = /[\p{L}\p{N}\p{M}]/u;
+const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
+
+function escapeAt(s: string, i: number, c: string): string {
+  const next = s[i + 1];
+  switch (c) {
+    // Always markup somewhere: escapes, code spans, emphasis, strikethrough, table cells, links.
+    case "\\":
+    case "`":
+    case "*":
+    case "~":
+    case "|":
+    case "[":
+    case "]":
+      return `\\${c}`;
+    case "<":
+      return "&lt;";
+    case ">":
+      return "&gt;";
+    case "&":
+      // Only `&name;` / `&#…;` is an entity; a lone ampersand prints as itself.
+      return next !== undefined && /[#A-Za-z0-9]/.test(next) ? "&amp;" : c;
+    case "!":
+      return next === "[" ? "\\!" : c;
+    case "_":
+      // `_` inside a word never opens or closes emphasis (snake_case, mcp__server__tool stay readable).
+      return isWord(runEdge(s, i, -1)) && isWord(runEdge(s, i, 1)) ? c : "\\_";
+    case "$":
+      // GitHub math needs a `$` pair; a price (`$0.2038`) is not an opener that can close.
+      return next !== undefined && /[0-9]/.test(next) ? c : "\\$";
+    case "@":
+      // GFM autolinks `user@host.tld` as mailto (and sites link @mentions).
+      return isWord(next) ? "\\@" : c;
+    case ":":
+      // `http://…` autolinks in GFM and linkify; `mailto:`/`xmpp:` in GFM.
+      return s.startsWith("//", i + 1) || /(?:mailto|xmpp)$/i.test(s.slice(Math.max(0, i - 6), i)) ? "\\:" : c;
+    case "/":
+      // linkify's scheme-less `//host` after a space or punctuation.
+      return next === "/" && s[i - 1] !== "/" && !isWord(s[i - 1]) && !/[.:\\_@-]/.test(s[i - 1] ?? "") ? "\\/" : c;
+    case ".":
+      // GFM's `www.` autolink.
+      return /www$/i.test(s.slice(Math.max(0, i - 3), i)) && i >= 3 && !isWord(s[i - 4]) ? "\\." : c;
+    default:
+      return c;
+  }
+}
+
+/** The character just outside the run of `s[i]` in direction `dir`. */
+function runEdge(s: string, i: number, dir: -1 | 1): string | undefined {
+  let j = i;
+  while (s[j] === s[i]) j += dir;
+  return s[j];
+}
