@@ -13,7 +13,7 @@ export function renderMarkdown(report: Report, level = 2): string {
   const h = "#".repeat(level);
   const out: string[] = [`${h} ${mdHeading(report.title)}`, ""];
   if (report.summary?.length) {
-    for (const [k, v, kind] of report.summary) out.push(`- **${mdInline(k)}**: ${mdInline(formatValue(v, kind ?? "text", "—"))}`);
+    for (const [k, v, kind] of report.summary) out.push(`- ${bold(mdInline(k))}: ${mdInline(formatValue(v, kind ?? "text", "—"))}`);
     out.push("");
   }
   let section: string | undefined;
@@ -39,4 +39,8 @@ export function renderTable(t: Table, level: number): string {
   return out.join("\n");
 }
 
-const bold = (s: string) => (s === "" ? s : `**${s}**`);
+/** Strong emphasis does not open or close next to white space: the text goes in trimmed. */
+function bold(s: string): string {
+  const t = s.trim();
+  return t === "" ? t : `**${t}**`;
+}
