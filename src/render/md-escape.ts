@@ -15,7 +15,7 @@ export function mdInline(raw: string): string {
 /** Text that starts a block (a `> note`): also no list item, heading, quote or code block. */
 export function mdBlock(raw: string): string {
   // A paragraph drops leading spaces anyway; four would make a code block (a tab shows as `\t`).
-  return mdInline(raw.replace(/^ +/, "")).replace(/^[#+-]/, "\\$&").replace(/^(\d{1,9})([.)])/, "$1\\$2");
+  return mdInline(raw.replace(/^ +/, "")).replace(/^(?:#|[+-](?= |$)|-(?=-))/, "\\$&").replace(/^(\d{1,9})([.)])(?= |$)/, "$1\\$2");
 }
 
 /** Heading text: a `#` after a space would end the heading (a closing sequence) and vanish. */
