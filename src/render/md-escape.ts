@@ -24,6 +24,9 @@ export function mdHeading(raw: string): string {
 }
 
 const CANDIDATE = /[\\`*~|[\]<>&!_$@:/.]/g;
+/** linkify-it's default top-level domains (its generic list, the country codes, punycode). */
+const CC = "a[cdefgilmnoqrstuwxz]|b[abdefghijmnorstvwyz]|c[acdfghiklmnoruvwxyz]|d[ejkmoz]|e[cegrstu]|f[ijkmor]|g[abdefghilmnpqrstuwy]|h[kmnrtu]|i[delmnoqrst]|j[emop]|k[eghimnprwyz]|l[abcikrstuvy]|m[acdeghklmnopqrstuvwxyz]|n[acefgilopruz]|om|p[aefghklmnrstwy]|qa|r[eosuw]|s[abcdeghijklmnortuvxyz]|t[cdfghjklmnortvwz]|u[agksyz]|v[aceginu]|w[fs]|y[et]|z[amw]";
+const TLD = new RegExp(`^(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9-]+|${CC})(?![\\p{L}\\p{N}\\p{M}_-])`, "iu");
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
 
@@ -62,10 +65,12 @@ function escapeAt(s: string, i: number, c: string): string {
       return s.startsWith("//", i + 1) || /(?:mailto|xmpp)$/i.test(s.slice(Math.max(0, i - 6), i)) ? "\\:" : c;
     case "/":
       // linkify's scheme-less `//host` after a space or punctuation.
-      return next === "/" && s[i - 1] !== "/" && !isWord(s[i - 1]) && !/[.:\\_@-]/.test(s[i - 1] ?? "") ? "\\/" : c;
+      // After an escaped `\:` (`http\://`) linkify sees no link.
+      return next === "/" && s[i - 1] !== "/" && s[i - 1] !== ":" && !isWord(s[i - 1]) ? "\\/" : c;
     case ".":
-      // GFM's `www.` autolink.
-      return /www$/i.test(s.slice(Math.max(0, i - 3), i)) && i >= 3 && !isWord(s[i - 4]) ? "\\." : c;
+      // GFM's `www.` autolink, and linkify's bare host names (`evil.com`, `README.md` in some renderers).
+      if (i >= 3 && /www$/i.test(s.slice(i - 3, i)) && !isWord(s[i - 4])) return "\\.";
+      return TLD.test(s.slice(i + 1, i + 64)) ? "\\." : c;
     default:
       return c;
   }

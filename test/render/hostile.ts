@@ -14,6 +14,7 @@ export const HOSTILE: string[] = [
   "ftp://evil.example/x",
   "www.evil.example/path",
   "(www.evil.example)",
+  "evil.com and sub.evil.co.uk/x?y and README.md, main.py; xn--80ak6aa92e.com шоп.рф",
   "x //evil.example y",
   "(//evil.example)",
   "\\//evil.example",
