@@ -23,12 +23,19 @@ export function mdHeading(raw: string): string {
   return mdInline(raw).replace(/(^|\s)#/g, "$1\\#");
 }
 
-const CANDIDATE = /[\\`*~|[\]<>&!_$@:/.]/g;
+// Only characters that can start markup where they stand; escapeAt decides the rest. Times, numbers
+// and most paths hold none, so they cost one regex scan.
+const CANDIDATE = /[\\`*~|[\]<>_]|&(?=[#A-Za-z0-9])|!(?=\[)|\$(?![0-9])|@(?=[\p{L}\p{N}\p{M}])|:(?=\/\/)|(?<=mailto|xmpp):|\/(?=\/)|\.(?=[\p{L}\p{N}_-])/giu;
 /** linkify-it's default top-level domains (its generic list, the country codes, punycode). */
 const CC = "a[cdefgilmnoqrstuwxz]|b[abdefghijmnorstvwyz]|c[acdfghiklmnoruvwxyz]|d[ejkmoz]|e[cegrstu]|f[ijkmor]|g[abdefghilmnpqrstuwy]|h[kmnrtu]|i[delmnoqrst]|j[emop]|k[eghimnprwyz]|l[abcikrstuvy]|m[acdeghklmnopqrstuvwxyz]|n[acefgilopruz]|om|p[aefghklmnrstwy]|qa|r[eosuw]|s[abcdeghijklmnortuvxyz]|t[cdfghjklmnortvwz]|u[agksyz]|v[aceginu]|w[fs]|y[et]|z[amw]";
-const TLD = new RegExp(`^(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9-]+|${CC})(?![\\p{L}\\p{N}\\p{M}_-])`, "iu");
+const TLD = new RegExp(`(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9-]+|${CC})(?![\\p{L}\\p{N}\\p{M}_-])`, "iuy");
 const WORD = /[\p{L}\p{N}\p{M}]/u;
-const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
+function isWord(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const k = c.charCodeAt(0);
+  if (k < 0x80) return (k >= 48 && k <= 57) || ((k | 32) >= 97 && (k | 32) <= 122);
+  return WORD.test(c);
+}
 
 function escapeAt(s: string, i: number, c: string): string {
   const next = s[i + 1];
@@ -62,15 +69,18 @@ function escapeAt(s: string, i: number, c: string): string {
       return isWord(next) ? "\\@" : c;
     case ":":
       // `http://…` autolinks in GFM and linkify; `mailto:`/`xmpp:` in GFM.
-      return s.startsWith("//", i + 1) || /(?:mailto|xmpp)$/i.test(s.slice(Math.max(0, i - 6), i)) ? "\\:" : c;
+      if (next === "/" && s[i + 2] === "/") return "\\:";
+      return /[op]/i.test(s[i - 1] ?? "") && /(?:mailto|xmpp)$/i.test(s.slice(Math.max(0, i - 6), i)) ? "\\:" : c;
     case "/":
       // linkify's scheme-less `//host` after a space or punctuation.
       // After an escaped `\:` (`http\://`) linkify sees no link.
       return next === "/" && s[i - 1] !== "/" && s[i - 1] !== ":" && !isWord(s[i - 1]) ? "\\/" : c;
     case ".":
       // GFM's `www.` autolink, and linkify's bare host names (`evil.com`, `README.md` in some renderers).
-      if (i >= 3 && /www$/i.test(s.slice(i - 3, i)) && !isWord(s[i - 4])) return "\\.";
-      return TLD.test(s.slice(i + 1, i + 64)) ? "\\." : c;
+      if ((s[i - 1] === "w" || s[i - 1] === "W") && i >= 3 && /www$/i.test(s.slice(i - 3, i)) && !isWord(s[i - 4])) return "\\.";
+      if (next === undefined || /[0-9\s]/.test(next)) return c;
+      TLD.lastIndex = i + 1;
+      return TLD.test(s) ? "\\." : c;
     default:
       return c;
   }

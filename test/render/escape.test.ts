@@ -18,6 +18,7 @@ test("markdown escapes what GFM would turn into markup that markdown-it does not
   assert.equal(mdInline("www.evil.example"), "www\\.evil.example");
   assert.equal(mdInline("(WWW.evil.example)"), "(WWW\\.evil.example)");
   assert.equal(mdInline("awww.x"), "awww.x");
+  assert.equal(mdInline("www.1example.com"), "www\\.1example\\.com");
   assert.equal(mdInline("$x$"), "\\$x\\$");
   assert.equal(mdInline("![x](y)"), "\\!\\[x\\](y)");
   assert.equal(mdInline("a@b.example"), "a\\@b.example");
