@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
-import { parseMatrix, type Matrix } from "../lab/matrix.js";
+import { parseMatrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
 import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
 import { checkNamedFile } from "../sources/guard.js";
@@ -21,10 +21,11 @@ export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
   examples: [
-    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
+    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
+    ["ccforensics run samples/matrices/order-two.json --dry-run", "a shipped matrix: two servers' instructions in both orders"],
     ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
   ],
-  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "server", "serverArgs", "env", …}]}' } },
+  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")' } },
   options: {
     out: { type: "string", default: "runs", describe: "runs dir: one folder <label>-<a|b|…> per run" },
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
@@ -48,6 +49,8 @@ export interface RunRow {
   answer: string | null;
   command: string[];
   env: Record<string, string>;
+  /** The lab servers, in `mcpServers` order: name, kind, args, env, message log. */
+  servers: PlannedRun["servers"];
   mcpConfig: unknown;
 }
 
@@ -62,7 +65,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const env = argv.env;
   const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
   guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
-  preflightServers(matrix, plans, cliPath, env);
+  preflightServers(plans, cliPath, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
@@ -130,6 +133,7 @@ function row(p: PlannedRun, status: RunRow["status"], json: RunJson | null): Run
     answer: null,
     command: [p.claude, ...p.args],
     env: p.env,
+    servers: p.servers,
     mcpConfig: p.mcpConfig,
   };
 }
@@ -154,11 +158,12 @@ function plannedTable(rows: RunRow[]): Table {
   return {
     id: "run:planned",
     title: "Planned runs",
-    columns: [col("label", "label"), col("folder", "folder"), col("env", "env"), col("command", "command")],
+    columns: [col("label", "label"), col("folder", "folder"), col("servers", "servers"), col("env", "env"), col("command", "command")],
     rows: rows.map((r) => {
       const i = r.command.indexOf("-p") + 1;
       const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
-      return { label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
+      const servers = r.servers.map((x) => `${x.name}: ${shellLine([x.kind, ...x.args, ...Object.entries(x.env).map(([k, v]) => `${k}=${v}`)])}`).join("; ") || "none";
+      return { label: r.label, folder: r.folder, servers, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
     }),
     notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };
@@ -198,16 +203,19 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
-/** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */
-function preflightServers(m: Matrix, plans: PlannedRun[], cliPath: string, env: NodeJS.ProcessEnv): void {
-  const labels = new Set(plans.map((p) => p.label));
-  for (const c of m.configs) {
-    if (c.server === "none" || !labels.has(c.label)) continue;
-    const entryEnv = isObject(c.serverEntry.env) ? (c.serverEntry.env as Record<string, string>) : {};
-    const r = spawnSync(process.execPath, [cliPath, "lab", c.server, ...c.serverArgs], { input: "", env: { ...env, ...entryEnv }, encoding: "utf8", timeout: 20000 });
-    if (r.status !== 0) {
-      const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
-      throw new UsageError(`config "${c.label}": the lab server refused its serverArgs ${JSON.stringify(c.serverArgs)}: ${why}`);
+/** Starts each distinct lab server once with no input, so a bad server args fails here, not in a paid run. */
+function preflightServers(plans: PlannedRun[], cliPath: string, env: NodeJS.ProcessEnv): void {
+  const tried = new Set<string>();
+  for (const p of plans) {
+    for (const s of p.servers) {
+      const key = JSON.stringify([s.kind, s.args, s.env]);
+      if (tried.has(key)) continue;
+      tried.add(key);
+      const r = spawnSync(process.execPath, [cliPath, "lab", s.kind, ...s.args], { input: "", env: { ...env, ...s.env }, encoding: "utf8", timeout: 20000 });
+      if (r.status !== 0) {
+        const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
+        throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${why}`);
+      }
     }
   }
 }
