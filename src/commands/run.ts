@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { UsageError } from "../errors.js";
@@ -65,7 +65,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const env = argv.env;
   const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
   guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
-  preflightServers(plans, cliPath, env);
+  await preflightServers(plans, env, argv.cwd);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
@@ -203,17 +203,26 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
-/** Starts each distinct lab server once with no input, so a bad server args fails here, not in a paid run. */
-function preflightServers(plans: PlannedRun[], cliPath: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Starts each distinct lab server once, in this process, with no input, so bad server args fail here
+ * and not in a paid run. In process (the CLI's own `main`, imported when needed: it imports this
+ * module) because a matrix can name dozens of servers and a spawn each costs a Node start-up.
+ */
+async function preflightServers(plans: PlannedRun[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  const { main } = await import("../main.js");
   const tried = new Set<string>();
   for (const p of plans) {
     for (const s of p.servers) {
       const key = JSON.stringify([s.kind, s.args, s.env]);
       if (tried.has(key)) continue;
       tried.add(key);
-      const r = spawnSync(process.execPath, [cliPath, "lab", s.kind, ...s.args], { input: "", env: { ...env, ...s.env }, encoding: "utf8", timeout: 20000 });
-      if (r.status !== 0) {
-        const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
+      let err = "";
+      const sink = { write: () => true, once: () => sink };
+      const stderr = { write: (c: string | Uint8Array) => ((err += String(c)), true), once: () => stderr };
+      const io = { stdin: Readable.from([]), stdout: sink, stderr, env: { ...env, ...s.env }, cwd, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: undefined };
+      const code = await main(["lab", s.kind, ...s.args], io);
+      if (code !== 0) {
+        const why = err.trim().split("\n").pop()?.replace(/^ccforensics: /, "");
         throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${why}`);
       }
     }

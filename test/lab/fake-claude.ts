@@ -57,7 +57,8 @@ async function connect(name, entry) {
   const ask = (id, method, params, ms) => new Promise((res) => {
     waiting.set(id, res);
     closed.then(() => res({ closed: true }));
-    if (ms) setTimeout(() => res({ timeout: true }), ms);
+    // unref: a pending timeout must not keep the fake alive after its last answer.
+    if (ms) setTimeout(() => res({ timeout: true }), ms).unref();
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
   });
   const srv = { name, status: "failed", era: null, instructions: undefined, tools: [], ask, end: () => { child.stdin.end(); return closed; } };
