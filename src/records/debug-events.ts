@@ -154,7 +154,7 @@ export function durationMs(text: string): number | null {
     if (!m) return null;
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
-  return parts.length > 0 ? Math.round(total) : null;
+  return parts.length > 0 && Number.isSafeInteger(Math.round(total)) ? Math.round(total) : null;
 }
 
 const SIZE_UNIT: Record<string, number> = { B: 1, bytes: 1, byte: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
@@ -162,5 +162,6 @@ const SIZE_UNIT: Record<string, number> = { B: 1, bytes: 1, byte: 1, KB: 1024, M
 /** `51.7KB` (1024-based, FORMATS.md 1.10), `4.8MB`, `900 bytes` → bytes; null when unrecognised. */
 export function sizeBytes(text: string): number | null {
   const m = /^(\d+(?:\.\d+)?)\s*(bytes?|B|KB|MB|GB)$/.exec(text.trim());
-  return m ? Math.round(Number(m[1]) * SIZE_UNIT[m[2]!]!) : null;
+  const n = m ? Math.round(Number(m[1]) * SIZE_UNIT[m[2]!]!) : null;
+  return n !== null && Number.isSafeInteger(n) ? n : null;
 }

@@ -1,5 +1,6 @@
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import { countField, type InvalidValue } from "./values.js";
 
 /** `mcp_servers[]` of the init event: a snapshot taken before connections finish (`pending` is not a failure). */
 export interface McpServerStatus {
@@ -26,19 +27,22 @@ export interface RunInit {
   plugins: string[];
 }
 
-/** `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14). */
+/**
+ * `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14).
+ * Counts as in transcripts: absent is 0, a value that is no count is null (unknown, listed in health).
+ */
 export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
 }
 
 export interface ModelUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
   costUSD: number | null;
   contextWindow: number | null;
   webSearchRequests: number | null;
@@ -87,17 +91,23 @@ export function toRunInit(m: JsonObject, pos: Pos): RunInit {
   };
 }
 
-export function toRunResult(m: JsonObject, pos: Pos): RunResult {
+/** The `result` message; fields whose value is no count go to `invalid` (field paths from the message). */
+export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = []): RunResult {
   const u = isObject(m.usage) ? m.usage : null;
+  const count = (o: JsonObject, key: string, path: string) => {
+    const v = countField(o, key, path, invalid);
+    return v === undefined ? 0 : v;
+  };
   const modelUsage: Record<string, ModelUsage> = {};
   if (isObject(m.modelUsage)) {
     for (const [model, v] of Object.entries(m.modelUsage)) {
       if (!isObject(v)) continue;
+      const path = `modelUsage[${JSON.stringify(model)}]`;
       modelUsage[model] = {
-        inputTokens: num(v.inputTokens) ?? 0,
-        outputTokens: num(v.outputTokens) ?? 0,
-        cacheReadInputTokens: num(v.cacheReadInputTokens) ?? 0,
-        cacheCreationInputTokens: num(v.cacheCreationInputTokens) ?? 0,
+        inputTokens: count(v, "inputTokens", path),
+        outputTokens: count(v, "outputTokens", path),
+        cacheReadInputTokens: count(v, "cacheReadInputTokens", path),
+        cacheCreationInputTokens: count(v, "cacheCreationInputTokens", path),
         costUSD: num(v.costUSD) ?? null,
         contextWindow: num(v.contextWindow) ?? null,
         webSearchRequests: num(v.webSearchRequests) ?? null,
@@ -116,10 +126,10 @@ export function toRunResult(m: JsonObject, pos: Pos): RunResult {
     totalCostUsd: num(m.total_cost_usd) ?? num(m.cost_usd) ?? null,
     usage: u
       ? {
-          inputTokens: num(u.input_tokens) ?? 0,
-          outputTokens: num(u.output_tokens) ?? 0,
-          cacheReadInputTokens: num(u.cache_read_input_tokens) ?? 0,
-          cacheCreationInputTokens: num(u.cache_creation_input_tokens) ?? 0,
+          inputTokens: count(u, "input_tokens", "usage"),
+          outputTokens: count(u, "output_tokens", "usage"),
+          cacheReadInputTokens: count(u, "cache_read_input_tokens", "usage"),
+          cacheCreationInputTokens: count(u, "cache_creation_input_tokens", "usage"),
         }
       : null,
     modelUsage,
