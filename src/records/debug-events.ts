@@ -77,10 +77,19 @@ export interface Classified {
 /** Classifies one (already unquoted) message. `level` decides the MCP error form. */
 export function classifyMessage(text: string, level: string | null, serverHint: string | null = null): Classified {
   const mcp = MCP_PREFIX.exec(text);
-  if (mcp) return { server: mcp.groups!.server!, event: mcpEvent(mcp.groups!.rest!, level, mcp.groups!.colon !== undefined) };
-  if (serverHint !== null) return { server: serverHint, event: mcpEvent(text, level, level !== "ERROR") };
+  if (mcp) return { server: mcp.groups!.server!, event: counted(mcpEvent(mcp.groups!.rest!, level, mcp.groups!.colon !== undefined)) };
+  if (serverHint !== null) return { server: serverHint, event: counted(mcpEvent(text, level, level !== "ERROR")) };
   const tagged = MCP_TAG_SERVER.exec(text);
-  return { server: tagged ? tagged.groups!.server! : null, event: plainEvent(text) };
+  return { server: tagged ? tagged.groups!.server! : null, event: counted(plainEvent(text)) };
+}
+
+/**
+ * `connected … in 99999999999999999999ms` is no duration: a count no double holds exactly makes the
+ * line an unrecognised entry (kept, with its text) instead of a fact with Infinity or a rounded number.
+ */
+function counted(ev: DebugEvent): DebugEvent {
+  for (const v of Object.values(ev)) if (typeof v === "number" && !Number.isSafeInteger(v)) return { type: "other" };
+  return ev;
 }
 
 function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEvent {
