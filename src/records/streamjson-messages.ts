@@ -1,6 +1,6 @@
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
-import { countField, type InvalidValue } from "./values.js";
+import { countField, valueText, type InvalidValue } from "./values.js";
 
 /** `mcp_servers[]` of the init event: a snapshot taken before connections finish (`pending` is not a failure). */
 export interface McpServerStatus {
@@ -108,7 +108,7 @@ export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = [
         outputTokens: count(v, "outputTokens", path),
         cacheReadInputTokens: count(v, "cacheReadInputTokens", path),
         cacheCreationInputTokens: count(v, "cacheCreationInputTokens", path),
-        costUSD: num(v.costUSD) ?? null,
+        costUSD: cost(v, "costUSD", path, invalid) ?? null,
         contextWindow: num(v.contextWindow) ?? null,
         webSearchRequests: num(v.webSearchRequests) ?? null,
         maxOutputTokens: num(v.maxOutputTokens) ?? null,
@@ -119,11 +119,11 @@ export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = [
     pos,
     subtype: str(m.subtype) ?? null,
     isError: bool(m.is_error) ?? false,
-    durationMs: num(m.duration_ms) ?? null,
-    durationApiMs: num(m.duration_api_ms) ?? null,
-    numTurns: num(m.num_turns) ?? null,
+    durationMs: countField(m, "duration_ms", "result", invalid) ?? null,
+    durationApiMs: countField(m, "duration_api_ms", "result", invalid) ?? null,
+    numTurns: countField(m, "num_turns", "result", invalid) ?? null,
     result: str(m.result) ?? null,
-    totalCostUsd: num(m.total_cost_usd) ?? num(m.cost_usd) ?? null,
+    totalCostUsd: cost(m, "total_cost_usd", "result", invalid) ?? cost(m, "cost_usd", "result", invalid) ?? null,
     usage: u
       ? {
           inputTokens: count(u, "input_tokens", "usage"),
@@ -138,6 +138,15 @@ export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = [
     stopReason: str(m.stop_reason) ?? null,
     errors: (arr(m.errors) ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
   };
+}
+
+/** A cost in USD: a finite non-negative number (not a count: fractions are the point). */
+function cost(o: JsonObject, key: string, path: string, invalid: InvalidValue[]): number | null | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v === "number" && Number.isFinite(v) && v >= 0 && v < 1e15) return v;
+  invalid.push({ field: `${path}.${key}`, value: valueText(v) });
+  return null;
 }
 
 /**
