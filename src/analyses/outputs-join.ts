@@ -178,7 +178,7 @@ function formatFromName(path: string): "json" | "text" {
   return savedName(path).extension === "json" ? "json" : "text";
 }
 
-type Carried = (RequestRow & { lastTotal: number }) | undefined;
+type Carried = (RequestRow & { lastTotal: number | null }) | undefined;
 
 /**
  * The request that first carried a result: the first new request of the same file after the result's
@@ -186,7 +186,7 @@ type Carried = (RequestRow & { lastTotal: number }) | undefined;
  */
 function carrier(requests: RequestRow[]): (r: { file: string; line: number }) => Carried {
   const byFile = new Map<string, RequestRow[]>();
-  const lastTotal = new Map<string, number>();
+  const lastTotal = new Map<string, number | null>();
   for (const q of requests) {
     const l = byFile.get(q.file) ?? [];
     l.push(q);
