@@ -4,7 +4,7 @@ import yargs, { type Argv as YArgv } from "yargs";
 import { COMMANDS } from "./commands/index.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
-import { render, type Format } from "./render/emit.js";
+import { writeDocument, type Format } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { redactOutput } from "./report/redact.js";
@@ -69,7 +69,7 @@ function register(y: YArgv, spec: CommandSpec): YArgv {
       }
       const shown = a.redact ? redactOutput(out) : out;
       for (const w of shown.report.warnings) process.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-      process.stdout.write(render(shown, a.format, paletteFor({ color: a.color })));
+      await writeDocument(process.stdout, shown, a.format, paletteFor({ color: a.color }));
       if (out.failure) throw new RuntimeError(out.failure);
     },
   );
