@@ -6,7 +6,7 @@ import { requestsAnalysis } from "../analyses/requests.js";
 import { UsageError } from "../errors.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
-import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { progressReporter } from "./progress.js";
@@ -45,8 +45,9 @@ export const sessionsCommand: CommandSpec = {
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const progress = progressReporter();
+    const index = new SubagentIndex();
     for (const s of listSessionFiles(dirs)) {
-      const subs = await findSubagents(s.path, s.id);
+      const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
       const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
@@ -76,29 +76,69 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
 /**
  * Subagent transcripts of a main session: `<session>/subagents/**\/agent-*.jsonl` (2.1.x) and old-layout
- * `agent-*.jsonl` beside the main file whose records carry the same session id (2.0.x).
+ * `agent-*.jsonl` beside the main file whose records carry the same session id (2.0.x). Pass one index
+ * for many sessions: the project folder is then listed, and each old-layout file read, once in all.
  */
-export async function findSubagents(mainPath: string, sessionId: string): Promise<SubagentFile[]> {
-  const dir = dirname(mainPath);
+export async function findSubagents(mainPath: string, sessionId: string, index = new SubagentIndex()): Promise<SubagentFile[]> {
   const out: SubagentFile[] = [];
-  const walk = (d: string, seen: Set<string>, depth: number) => {
-    if (depth > 8 || !firstVisit(seen, d)) return;
-    for (const f of safeReaddir(d)) {
-      const p = join(d, f);
-      if (isDir(p)) walk(p, seen, depth + 1);
-      else {
-        const m = AGENT_FILE.exec(f);
-        if (m && isFile(p)) out.push({ path: p, agentId: m[1]! });
-      }
-    }
-  };
-  walk(join(dir, sessionId, "subagents"), new Set(), 0);
-  for (const f of safeReaddir(dir)) {
-    const m = AGENT_FILE.exec(f);
-    const p = join(dir, f);
-    if (m && isFile(p) && (await sessionIdOf(p)) === sessionId) out.push({ path: p, agentId: m[1]! });
+  walkSubagents(join(dirname(mainPath), sessionId, "subagents"), new Set(), 0, out);
+  out.push(...(await index.oldLayout(dirname(mainPath))).get(sessionId) ?? []);
+  return out.sort((a, b) => byPath.compare(a.path, b.path));
+}
+
+/** Same order as `localeCompare` without arguments, without building a collator per comparison. */
+const byPath = new Intl.Collator();
+
+/** Old-layout agent files per project folder, grouped by the session id their records carry. */
+export class SubagentIndex {
+  private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
+
+  oldLayout(projectDir: string): Promise<Map<string, SubagentFile[]>> {
+    let m = this.dirs.get(projectDir);
+    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir)));
+    return m;
   }
-  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function groupOldLayout(dir: string): Promise<Map<string, SubagentFile[]>> {
+  const bySession = new Map<string, SubagentFile[]>();
+  for (const e of safeReaddirTyped(dir)) {
+    const m = AGENT_FILE.exec(e.name);
+    const p = join(dir, e.name);
+    if (!m || !isFileEntry(e, p)) continue;
+    const id = await sessionIdOf(p);
+    if (id === undefined) continue;
+    const list = bySession.get(id);
+    const f = { path: p, agentId: m[1]! };
+    if (list) list.push(f);
+    else bySession.set(id, [f]);
+  }
+  return bySession;
+}
+
+/** Dirent types spare a stat per file; only symlinks are stat'ed to see what they point at. */
+function walkSubagents(d: string, seen: Set<string>, depth: number, out: SubagentFile[]): void {
+  if (depth > 8 || !firstVisit(seen, d)) return;
+  for (const e of safeReaddirTyped(d)) {
+    const p = join(d, e.name);
+    if (e.isDirectory() || (e.isSymbolicLink() && isDir(p))) walkSubagents(p, seen, depth + 1, out);
+    else {
+      const m = AGENT_FILE.exec(e.name);
+      if (m && isFileEntry(e, p)) out.push({ path: p, agentId: m[1]! });
+    }
+  }
+}
+
+function isFileEntry(e: Dirent, p: string): boolean {
+  return e.isFile() || (e.isSymbolicLink() && isFile(p));
+}
+
+function safeReaddirTyped(d: string): Dirent[] {
+  try {
+    return readdirSync(d, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** The session id named by the first records of a transcript (`sessionId`, or `session_id` from 2.1.239). */
