@@ -1,11 +1,11 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
-import { renderCsv } from "./csv.js";
+import { csvLines } from "./csv.js";
 import { jsonChunks } from "./json-stream.js";
-import { renderMarkdown } from "./markdown.js";
+import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
-import { renderTerminal } from "./table.js";
+import { terminalChunks } from "./table.js";
 
 export type Format = "table" | "markdown" | "json" | "csv";
 
@@ -28,13 +28,13 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
       yield "\n";
       return;
     case "markdown":
-      yield renderMarkdown(out.report);
+      yield* markdownChunks(out.report);
       return;
     case "csv":
-      yield renderCsv(out.report);
+      yield* csvLines(out.report);
       return;
     default:
-      yield renderTerminal(out.report, palette);
+      yield* terminalChunks(out.report, palette);
   }
 }
 
