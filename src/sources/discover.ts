@@ -116,12 +116,12 @@ async function groupOldLayout(dir: string): Promise<Map<string, SubagentFile[]>>
   return bySession;
 }
 
-/** Dirent types spare a stat per file; only symlinks are stat'ed to see what they point at. */
+/** Dirent types spare a stat per file; only symlinks (and untyped entries) are stat'ed to see what they are. */
 function walkSubagents(d: string, seen: Set<string>, depth: number, out: SubagentFile[]): void {
   if (depth > 8 || !firstVisit(seen, d)) return;
   for (const e of safeReaddirTyped(d)) {
     const p = join(d, e.name);
-    if (e.isDirectory() || (e.isSymbolicLink() && isDir(p))) walkSubagents(p, seen, depth + 1, out);
+    if (e.isDirectory() || (!e.isFile() && isDir(p))) walkSubagents(p, seen, depth + 1, out);
     else {
       const m = AGENT_FILE.exec(e.name);
       if (m && isFileEntry(e, p)) out.push({ path: p, agentId: m[1]! });
@@ -129,8 +129,9 @@ function walkSubagents(d: string, seen: Set<string>, depth: number, out: Subagen
   }
 }
 
+/** A symlink, or an entry whose type the file system did not report, is stat'ed. */
 function isFileEntry(e: Dirent, p: string): boolean {
-  return e.isFile() || (e.isSymbolicLink() && isFile(p));
+  return e.isFile() || (!e.isDirectory() && isFile(p));
 }
 
 function safeReaddirTyped(d: string): Dirent[] {
