@@ -30,3 +30,7 @@ export const STREAM_JSON = load((r) => r.endsWith(".stream.jsonl") || r.endsWith
 
 /** A clean session to hang mutated side evidence (--debug-file, --rpc-log, --stream-json) on. */
 export const DEMO_SESSION = "samples/claude-home/projects/-tmp-lab-demo/c0ffee00-1111-4222-8333-444444444444.jsonl";
+
+/** `claude -p` output that is JSONL (stream-json) rather than one JSON document (`--output-format json`). */
+export const STREAM_JSONL = STREAM_JSON.filter((s) => s.rel.endsWith(".jsonl"));
+export const CLAUDE_P_JSON = STREAM_JSON.filter((s) => s.rel.endsWith(".json"));

@@ -179,15 +179,25 @@ function replaceAt(line: Buffer, path: number, raw: () => string): Buffer {
   if (slots.length === 0) return Buffer.from(raw());
   const [holder, key] = slots[path % slots.length]!;
   (holder as Record<string | number, unknown>)[key] = MARK;
-  return Buffer.from(JSON.stringify(v).replace(JSON.stringify(MARK), raw));
+  return stringify(v, raw) ?? line;
 }
 
 function setUsage(line: Buffer, field: string, raw: string): Buffer {
+  const text = () => raw;
   const v = parse(line) as { message?: { usage?: Record<string, unknown> } } | undefined;
   const usage = v?.message?.usage;
   if (!usage || typeof usage !== "object") return line;
   usage[field] = MARK;
-  return Buffer.from(JSON.stringify(v).replace(JSON.stringify(MARK), raw));
+  return stringify(v, text) ?? line;
+}
+
+/** undefined when the value is too deep for JSON.stringify's recursion; the line is then left as it was. */
+function stringify(v: unknown, raw: () => string): Buffer | undefined {
+  try {
+    return Buffer.from(JSON.stringify(v).replace(JSON.stringify(MARK), raw));
+  } catch {
+    return undefined;
+  }
 }
 
 function parse(line: Buffer): unknown {
@@ -198,7 +208,9 @@ function parse(line: Buffer): unknown {
   }
 }
 
-function walk(v: unknown, out: Array<[Record<string, unknown> | unknown[], string | number]>): void {
-  if (Array.isArray(v)) v.forEach((x, k) => (out.push([v, k]), walk(x, out)));
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), walk(x, out));
+/** Slots down to a fixed depth: earlier "deep" ops may have nested a line far past what recursion survives. */
+function walk(v: unknown, out: Array<[Record<string, unknown> | unknown[], string | number]>, depth = 0): void {
+  if (depth > 64) return;
+  if (Array.isArray(v)) v.forEach((x, k) => (out.push([v, k]), walk(x, out, depth + 1)));
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), walk(x, out, depth + 1));
 }

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { runCli, type CliResult } from "../helpers.js";
 
@@ -22,37 +22,45 @@ function positiveInt(raw: string | undefined, dflt: number): number {
   return raw && Number.isSafeInteger(n) && n > 0 ? n : dflt;
 }
 
-/** A scratch folder per case; the file keeps the sample's name so paths in output stay readable. */
+/** A scratch folder per case; the file keeps the sample's name (under `name`'s folders) so paths in output stay readable. */
 export function withTempFile<T>(name: string, bytes: Buffer, body: (path: string, dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "ccf-fuzz-"));
   const path = join(dir, name);
+  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
   return body(path, dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** A property as data, so the test runner and the explorer (explore.ts) run the same cases. */
+export interface Prop<T> {
+  name: string;
+  arb: fc.Arbitrary<T>;
+  run: (v: T) => Promise<void>;
+  /** The mutated input of a case, written to a file when the case fails. */
+  bytes: (v: T) => Buffer;
 }
 
 /**
  * fc.assert with the suite's seed and run count. On failure the shrunk input is also written to a
  * file, because a Buffer printed inside fast-check's message is hard to replay by hand.
  */
-export async function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => Promise<void>, bytesOf: (v: T) => Buffer): Promise<void> {
-  let last: T | undefined;
-  const prop = fc.asyncProperty(arb, async (v) => {
+export async function check<T>(p: Prop<T>): Promise<void> {
+  let last: { v: T; err: unknown } | undefined;
+  const prop = fc.asyncProperty(p.arb, async (v) => {
     try {
-      await predicate(v);
-    } catch (e) {
-      last = v;
-      throw e;
+      await p.run(v);
+    } catch (err) {
+      last = { v, err };
+      throw err;
     }
   });
   try {
     await fc.assert(prop, { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: process.env.FUZZ_SHRINK === "0" });
   } catch (e) {
-    let where = "";
-    if (last !== undefined) {
-      const file = join(tmpdir(), `ccf-fuzz-${name.replace(/\W+/g, "-")}-${FUZZ_SEED}.bin`);
-      writeFileSync(file, bytesOf(last));
-      where = `\nshrunk input written to ${file}`;
-    }
-    throw new Error(`fuzz property "${name}" failed (FUZZ_SEED=${FUZZ_SEED} FUZZ_RUNS=${FUZZ_RUNS})${where}\n${(e as Error).message}`);
+    if (!last) throw e;
+    const file = join(tmpdir(), `ccf-fuzz-${p.name.replace(/\W+/g, "-")}-${FUZZ_SEED}.bin`);
+    writeFileSync(file, p.bytes(last.v));
+    const why = last.err instanceof Error ? last.err.message : String(last.err);
+    throw new Error(`fuzz property "${p.name}" failed (FUZZ_SEED=${FUZZ_SEED} FUZZ_RUNS=${FUZZ_RUNS}); shrunk input written to ${file}\n${why}\n\n${(e as Error).message.slice(0, 3000)}`);
   }
 }
