@@ -11,7 +11,7 @@ export type Op =
   | { op: "swap"; a: number; b: number }
   | { op: "glue"; line: number }
   | { op: "value"; line: number; path: number; raw: string }
-  | { op: "usage"; line: number; field: string; raw: string }
+  | { op: "field"; line: number; key: string; raw: string }
   | { op: "bytes"; at: number; hex: string }
   | { op: "deep"; line: number; path: number; depth: number }
   | { op: "long"; line: number; path: number; n: number; unit: string }
@@ -49,17 +49,22 @@ export const HOSTILE = [
 /** Raw JSON text put in place of a value: other types, and numbers no usage field should accept. */
 export const RAW_VALUES = [
   "null", "true", "false", "0", "{}", "[]", "\"\"", "\"12\"", "\"NaN\"", "\"Infinity\"", "\"-1\"",
-  "1e308", "-1e308", "1e400", "-500", "-0", "0.5", "4.5e15", String(2 ** 60), "123456789012345678901234567890",
+  "1e308", "-1e308", "1e400", "1e20", "-1e20", "8.64e15", "\"2026-13-45T99:99:99Z\"", "\"+275760-09-13T00:00:00.001Z\"", "-500", "-0", "0.5", "4.5e15", String(2 ** 60), "123456789012345678901234567890",
   "\"\\ud800\"", "\"x\\udfffy\"", "\"\\ud83d\"", "{\"a\":[1,{\"b\":null}]}", "[1,\"2\",null]",
   ...HOSTILE.map((s) => JSON.stringify(s)),
 ];
 
-const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"];
+/** Keys whose values feed arithmetic or dates: token counts, times, durations, costs, ids. */
+export const NUMERIC_KEYS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"];
+const OTHER_KEYS = ["timestamp", "t", "ts", "time", "duration_ms", "durationMs", "total_cost_usd", "num_turns", "id", "method", "type", "protocolVersion", "maxResultSizeChars"];
 const BAD_BYTES = ["ff", "c3", "c0af", "eda080", "f4908080", "80", "e282", "fe"];
 /** Long strings in several widths: ASCII, CJK (3 UTF-8 bytes) and an astral emoji (2 UTF-16 units). */
 const LONG_UNITS = ["a", "\\\"", "漢", "😀", "\\u0000"];
 
 const idx = fc.nat({ max: 1 << 20 });
+
+/** A token or cost field set to a value from RAW_VALUES. */
+export const numericFieldOp: fc.Arbitrary<Op> = fc.record({ op: fc.constant("field" as const), line: idx, key: fc.constantFrom(...NUMERIC_KEYS), raw: fc.constantFrom(...RAW_VALUES) });
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("cut" as const), at: idx }),
@@ -68,7 +73,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("swap" as const), a: idx, b: idx }),
   fc.record({ op: fc.constant("glue" as const), line: idx }),
   fc.record({ op: fc.constant("value" as const), line: idx, path: idx, raw: fc.constantFrom(...RAW_VALUES) }),
-  fc.record({ op: fc.constant("usage" as const), line: idx, field: fc.constantFrom(...USAGE_FIELDS), raw: fc.constantFrom(...RAW_VALUES) }),
+  fc.record({ op: fc.constant("field" as const), line: idx, key: fc.constantFrom(...NUMERIC_KEYS, ...OTHER_KEYS), raw: fc.constantFrom(...RAW_VALUES) }),
   fc.record({ op: fc.constant("bytes" as const), at: idx, hex: fc.constantFrom(...BAD_BYTES) }),
   fc.record({ op: fc.constant("deep" as const), line: idx, path: idx, depth: fc.integer({ min: 2, max: 20000 }) }),
   fc.record({ op: fc.constant("long" as const), line: idx, path: idx, n: fc.integer({ min: 1, max: 1_000_000 }), unit: fc.constantFrom(...LONG_UNITS) }),
@@ -130,10 +135,10 @@ function onLines(b: Buffer, o: Op): Buffer {
     case "long":
       lines[i] = replaceAt(lines[i]!, o.path, () => `"${o.unit.repeat(Math.ceil(o.n / o.unit.length))}"`);
       break;
-    case "usage": {
-      // Aim at a line that has usage, so most cases hit the token arithmetic rather than a random key.
-      const j = findFrom(lines, i, (t) => t.includes("\"usage\""));
-      if (j >= 0) lines[j] = setUsage(lines[j]!, o.field, o.raw);
+    case "field": {
+      // Aim at a line that has the key, so most cases hit arithmetic and dates rather than a random value.
+      const j = findFrom(lines, i, (t) => t.includes(`"${o.key}"`));
+      if (j >= 0) lines[j] = setKey(lines[j]!, o.key, o.raw);
       break;
     }
   }
@@ -182,13 +187,15 @@ function replaceAt(line: Buffer, path: number, raw: () => string): Buffer {
   return stringify(v, raw) ?? line;
 }
 
-function setUsage(line: Buffer, field: string, raw: string): Buffer {
-  const text = () => raw;
-  const v = parse(line) as { message?: { usage?: Record<string, unknown> } } | undefined;
-  const usage = v?.message?.usage;
-  if (!usage || typeof usage !== "object") return line;
-  usage[field] = MARK;
-  return stringify(v, text) ?? line;
+function setKey(line: Buffer, key: string, raw: string): Buffer {
+  const v = parse(line);
+  if (v === undefined) return line;
+  const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
+  walk(v, slots);
+  const slot = slots.find(([, k]) => k === key);
+  if (!slot) return line;
+  (slot[0] as Record<string, unknown>)[key] = MARK;
+  return stringify(v, () => raw) ?? line;
 }
 
 /** undefined when the value is too deep for JSON.stringify's recursion; the line is then left as it was. */

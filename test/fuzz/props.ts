@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
 import type { Sample } from "./corpus.js";
-import { applyOps, HOSTILE, opArb, opsArb, type Op } from "./mutators.js";
+import { applyOps, HOSTILE, numericFieldOp, opArb, opsArb, type Op } from "./mutators.js";
 import { runOnce, withTempFile, type Prop } from "./run.js";
 import {
   assertBadLinesReported, assertExit, assertHumanOutput, assertLinesAccounted, assertSaneNumbers,
@@ -37,7 +37,7 @@ const hostileOps = fc.array(
 );
 
 const usageOps = fc.array(
-  fc.oneof({ weight: 3, arbitrary: opArb.filter((o) => o.op === "usage") }, { weight: 1, arbitrary: opArb }),
+  fc.oneof({ weight: 3, arbitrary: numericFieldOp }, { weight: 1, arbitrary: opArb }),
   { minLength: 1, maxLength: 4 },
 );
 
