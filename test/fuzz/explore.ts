@@ -25,9 +25,9 @@ const classOf = (msg: string) =>
     .replace(/\d+/g, "N")
     .slice(0, 200);
 
-for (const n of names) {
+for (const [k, n] of names.entries()) {
   const p = prop(n);
-  const cases = fc.sample(p.arb, { numRuns: Number(count), seed: Number(seedArg) });
+  const cases = fc.sample(p.arb, { numRuns: Number(count), seed: Number(seedArg) + k });
   const seen = new Map<string, number>();
   let next = 0, failed = 0;
   const t0 = Date.now();

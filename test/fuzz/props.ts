@@ -110,15 +110,18 @@ export function fileEqualsStdin(name: string, targets: Target[], pool: Sample[])
   };
 }
 
-/** Table, markdown and CSV carry no raw control or invisible character, no markup, no formula. */
-export function humanFormats(name: string, t: Target, pool: Sample[], hostile: boolean): Prop<{ c: Case; format: string }> {
+/**
+ * Table, markdown and CSV carry no raw control character; with `escaping`, also no invisible
+ * character, no markup from evidence and no formula.
+ */
+export function humanFormats(name: string, t: Target, pool: Sample[], hostile: boolean, escaping = false): Prop<{ c: Case; format: string }> {
   return {
     name, arb: fc.record({ c: caseArb(pool, hostile ? hostileOps : opsArb), format: fc.constantFrom(...HUMAN_FORMATS) }), bytes: ({ c }) => bytesOf(c),
     run: ({ c, format }) => inTemp(t, c, async (path, dir) => {
       const r = await runOnce([...t.args(path, dir), "--format", format]);
       const what = describe(t, c, ` --format ${format}`);
       assertExit(r, 0, what);
-      assertHumanOutput(format, r.stdout, what);
+      assertHumanOutput(format, r.stdout, what, escaping);
     }),
   };
 }

@@ -54,6 +54,12 @@ add(strictExit("debug-strict", [debug, debugFile], DEBUG_LOGS) as Prop<unknown>)
 add(strictExit("rpc-strict", [rpc, rpcLog], RPC_LOGS) as Prop<unknown>);
 add(strictExit("stream-json-strict", [streamJsonl], STREAM_JSONL) as Prop<unknown>);
 
+// What issue 9 adds to escaping; report covers every section, inventory the record-type lists.
+add(humanFormats("report-escaping", asTarget("report"), TRANSCRIPTS, true, true) as Prop<unknown>);
+add(humanFormats("inventory-escaping", asTarget("inventory"), TRANSCRIPTS, true, true) as Prop<unknown>);
+add(humanFormats("rpc-escaping", rpc, RPC_LOGS, true, true) as Prop<unknown>);
+add(humanFormats("sessions-escaping", sessions, TRANSCRIPTS, true, true) as Prop<unknown>);
+
 add(jsonHealth("sessions-json", sessions, TRANSCRIPTS) as Prop<unknown>);
 add(humanFormats("sessions-human", sessions, TRANSCRIPTS, true) as Prop<unknown>);
 add(strictExit("sessions-strict", [sessions], TRANSCRIPTS) as Prop<unknown>);
