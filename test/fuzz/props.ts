@@ -94,20 +94,31 @@ export function saneTotals(name: string, t: Target, pool: Sample[]): Prop<Case> 
   };
 }
 
-/** A file and the same bytes on stdin give the same document, input paths aside. */
+/**
+ * A file and the same bytes on stdin give the same document, input paths aside. The file gets a
+ * neutral name: an `agent-*.jsonl` name makes a subagent chain by design, and stdin is always main.
+ */
 export function fileEqualsStdin(name: string, targets: Target[], pool: Sample[]): Prop<{ c: Case; t: Target }> {
   return {
     name, arb: fc.record({ c: caseArb(pool), t: fc.constantFrom(...targets.filter((t) => t.stdin)) }), bytes: ({ c }) => bytesOf(c),
-    run: ({ c, t }) => inTemp(t, c, async (path, dir, bytes) => {
+    run: ({ c, t }) => withTempFile("fuzz-input.jsonl", bytesOf(c), async (path, dir) => {
+      const bytes = bytesOf(c);
       const [f, s] = await Promise.all([runOnce([t.command, path, "--json"]), runOnce([t.command, "-", "--json"], bytes)]);
       const what = describe(t, c, " file vs -");
       assertExit(f, 0, what + " (file)");
       assertExit(s, 0, what + " (stdin)");
-      const a = normalisePaths(parseJson(f, t.command, what), [path, dir]);
-      const b = normalisePaths(parseJson(s, t.command, what), ["-"]);
+      const a = withoutInputFields(normalisePaths(parseJson(f, t.command, what), [path, dir]));
+      const b = withoutInputFields(normalisePaths(parseJson(s, t.command, what), ["-"]));
       assert.deepEqual(b, a, `${what}: stdin and file documents differ`);
     }),
   };
+}
+
+/** report's summary names the transcript and its tool-results folder; stdin has neither (null). */
+function withoutInputFields(j: unknown): unknown {
+  const summary = (j as { summary?: Record<string, unknown> }).summary;
+  if (summary) for (const k of ["transcript", "toolResultsDir"]) delete summary[k];
+  return j;
 }
 
 /**
