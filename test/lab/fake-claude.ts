@@ -128,11 +128,13 @@ if (call) {
   const cap = Math.max(50000, def?._meta?.["anthropic/maxResultSizeChars"] ?? 0);
   let seen = text;
   if (res.error) seen = "Error: " + res.error.message;
-  else if (text.length > cap && process.env.CLAUDE_CONFIG_DIR) {
+  else if (text.length > cap) {
     const json = JSON.stringify(content, null, 2);
-    const dir = join(process.env.CLAUDE_CONFIG_DIR, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"), session, "tool-results");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, id + ".json"), json);
+    const dir = join(process.env.CLAUDE_CONFIG_DIR || "/nonexistent-fake-home", "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"), session, "tool-results");
+    if (process.env.CLAUDE_CONFIG_DIR) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, id + ".json"), json);
+    }
     seen = "<persisted-output>\nOutput too large (" + (json.length / 1024).toFixed(1) + "KB). Full output saved to: " + join(dir, id + ".json") + "\n\nPreview (first 2KB):\n" + json.slice(0, 2048) + "\n...\n</persisted-output>";
   }
   rec({ type: "user", message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: seen }] }, toolUseResult: content });
