@@ -5,7 +5,7 @@ import { join } from "node:path";
  * A stand-in for `claude -p --output-format stream-json --verbose`, written into a temp dir by the
  * tests. It starts every MCP server of --mcp-config and shakes hands the way Claude Code 2.1.285 did
  * in seed 000: a `server/discover` probe; on an error, or no answer within FAKE_PROBE_TIMEOUT_MS
- * (default 5000), `initialize`; on a result, modern `tools/list`. A server that exits during the
+ * (default 10000), `initialize`; on a result, modern `tools/list`. A server that exits during the
  * handshake is "failed" and the others go on. It cuts each server's instructions at 2,048 chars (or
  * CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) with the 13-char marker and answers BEGIN=… END=… LAST=…
  * from what it kept (one `name: …` part per server when there are several). A prompt "Call
@@ -36,7 +36,7 @@ const cfg = JSON.parse(readFileSync(opt("--mcp-config"), "utf8"));
 const debugFile = opt("--debug-file");
 const session = process.env.FAKE_SESSION || randomUUID();
 const limit = /^\d+$/.test(process.env.CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH || "") ? Number(process.env.CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) : 2048;
-const probeTimeout = Number(process.env.FAKE_PROBE_TIMEOUT_MS || 5000);
+const probeTimeout = Number(process.env.FAKE_PROBE_TIMEOUT_MS || 10000);
 const debug = [];
 const log = (s) => debug.push(new Date().toISOString() + " [DEBUG] " + s);
 for (const k of ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "FAKE_MARK", "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH"]) log("fake: " + k + "=" + (process.env[k] ?? "<unset>"));

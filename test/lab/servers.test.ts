@@ -141,7 +141,7 @@ test("lab --log: every message both ways, whole, with time and direction; `rpc` 
   assert.deepEqual([j.rpc.firstMethod, j.rpc.era, j.rpc.probe.id, j.rpc.probe.clientName], ["server/discover", "legacy", "server-discover-probe-1", "claude-code"]);
   assert.deepEqual([j.rpc.probe.answered, j.rpc.probe.errorCode, j.rpc.probeOutcome, j.rpc.responsesLogged], ["error", -32601, "error", true]);
   assert.equal(j.rpc.initialize.protocolVersion, "2025-11-25");
-  assert.ok(j.rpc.initialize.msAfterProbe >= 30 && j.rpc.initialize.msAfterProbe < 5000, String(j.rpc.initialize.msAfterProbe));
+  assert.ok(j.rpc.initialize.msAfterProbe >= 30 && j.rpc.initialize.msAfterProbe < 60000, String(j.rpc.initialize.msAfterProbe));
   assert.deepEqual(j.rpc.instructions.map((x: any) => [x.method, x.chars]), [["initialize", 1000]]);
   const received = await runCli(["outputs", "-", "--rpc-log", sample("runs", "en-1000-a", "rpc-log.jsonl"), "--json"], { stdin: "" });
   assert.match(received.stderr, /no tools\/list response in the message log/, "the old received-only log had no results");
