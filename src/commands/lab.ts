@@ -19,7 +19,7 @@ export const labCommand: CommandSpec = {
   command: "lab <server>",
   describe: "a stdio MCP lab server (instructions | output) that reproduces the seed experiments; serves JSON-RPC on stdin/stdout until stdin ends",
   examples: [
-    ["ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl", "seed 000's server: 5,000 chars of Japanese instructions, every received message logged"],
+    ["ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl", "seed 000's server: 5,000 chars of Japanese instructions, every message both ways logged"],
     ["ccforensics lab instructions --dual --init-delay-ms 8000", "a dual-era server (server/discover answered, other codewords) whose initialize reply is 8 s late"],
     ["ccforensics lab output --cjk", "seed 003's big server: emit_text / emit_text_annotated, CJK filler"],
     ["ccforensics lab output --content image", "emit_text returns a PNG of exactly `chars` bytes as MCP image content"],
