@@ -1,6 +1,8 @@
-import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js";
-import type { Health } from "../analyses/health.js";
-import { scanTranscripts } from "../sources/scan.js";
+import type { AnyAnalysis, ResultsOf } from "../analyses/analysis.js";
+import { documentHealth, type Health } from "../records/health.js";
+import type { AnyRecord } from "../records/transcript.js";
+import type { InputPass } from "../pipeline/runner.js";
+import { readTranscripts } from "../pipeline/transcripts.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import { progressReporter } from "./progress.js";
 
@@ -22,14 +24,16 @@ export interface CommonOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface Loaded<T extends Record<string, AnyAnalysis>> {
+export interface Loaded<T extends Record<string, AnyAnalysis<AnyRecord>>> {
   resolved: ResolvedTarget;
+  /** The transcripts' health, merged; `passes` has each input's own. */
   health: Health;
-  results: { [K in keyof T]: ResultOf<T[K]> };
+  passes: InputPass[];
+  results: ResultsOf<T>;
 }
 
 /** Resolves a target and runs the given analyses over its transcripts in one pass. */
-export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
+export async function loadTranscripts<T extends Record<string, AnyAnalysis<AnyRecord>>>(
   target: string | undefined,
   opts: CommonOptions,
   analyses: T,
@@ -40,9 +44,8 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
     env: opts.env,
     stdinIsTTY: opts.stdin ? false : undefined,
   });
-  const fan = new Fanout(analyses);
   const progress = progressReporter();
-  const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
+  const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: progress?.update });
   progress?.done();
-  return { resolved, health, results: fan.finish() };
+  return { resolved, health: documentHealth(inputs.map((p) => ({ health: p.health, share: "whole" }))), passes: inputs, results };
 }

@@ -1,14 +1,16 @@
-import { applyBaselines, COMPARE_COLUMNS, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { COMPARE_COLUMNS } from "../report/compare-columns.js";
+import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
+import { emptyHealth, mergeHealth } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
-import { compareChartSpec, protectedDirs, writeChart } from "../render/chart.js";
+import { compareChartSpec } from "../render/chart.js";
+import { protectedDirs, writeChart } from "../output/chart-file.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
-import { readRuns, type RunSpec } from "../sources/manifest.js";
+import { readRuns, type RunSpec } from "../pipeline/manifest.js";
 import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "./inputs.js";
 import type { CommandSpec } from "./registry.js";
@@ -113,7 +115,7 @@ function rowOf(spec: RunSpec, s: SessionAnalysis): CompareRow {
   const withProbe = instr.find((r) => r.probe !== null);
   const checks = new Map<string, number>();
   for (const r of s.outputs.rows) checks.set(r.check, (checks.get(r.check) ?? 0) + 1);
-  const servers = s.debug?.result.servers ?? [];
+  const servers = s.debug?.result.debug.servers ?? [];
   const res = s.run?.run.result ?? null;
   const inv = s.inventory;
   const top = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
@@ -148,11 +150,11 @@ function rowOf(spec: RunSpec, s: SessionAnalysis): CompareRow {
     debugEra: servers.map((x) => x.protocolEra).find((x) => x !== null) ?? null,
     negotiatedProtocolVersion: servers.map((x) => x.negotiatedProtocolVersion).find((x) => x !== null) ?? null,
     connectMs: servers.length ? Math.max(...servers.map((x) => x.connectMs ?? 0)) : null,
-    runtimeArm: s.debug?.result.runtimeArm ?? null,
+    runtimeArm: s.debug?.result.debug.runtimeArm ?? null,
     toolResults: s.outputs.rows.length,
     checks: checks.size ? [...checks].map(([c, n]) => `${c}×${n}`).join(" ") : null,
     largestResultChars: s.outputs.rows.length ? Math.max(...s.outputs.rows.map((r) => r.fullChars ?? r.chars)) : null,
-    countTokensCalls: s.debug?.result.countTokensCalls ?? null,
+    countTokensCalls: s.debug?.result.debug.countTokensCalls ?? null,
     costUsd: res?.totalCostUsd ?? null,
     turns: res?.numTurns ?? null,
     durationMs: res?.durationMs ?? null,

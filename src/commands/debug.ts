@@ -1,6 +1,6 @@
 import type { DebugResult } from "../analyses/debug.js";
-import { mergeHealth, type Health } from "../analyses/health.js";
-import { readClaudeRun } from "../records/streamjson.js";
+import { documentHealth, type Health, type InputHealth } from "../records/health.js";
+import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { findingsTable } from "../report/findings.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -10,7 +10,6 @@ import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
-import { readDebugEvidence } from "./debug-evidence.js";
 
 export interface DebugOptions extends CommonOptions {
   allEvents?: boolean;
@@ -31,16 +30,17 @@ export const debugCommand: CommandSpec = {
 /** Reads a debug log in one pass; optionally a `claude -p` output for the init event's server statuses. */
 export async function runDebug(file: string, opts: DebugOptions): Promise<CommandOutput> {
   const input = evidenceInput(file, "debug-log");
-  const { result, health } = await analyseDebugLog(input, opts);
+  const { result, health: own } = await analyseDebugLog(input, opts);
   const inputs: InputFile[] = [input];
+  const parts: InputHealth[] = [{ health: own, share: "whole" }];
   let run: RunSection | null = null;
   if (opts.streamJson) {
-    const runInput = evidenceInput(opts.streamJson, "stream-json");
-    const r = await readClaudeRun(runInput, { stdin: opts.stdin });
-    run = runSection(r);
-    inputs.push(runInput);
-    mergeHealth(health, r.health);
+    const r = await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin });
+    run = runSection(r.result);
+    inputs.push(r.input);
+    parts.push({ health: r.health, share: "whole" });
   }
+  const health = documentHealth(parts);
   const flags = [...result.flags];
   for (const name of run?.pendingServers ?? []) flags.push(`server "${name}" was pending in the claude -p init event`);
   const servers = result.servers.map((s) => ({ ...s, initStatus: run?.init?.mcpServers.find((m) => m.name === s.name)?.status ?? null }));
@@ -61,7 +61,7 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
 /** The one pass over a debug log (shared with report, outputs and instructions). */
 export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Promise<{ result: DebugResult; health: Health }> {
   const ev = await readDebugEvidence(input, { stdin: opts.stdin });
-  return { result: ev.result, health: ev.health };
+  return { result: ev.result.debug, health: ev.health };
 }
 
 function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?]> {

@@ -1,15 +1,17 @@
 import type { DebugServer } from "../analyses/debug.js";
-import { mergeHealth, type Health } from "../analyses/health.js";
+import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import { answerCheck, baselineCheck, pendingServers, type AnswerSummary, type BaselineSummary, type PendingServer } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
 import { instructionsAnalysis } from "../analyses/instructions.js";
 import type { ProbePatterns } from "../analyses/probe.js";
 import { requestsAnalysis, type RequestsResult } from "../analyses/requests.js";
-import { readClaudeRun, type ClaudeRun, type McpServerStatus } from "../records/streamjson.js";
+import type { McpServerStatus } from "../records/streamjson.js";
+import type { HeadlessRun } from "../analyses/headless-run.js";
+import { readHeadlessRun, type DebugEvidence, type Gathered } from "../pipeline/evidence.js";
+import { debugEvidenceFor } from "../pipeline/locate.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import type { ResultOf } from "../analyses/analysis.js";
-import { debugEvidenceFor, malformedOnly, type DebugEvidence } from "./debug-evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
 
@@ -34,6 +36,8 @@ export interface LoadedInstructions {
   unmatchedTruncations: Truncation[];
   init: { file: string; servers: McpServerStatus[] } | null;
   inputs: InputFile[];
+  /** Each input's health with its share: transcripts, baseline and claude -p output whole, the debug log its bad lines. */
+  parts: InputHealth[];
   health: Health;
 }
 
@@ -42,21 +46,17 @@ export interface LoadedInstructions {
  * (given, or `<config dir>/debug/<session>.txt`), the `claude -p` output and the baseline run.
  */
 export async function loadInstructions(target: string | undefined, opts: CommonOptions, io: InstructionsOptions): Promise<LoadedInstructions> {
-  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, instructions: instructionsAnalysis });
+  const { resolved, passes, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, instructions: instructionsAnalysis });
   const transcript = resolved.mainPath ?? (resolved.inputs[0]?.path !== "-" ? (resolved.inputs[0]?.path ?? null) : null);
   const debugEv = await debugEvidenceFor(transcript, resolved.sessionId, opts);
-  let run: { input: InputFile; run: ClaudeRun } | null = null;
-  if (opts.streamJson) {
-    const input = evidenceInput(opts.streamJson, "stream-json");
-    run = { input, run: await readClaudeRun(input, { stdin: opts.stdin }) };
-  }
-  return instructionsFromPass(resolved, health, results, opts, io, { debug: debugEv, run });
+  const run = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
+  return instructionsFromPass(resolved, passes.map((p) => ({ health: p.health, share: "whole" })), results, opts, io, { debug: debugEv, run });
 }
 
 /** Evidence read outside the transcript pass, once, by whoever calls (loadInstructions or report). */
 export interface InstructionsEvidence {
-  debug: DebugEvidence | null;
-  run: { input: InputFile; run: ClaudeRun } | null;
+  debug: Gathered<DebugEvidence> | null;
+  run: Gathered<HeadlessRun> | null;
 }
 
 /**
@@ -66,13 +66,14 @@ export interface InstructionsEvidence {
  */
 export async function instructionsFromPass(
   resolved: ResolvedTarget,
-  health: Health,
+  transcriptHealth: InputHealth[],
   results: { requests: RequestsResult; instructions: ResultOf<typeof instructionsAnalysis> },
   opts: CommonOptions,
   io: InstructionsOptions,
   ev: InstructionsEvidence,
 ): Promise<LoadedInstructions> {
   const inputs: InputFile[] = [...resolved.inputs];
+  const parts = [...transcriptHealth];
   const scan = results.instructions;
   const sessionId = resolved.sessionId;
   const debugPath = ev.debug?.input.path ?? null;
@@ -80,17 +81,17 @@ export async function instructionsFromPass(
   let debugServers: DebugServer[] = [];
   if (ev.debug) {
     inputs.push(ev.debug.input);
-    debug = { file: ev.debug.input.path, truncations: ev.debug.truncations };
-    debugServers = ev.debug.result.servers;
-    mergeHealth(health, malformedOnly(ev.debug.health));
+    debug = { file: ev.debug.input.path, truncations: ev.debug.result.truncations };
+    debugServers = ev.debug.result.debug.servers;
+    parts.push({ health: ev.debug.health, share: "bad-lines" });
   }
 
   let init: LoadedInstructions["init"] = null;
   let runAnswer: { file: string; text: string } | null = null;
   if (ev.run) {
-    const { input, run } = ev.run;
+    const { input, result: run } = ev.run;
     inputs.push(input);
-    mergeHealth(health, run.health);
+    parts.push({ health: ev.run.health, share: "whole" });
     if (run.init) init = { file: input.path, servers: run.init.mcpServers };
     if (run.result?.result) runAnswer = { file: input.path, text: run.result.result };
   }
@@ -106,7 +107,7 @@ export async function instructionsFromPass(
   if (opts.baseline) {
     const b = await loadTranscripts(opts.baseline, { ...opts, subagents: false, stdin: undefined }, { requests: requestsAnalysis, instructions: instructionsAnalysis });
     inputs.push(...b.resolved.inputs);
-    mergeHealth(health, b.health);
+    for (const p of b.passes) parts.push({ health: p.health, share: "whole" });
     const first = b.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null;
     const file = b.resolved.mainPath ?? b.resolved.inputs[0]?.path ?? opts.baseline;
     baseline = baselineCheck(rows, results.requests, { file, firstRequestTokens: first, instructions: b.results.instructions.sightings.length }, io.wrapperTokens);
@@ -126,6 +127,7 @@ export async function instructionsFromPass(
     unmatchedTruncations: debug?.truncations.filter((t) => !used.has(t.line)) ?? [],
     init,
     inputs,
-    health,
+    parts,
+    health: documentHealth(parts),
   };
 }

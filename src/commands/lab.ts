@@ -1,4 +1,4 @@
-import { emptyHealth } from "../analyses/health.js";
+import { emptyHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { eraTexts, instructionsHandler, type InstructionsConfig } from "../lab/instructions-server.js";
 import { codewordsFor, minChars } from "../lab/instructions-text.js";

@@ -1,15 +1,16 @@
 import { basename } from "node:path";
-import { mergeHealth, type Health } from "../analyses/health.js";
+import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import { assembleOutputs, type SavedLookup, type ToolResultRow } from "../analyses/outputs-join.js";
 import { requestsAnalysis, type RequestRow } from "../analyses/requests.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
-import { inspectSavedFile, resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import { inspectSavedFile, type DebugEvidence, type Gathered } from "../pipeline/evidence.js";
+import { debugEvidenceFor } from "../pipeline/locate.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
-import { debugEvidenceFor, malformedOnly, type DebugEvidence } from "./debug-evidence.js";
 
 /** One target's tool results with everything read to explain them. */
 export interface LoadedOutputs {
@@ -22,6 +23,8 @@ export interface LoadedOutputs {
   debugLog: string | null;
   rows: ToolResultRow[];
   inputs: InputFile[];
+  /** Each input's health with its share (transcripts whole, the debug log its bad lines). */
+  parts: InputHealth[];
   health: Health;
   warnings: string[];
 }
@@ -30,14 +33,14 @@ export interface LoadOptions {
   /** `--debug-file`, for a single target; otherwise the session's own debug log is looked up. */
   debugFile?: string;
   /** A debug log already read (by `report`); null = none. Undefined: look it up and read it here. */
-  debug?: DebugEvidence | null;
+  debug?: Gathered<DebugEvidence> | null;
   tools: Map<string, ToolMeta> | null;
 }
 
 /** One pass over the target's transcripts (requests and outputs side by side), then the saved files and the debug log. */
 export async function loadOutputs(target: string | undefined, opts: CommonOptions, lo: LoadOptions): Promise<LoadedOutputs> {
-  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, outputs: outputsAnalysis });
-  return outputsFromPass(target, resolved, health, results.outputs, results.requests.requests, opts, lo);
+  const { resolved, passes, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, outputs: outputsAnalysis });
+  return outputsFromPass(target, resolved, passes.map((p) => ({ health: p.health, share: "whole" })), results.outputs, results.requests.requests, opts, lo);
 }
 
 /**
@@ -47,7 +50,7 @@ export async function loadOutputs(target: string | undefined, opts: CommonOption
 export async function outputsFromPass(
   target: string | undefined,
   resolved: ResolvedTarget,
-  health: Health,
+  transcriptHealth: InputHealth[],
   collected: OutputsCollected,
   requests: RequestRow[],
   opts: CommonOptions,
@@ -63,16 +66,17 @@ export async function outputsFromPass(
   const saved = await lookUpSaved(collected, dir, inputs, warnings);
   const ev = lo.debug !== undefined ? lo.debug : await debugEvidenceFor(transcript, sessionId, { ...opts, debugFile: lo.debugFile ?? opts.debugFile });
   const debugPath = ev?.input.path ?? null;
-  const debug: DebugFacts | null = ev?.facts ?? null;
-  const servers = new Set<string>(ev?.servers ?? []);
+  const debug: DebugFacts | null = ev?.result.facts ?? null;
+  const servers = new Set<string>(ev?.result.servers ?? []);
+  const parts = [...transcriptHealth];
   if (ev) {
     inputs.push(ev.input);
-    mergeHealth(health, malformedOnly(ev.health));
+    parts.push({ health: ev.health, share: "bad-lines" });
   }
 
   const rows = assembleOutputs(collected, { requests, saved, debug, tools: lo.tools, servers: [...servers] });
   const run = sessionId ?? (target && target !== "-" ? basename(target) : "-");
-  return { target: target ?? "-", run, sessionId, transcript, toolResultsDir: dir, debugLog: debugPath, rows, inputs, health, warnings };
+  return { target: target ?? "-", run, sessionId, transcript, toolResultsDir: dir, debugLog: debugPath, rows, inputs, parts, health: documentHealth(parts), warnings };
 }
 
 /** Every printed saved path (results and budget stubs), resolved in the session's tool-results/ folder and streamed once. */

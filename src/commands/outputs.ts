@@ -1,10 +1,11 @@
-import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
+import { documentHealth, type InputHealth } from "../records/health.js";
 import { staircaseRows } from "../analyses/staircase.js";
-import { protectedDirs, staircaseChartSpec, writeChart } from "../render/chart.js";
+import { staircaseChartSpec } from "../render/chart.js";
+import { protectedDirs, writeChart } from "../output/chart-file.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
-import { readRpcLog } from "../records/rpc.js";
-import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
+import { toolsByName, type ToolMeta } from "../records/tools-list.js";
+import { readRpcEvidence, readToolsList } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { Table } from "../report/model.js";
@@ -36,15 +37,16 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   }
   const extra: InputFile[] = [];
   const warnings: string[] = [];
-  const health = emptyHealth();
-  const tools = await loadTools(opts, extra, warnings, health);
+  const parts: InputHealth[] = [];
+  const tools = await loadTools(opts, extra, warnings, parts);
   const loaded: LoadedOutputs[] = [];
   for (const t of list) loaded.push(await loadOutputs(t, opts, { debugFile: opts.debugFile, tools }));
 
   for (const l of loaded) {
-    mergeHealth(health, l.health);
+    parts.push(...l.parts);
     warnings.push(...l.warnings);
   }
+  const health = documentHealth(parts);
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
   const data: Record<string, unknown> = { toolResults };
@@ -90,32 +92,23 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
  * Tool definitions from `--tools FILE` (a tools/list response) and/or `--rpc-log FILE` (any MCP message
  * log the rpc reader accepts: every `result` with a `tools` array counts). null when neither is given.
  */
-async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], health: Health): Promise<Map<string, ToolMeta> | null> {
+async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], parts: InputHealth[]): Promise<Map<string, ToolMeta> | null> {
   if (opts.tools === undefined && opts.rpcLog === undefined) return null;
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {
-    const input = evidenceInput(opts.tools, "rpc-log");
-    const res = await readToolsList(input);
-    extra.push(input);
-    if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
-    if (res.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);
-    all.push(...res.tools);
+    const ev = await readToolsList(evidenceInput(opts.tools, "rpc-log"));
+    extra.push(ev.input);
+    parts.push({ health: ev.health, share: "bad-lines" });
+    if (ev.result.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${ev.result.error}`);
+    if (ev.result.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);
+    all.push(...ev.result.tools);
   }
   if (opts.rpcLog !== undefined) {
-    const input = evidenceInput(opts.rpcLog, "rpc-log");
-    extra.push(input);
-    let found = 0;
-    for await (const r of readRpcLog(input)) {
-      if (r.kind === "malformed") {
-        health.malformedCount += 1;
-        if (health.malformed.length < MAX_LISTED) health.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
-      } else if (r.kind === "rpc" && r.shape === "result") {
-        const tools = toolsFromResult(r.message.result);
-        found += tools.length;
-        all.push(...tools);
-      }
-    }
-    if (found === 0) warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
+    const ev = await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"));
+    extra.push(ev.input);
+    parts.push({ health: ev.health, share: "bad-lines" });
+    if (ev.result.tools.length === 0) warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
+    all.push(...ev.result.tools);
   }
   return toolsByName(all);
 }

@@ -4,7 +4,7 @@ import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
 import { runTables } from "../report/run-tables.js";
-import { summaryTable } from "../report/summary-table.js";
+import { summaryTable } from "../render/summary-table.js";
 import type { CommonOptions } from "./common.js";
 import { debugTables } from "./debug.js";
 import { instructionsCommand } from "./instructions.js";
@@ -68,7 +68,7 @@ export function reportData(s: SessionAnalysis): Record<string, unknown> {
     baseline: l.baseline,
     pendingServers: l.pending,
     toolResults: s.outputs.rows,
-    debug: s.debug?.result ?? null,
+    debug: s.debug?.result.debug ?? null,
     rpc: s.rpc?.result ?? null,
     run: s.run?.section ?? null,
     inventory: s.inventory,
@@ -154,7 +154,7 @@ function reportTables(s: SessionAnalysis): Table[] {
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
     ...tag("Tool outputs", [resultsTable(s.outputs), ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0)]),
   ];
-  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
+  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result.debug) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
   out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
   out.push(...tag("claude -p run", s.run ? runTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
   out.push(...tag("Parse health", [healthTable(s.health)]));

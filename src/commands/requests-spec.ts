@@ -1,4 +1,5 @@
-import { protectedDirs, requestsChartSpec, writeChart } from "../render/chart.js";
+import { requestsChartSpec } from "../render/chart.js";
+import { protectedDirs, writeChart } from "../output/chart-file.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";

@@ -1,13 +1,11 @@
-import { rpcAnalysis, type RpcResult } from "../analyses/rpc.js";
-import { countRecord, emptyHealth, type Health } from "../analyses/health.js";
-import type { LineStats } from "../records/debug.js";
-import { readRpcLog, type RpcRecord } from "../records/rpc.js";
+import type { RpcResult } from "../analyses/rpc.js";
+import { documentHealth } from "../records/health.js";
+import { readRpcEvidence } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { findingsTable } from "../report/findings.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type ColumnKind, type Table } from "../report/model.js";
 import { evidenceInput } from "../sources/evidence.js";
-import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import { MAX_TIMELINE_ROWS } from "./debug.js";
 import type { CommandSpec } from "./registry.js";
@@ -25,7 +23,9 @@ export const rpcCommand: CommandSpec = {
 
 export async function runRpc(file: string, opts: CommonOptions): Promise<CommandOutput> {
   const input = evidenceInput(file, "rpc-log");
-  const { result, health } = await analyseRpcLog(input, opts);
+  const ev = await readRpcEvidence(input, { stdin: opts.stdin });
+  const result = ev.result.rpc;
+  const health = documentHealth([{ health: ev.health, share: "whole" }]);
   return {
     command: "rpc",
     inputs: [input],
@@ -38,28 +38,6 @@ export async function runRpc(file: string, opts: CommonOptions): Promise<Command
       warnings: healthWarnings(health),
     },
   };
-}
-
-/** The one pass over a message log; noise lines are records (counted in `rpc.noise`), bad JSON is malformed. */
-export async function analyseRpcLog(
-  input: InputFile,
-  opts: CommonOptions,
-  also?: (rec: Exclude<RpcRecord, { kind: "malformed" }>) => void,
-): Promise<{ result: RpcResult; health: Health }> {
-  const health = emptyHealth();
-  const stats: LineStats = { lines: 0, blankLines: 0 };
-  const state = rpcAnalysis.init();
-  for await (const rec of readRpcLog(input, { stdin: opts.stdin, stats })) {
-    if (rec.kind === "malformed") countRecord(health, { ...rec, chain: "rpc" });
-    else {
-      health.records += 1;
-      rpcAnalysis.step(state, rec);
-      also?.(rec);
-    }
-  }
-  health.lines = stats.lines;
-  health.blankLines = stats.blankLines;
-  return { result: rpcAnalysis.finish(state), health };
 }
 
 function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {

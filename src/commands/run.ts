@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync 
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { emptyHealth, mergeHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix, type Matrix } from "../lab/matrix.js";
@@ -89,7 +89,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     process.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
     const done = await executeRun(p, { timeoutMs });
     inputs.push(done.input);
-    mergeHealth(health, done.run.health);
+    mergeHealth(health, done.health);
     const r = row(p, "ran", done.json);
     r.answer = done.run.result?.result ?? null;
     rows.push(r);

@@ -1,8 +1,7 @@
-import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import type { RawLine } from "../sources/lines.js";
 import { excerptOf, isObject, type JsonObject } from "./json.js";
-import type { LineStats } from "./debug.js";
 import type { Pos } from "./pos.js";
+import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 
 /** Who sent it: client→server or server→client; null when the log does not say and the message cannot tell. */
 export type RpcDir = "c2s" | "s2c" | null;
@@ -46,12 +45,7 @@ export interface RpcNoise {
   excerpt: string;
 }
 
-export interface RpcMalformed {
-  kind: "malformed";
-  pos: Pos;
-  reason: string;
-  excerpt: string;
-}
+export type RpcMalformed = MalformedLine;
 
 export type RpcRecord = RpcMessage | RpcClientLog | RpcNoise | RpcMalformed;
 
@@ -77,25 +71,26 @@ const DIR_WORDS: Record<string, RpcDir> = {
 const SERVER_METHODS = /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
 
 /**
- * Streams an MCP message log line by line, accepting the formats of FORMATS.md 9.5 mixed in one file:
+ * An MCP message log, line by line, in the formats of FORMATS.md 9.5 mixed in one file:
  * raw JSON-RPC, wrapper objects, the lab's `{t, method, id, _meta}` summaries of received messages,
  * Claude Desktop `mcp.log` lines, `->`/`<-`/`Input:`/`[time]` prefixes, Claude Code's per-server
  * `{"debug": …}` lines, and noise.
  */
-export async function* readRpcLog(input: InputFile, opts: ReadOptions & { stats?: LineStats } = {}): AsyncGenerator<RpcRecord> {
-  const stats = opts.stats ?? { lines: 0, blankLines: 0 };
-  for await (const raw of readLines(input, opts)) {
-    stats.lines += 1;
-    const rec = parseRpcLine(raw, input.path);
-    if (rec) yield rec;
-    else stats.blankLines += 1;
-  }
-}
+export const rpcLogSource: Source<RpcRecord> = {
+  kind: "rpc-log",
+  recognise: (head) => head.split("\n").some((l) => /"jsonrpc"\s*:\s*"2\.0"|Message from (?:client|server):/.test(l)),
+  records: (chunks, input) =>
+    decodeLines<RpcRecord>(chunks, {
+      line: (raw, out) => out.push(parseRpcLine(raw, input.file) ?? { kind: "blank", pos: { file: input.file, line: raw.line } }),
+      end() {},
+    }),
+  unknownType: () => undefined,
+};
 
 /** One physical line → a record, or null for a blank line. Pure. */
 export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   const pos: Pos = { file, line: raw.line };
-  if (raw.tooLong) return { kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
+  if (raw.tooLong) return tooLongLine(pos, raw);
   const line = raw.buf.toString("utf8");
   if (line.trim() === "") return null;
   if (line.includes("\u0000")) return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };

@@ -1,5 +1,6 @@
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import type { MalformedLine } from "./source.js";
 
 /** Token usage of one assistant record; absent fields are 0 except where the split matters. */
 export interface Usage {
@@ -81,12 +82,8 @@ export interface UnknownRecord extends Envelope {
   kind: "unknown";
 }
 
-export interface MalformedRecord {
-  kind: "malformed";
-  pos: Pos;
+export interface MalformedRecord extends MalformedLine {
   chain: string;
-  reason: string;
-  excerpt: string;
 }
 
 export type TranscriptRecord =

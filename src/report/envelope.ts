@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Health } from "../analyses/health.js";
+import type { Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { Report } from "./model.js";
 

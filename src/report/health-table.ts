@@ -1,4 +1,4 @@
-import type { Health } from "../analyses/health.js";
+import type { Health } from "../records/health.js";
 import { col, type Table } from "./model.js";
 
 /** Parse health as a table: one row per malformed line, with unknown types in the notes. */

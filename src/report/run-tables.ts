@@ -1,4 +1,5 @@
-import { modelRoles, type ClaudeRun, type ModelUsage, type RunInit, type RunResult } from "../records/streamjson.js";
+import type { HeadlessRun } from "../analyses/headless-run.js";
+import { modelRoles, type ModelUsage, type RunInit, type RunResult } from "../records/streamjson.js";
 import { col, type Table } from "./model.js";
 
 export interface RunModelUsage extends ModelUsage {
@@ -11,7 +12,7 @@ export interface RunModelUsage extends ModelUsage {
 /** The `run` section of `report` (CONTRACT.md): the init event and the result of a `claude -p` run. */
 export interface RunSection {
   file: string;
-  format: ClaudeRun["format"];
+  format: HeadlessRun["format"];
   init: (Omit<RunInit, "pos"> & { line: number }) | null;
   result: (Omit<RunResult, "pos" | "modelUsage"> & { line: number; modelUsage: Record<string, ModelUsage> }) | null;
   models: RunModelUsage[];
@@ -26,7 +27,7 @@ export interface RunSection {
 }
 
 /** Domain data for JSON; shared by `debug --stream-json`, `report` and `compare`. */
-export function runSection(run: ClaudeRun): RunSection {
+export function runSection(run: HeadlessRun): RunSection {
   const init = run.init;
   const res = run.result;
   const roles = res ? modelRoles(res, init?.model ?? null) : {};

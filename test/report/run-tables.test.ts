@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readClaudeRun } from "../../src/records/streamjson.js";
+import { readClaudeRun } from "../read.js";
 import { runSection, runTables } from "../../src/report/run-tables.js";
 import { sample } from "../helpers.js";
 

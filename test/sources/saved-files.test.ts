@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inspectSavedFile, resolveSavedPath, toolResultsDir, utf16Length } from "../../src/sources/saved-files.js";
+import { resolveSavedPath, toolResultsDir, utf16Length } from "../../src/sources/saved-files.js";
+import { inspectSavedFile } from "../../src/pipeline/evidence.js";
 
 test("toolResultsDir: main session, subagent (nested workflows too), old layout, stdin", () => {
   assert.equal(toolResultsDir("/c/projects/k/s1.jsonl", "s1"), join("/c/projects/k", "s1", "tool-results"));

@@ -1,0 +1,32 @@
+import { writeFileSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import { RuntimeError, UsageError } from "../errors.js";
+import { renderSvg, type ChartSpec } from "../render/chart.js";
+import { configDirHolding } from "../sources/discover.js";
+
+/**
+ * Writes a chart to `path`. Refuses paths inside a Claude config dir: evidence is read-only.
+ */
+export async function writeChart(path: string, spec: ChartSpec, configDirs: string[]): Promise<void> {
+  const abs = resolve(path);
+  const holder = configDirHolding(abs, configDirs);
+  if (holder !== undefined) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${holder}`);
+  if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);
+  const svg = await renderSvg(spec);
+  try {
+    writeFileSync(abs, svg);
+  } catch (e) {
+    throw new RuntimeError(`--chart ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Config dirs to protect: the ones searched, plus the one each transcript input lives in (`<dir>/projects/…`). */
+export function protectedDirs(searched: string[], inputPaths: string[]): string[] {
+  const out = new Set(searched);
+  for (const p of inputPaths) {
+    const parts = resolve(p).split(sep);
+    const i = parts.lastIndexOf("projects");
+    if (i > 0) out.add(parts.slice(0, i).join(sep) || sep);
+  }
+  return [...out];
+}

@@ -1,0 +1,32 @@
+import { parseLine } from "./json.js";
+import { decodeLines, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
+import { toRecord, type AnyRecord } from "./transcript.js";
+
+/** Transcript JSONL (FORMATS.md 4): one JSON object per physical line; bad lines become `malformed` records of the chain. */
+function transcriptDecoder(file: string, chain: string): LineDecoder<AnyRecord> {
+  return {
+    line(raw, out) {
+      const pos = { file, line: raw.line };
+      const parsed = parseLine(raw);
+      if (parsed.ok === "blank") out.push({ kind: "blank", pos } satisfies BlankLine);
+      else if (parsed.ok) out.push(toRecord(parsed.value, pos, chain));
+      else out.push({ kind: "malformed", pos, chain, reason: parsed.reason, excerpt: parsed.excerpt });
+    },
+    end() {},
+  };
+}
+
+/** A transcript's first line is a JSON object naming a session or a record uuid. */
+const TRANSCRIPT_HEAD = /^\s*\{.*"(?:sessionId|session_id|uuid|leafUuid)"\s*:/;
+
+function transcriptKind(kind: Extract<EvidenceKind, "transcript" | "subagent-transcript">): Source<AnyRecord> {
+  return {
+    kind,
+    recognise: (head) => TRANSCRIPT_HEAD.test(head.split("\n", 1)[0] ?? ""),
+    records: (chunks, input) => decodeLines(chunks, transcriptDecoder(input.file, input.chain ?? "main")),
+    unknownType: (rec) => (rec.kind === "unknown" ? rec.type : undefined),
+  };
+}
+
+export const transcriptSource = transcriptKind("transcript");
+export const subagentTranscriptSource = transcriptKind("subagent-transcript");
