@@ -1,6 +1,6 @@
 import { COMPARE_COLUMNS } from "../report/compare-columns.js";
 import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
-import { emptyHealth, mergeHealth } from "../records/health.js";
+import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
 import { compareChartSpec } from "../render/chart.js";
@@ -12,9 +12,10 @@ import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { readRuns, type RunSpec } from "../pipeline/manifest.js";
 import type { CommonOptions } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
-import { analyseSession, type SessionAnalysis } from "./report-load.js";
+import { assembleSession, type AssembledSession } from "../assemble/session.js";
+import { gatherSession } from "../pipeline/gather-session.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -41,14 +42,14 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const columns = pickColumns(opts.columns);
   const specs = await readRuns(manifest);
   const probe = compileProbe();
-  const health = emptyHealth();
+  const healths: Health[] = [];
   const inputs: InputFile[][] = [];
   const warnings: string[] = [];
   const rows: CompareRow[] = [];
   for (const spec of specs) {
     try {
-      const s = await analyseSession(spec.session, runOptions(spec, opts), { probe, wrapperTokens: null });
-      mergeHealth(health, s.health);
+      const s = assembleSession(await gatherSession(spec.session, runOptions(spec, opts)), { probe, wrapperTokens: null });
+      healths.push(s.health);
       inputs.push(s.inputs);
       warnings.push(...s.warnings.map((w) => `${spec.name}: ${w}`));
       rows.push(rowOf(spec, s));
@@ -59,6 +60,8 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       rows.push({ ...emptyRow(spec), error: msg });
     }
   }
+  // Each run's health is already its document's; merging them whole keeps their shares.
+  const health = documentHealth(healths.map((h) => ({ health: h, share: "whole" })));
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
   const groups = groupRows(rows);
@@ -108,7 +111,7 @@ function emptyRow(spec: RunSpec): CompareRow {
   return { ...row, label: spec.label, run: spec.name, requests: 0, toolResults: 0, malformed: 0, error: null };
 }
 
-function rowOf(spec: RunSpec, s: SessionAnalysis): CompareRow {
+function rowOf(spec: RunSpec, s: AssembledSession): CompareRow {
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
   const instr = s.instructions.rows.filter((r) => !r.removed);
   const sum = (f: (r: (typeof instr)[number]) => number | null) => (instr.length ? instr.reduce((n, r) => n + (f(r) ?? 0), 0) : null);

@@ -2,7 +2,7 @@ import { inventoryAnalysis, type Counts } from "../analyses/inventory.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
 import { loadTranscripts } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
 
 export const inventoryCommand: CommandSpec = {

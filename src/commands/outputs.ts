@@ -1,20 +1,20 @@
-import { documentHealth, type InputHealth } from "../records/health.js";
+import { documentHealth } from "../records/health.js";
+import { assembleToolOutputs, type AssembledOutputs } from "../assemble/outputs.js";
+import { gatherOutputs } from "../pipeline/gather.js";
+import { gatherTools } from "../pipeline/gather-tools.js";
 import { staircaseRows } from "../analyses/staircase.js";
 import { staircaseChartSpec } from "../render/chart.js";
 import { protectedDirs, writeChart } from "../output/chart-file.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
-import { toolsByName, type ToolMeta } from "../records/tools-list.js";
-import { readRpcEvidence, readToolsList } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { Table } from "../report/model.js";
-import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
-import { loadOutputs, type LoadedOutputs } from "./outputs-load.js";
+import { envelopeInputs } from "../assemble/inputs.js";
+import { progressReporter } from "./progress.js";
 import { evidenceInput } from "../sources/evidence.js";
-import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "./outputs-report.js";
+import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "../report/outputs-tables.js";
 import type { CommandSpec } from "./registry.js";
 
 export interface OutputsOptions extends CommonOptions {
@@ -35,18 +35,11 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
     evidenceInput(opts.debugFile, "debug-log");
   }
-  const extra: InputFile[] = [];
-  const warnings: string[] = [];
-  const parts: InputHealth[] = [];
-  const tools = await loadTools(opts, extra, warnings, parts);
-  const loaded: LoadedOutputs[] = [];
-  for (const t of list) loaded.push(await loadOutputs(t, opts, { debugFile: opts.debugFile, tools }));
-
-  for (const l of loaded) {
-    parts.push(...l.parts);
-    warnings.push(...l.warnings);
-  }
-  const health = documentHealth(parts);
+  const side = await gatherTools(opts);
+  const loaded: AssembledOutputs[] = [];
+  for (const t of list) loaded.push(assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter() }), side.tools));
+  const health = documentHealth([...side.parts, ...loaded.flatMap((l) => l.parts)]);
+  const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
   const data: Record<string, unknown> = { toolResults };
@@ -67,7 +60,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const one = loaded.length === 1 ? loaded[0]! : null;
   return {
     command: "outputs",
-    inputs: envelopeInputs(...loaded.map((l) => l.inputs), extra),
+    inputs: envelopeInputs(...loaded.map((l) => l.inputs), side.inputs),
     health,
     data,
     report: {
@@ -86,31 +79,6 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
-}
-
-/**
- * Tool definitions from `--tools FILE` (a tools/list response) and/or `--rpc-log FILE` (any MCP message
- * log the rpc reader accepts: every `result` with a `tools` array counts). null when neither is given.
- */
-async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], parts: InputHealth[]): Promise<Map<string, ToolMeta> | null> {
-  if (opts.tools === undefined && opts.rpcLog === undefined) return null;
-  const all: ToolMeta[] = [];
-  if (opts.tools !== undefined) {
-    const ev = await readToolsList(evidenceInput(opts.tools, "rpc-log"));
-    extra.push(ev.input);
-    parts.push({ health: ev.health, share: "bad-lines" });
-    if (ev.result.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${ev.result.error}`);
-    if (ev.result.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);
-    all.push(...ev.result.tools);
-  }
-  if (opts.rpcLog !== undefined) {
-    const ev = await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"));
-    extra.push(ev.input);
-    parts.push({ health: ev.health, share: "bad-lines" });
-    if (ev.result.tools.length === 0) warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
-    all.push(...ev.result.tools);
-  }
-  return toolsByName(all);
 }
 
 export const outputsCommand: CommandSpec = {

@@ -1,5 +1,5 @@
-import { compileProbe } from "../analyses/probe.js";
-import { UsageError } from "../errors.js";
+import { assembleSession, type AssembledSession } from "../assemble/session.js";
+import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
@@ -7,20 +7,15 @@ import { runTables } from "../report/run-tables.js";
 import { summaryTable } from "../render/summary-table.js";
 import type { CommonOptions } from "./common.js";
 import { debugTables } from "./debug.js";
-import { instructionsCommand } from "./instructions.js";
-import { instructionsReport } from "./instructions-report.js";
-import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
+import { instructionsReport } from "../report/instructions-tables.js";
+import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
+import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
+import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
-import { analyseSession, type SessionAnalysis } from "./report-load.js";
 import { requestTables } from "./requests.js";
 import { rpcTables } from "./rpc.js";
 
-export interface ReportOptions extends CommonOptions {
-  probeBegin?: string;
-  probeEnd?: string;
-  probeMarker?: string;
-  wrapperTokens?: number;
-}
+export type ReportOptions = CommonOptions & ProbeCliOptions;
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
@@ -30,19 +25,13 @@ export const reportCommand: CommandSpec = {
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: instructionsCommand.options,
+  options: PROBE_OPTIONS,
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
 export async function runReport(target: string | undefined, opts: ReportOptions): Promise<CommandOutput> {
-  let probe;
-  try {
-    probe = compileProbe({ begin: opts.probeBegin, end: opts.probeEnd, marker: opts.probeMarker });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (opts.wrapperTokens !== undefined && !opts.baseline) throw new UsageError("--wrapper-tokens needs --baseline");
-  const s = await analyseSession(target, opts, { probe, wrapperTokens: opts.wrapperTokens ?? null });
+  const io = instructionsOptions(opts);
+  const s = assembleSession(await gatherSession(target, { ...opts, progress: progressReporter() }), io);
   return {
     command: "report",
     inputs: s.inputs,
@@ -57,7 +46,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
 }
 
 /** The JSON sections, under the names of the single commands (CONTRACT.md): null or empty, never missing. */
-export function reportData(s: SessionAnalysis): Record<string, unknown> {
+export function reportData(s: AssembledSession): Record<string, unknown> {
   const l = s.instructions;
   return {
     summary: sessionSummary(s),
@@ -95,7 +84,7 @@ export interface SessionSummary {
   numTurns: number | null;
 }
 
-export function sessionSummary(s: SessionAnalysis): SessionSummary {
+export function sessionSummary(s: AssembledSession): SessionSummary {
   const inv = s.inventory;
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
   const byCount = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
@@ -120,7 +109,7 @@ export function sessionSummary(s: SessionAnalysis): SessionSummary {
   };
 }
 
-function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unknown, ColumnKind?]> {
+function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, unknown, ColumnKind?]> {
   return [
     ["session", x.sessionId],
     ["transcript", x.transcript ?? "(stdin)"],
@@ -144,7 +133,7 @@ function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unk
   ];
 }
 
-function reportTables(s: SessionAnalysis): Table[] {
+function reportTables(s: AssembledSession): Table[] {
   const tag = (section: string, tables: Table[]) => tables.map((t) => ({ ...t, section }));
   const noHealth = (tables: Table[]) => tables.filter((t) => t.id !== "health");
   const ir = instructionsReport(s.instructions);

@@ -1,5 +1,5 @@
 import { requestsAnalysis, type ChainTotals, type RequestRow, type RequestsResult } from "../analyses/requests.js";
-import { envelopeInputs } from "./inputs.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";

@@ -1,7 +1,8 @@
 import { basename, dirname } from "node:path";
 import { configDirs } from "../sources/discover.js";
 import { evidenceInput, findDebugLog } from "../sources/evidence.js";
-import { readDebugEvidence, type DebugEvidence, type Gathered } from "./evidence.js";
+import type { DebugEvidence, Gathered } from "../assemble/evidence.js";
+import { readDebugEvidence } from "./evidence.js";
 
 /** The options discovery reads (a command's CommonOptions carry them). */
 export interface LocateOptions {

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { ROOT } from "../helpers.js";
 
 /**
- * The layers of README "Design", lowest first. A file may import its own folder and lower layers only;
+ * The layers of README "Design", lowest first: sources ← records ← analyses ← assemble ← report ←
+ * render, then gathering (pipeline) and file output, the lab, commands and the CLI on top. A file may import its own folder and lower layers only;
  * renderers see the report model alone. `errors.ts` is shared by every layer.
  */
 const RANK: Record<string, number> = {
@@ -13,14 +14,15 @@ const RANK: Record<string, number> = {
   sources: 1,
   records: 2,
   analyses: 3,
-  report: 4,
-  render: 5,
-  pipeline: 6,
-  output: 6,
-  lab: 7,
-  commands: 8,
-  "main.ts": 9,
-  "cli.ts": 10,
+  assemble: 4,
+  report: 5,
+  render: 6,
+  pipeline: 7,
+  output: 7,
+  lab: 8,
+  commands: 9,
+  "main.ts": 10,
+  "cli.ts": 11,
 };
 const RENDER_MAY_IMPORT = new Set(["render", "report", "errors.ts"]);
 
@@ -88,7 +90,7 @@ export function cycles(g: Map<string, string[]>): string[] {
   return found;
 }
 
-test("imports point down the layers: sources ← records ← analyses ← report ← render, commands above", () => {
+test("imports point down the layers: sources ← records ← analyses ← assemble ← report ← render, commands above", () => {
   assert.deepEqual(upwardImports(graph()), []);
 });
 

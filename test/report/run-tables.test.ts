@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeRun } from "../read.js";
-import { runSection, runTables } from "../../src/report/run-tables.js";
+import { runSection } from "../../src/assemble/headless-section.js";
+import { runTables } from "../../src/report/run-tables.js";
 import { sample } from "../helpers.js";
 
 const load = async (name: string) => runSection(await readClaudeRun({ path: sample("logs", "claude-p", name), kind: "stream-json", bytes: 0, sha256: "" }));
