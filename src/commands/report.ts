@@ -6,14 +6,14 @@ import type { ColumnKind, Table } from "../report/model.js";
 import { runTables } from "../report/run-tables.js";
 import { summaryTable } from "../render/summary-table.js";
 import type { CommonOptions } from "./common.js";
-import { debugTables } from "./debug.js";
+import { debugTables } from "../report/debug-tables.js";
 import { instructionsReport } from "../report/instructions-tables.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "./requests.js";
-import { rpcTables } from "./rpc.js";
+import { rpcTables } from "../report/rpc-tables.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions;
 

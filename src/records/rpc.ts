@@ -84,7 +84,18 @@ export const rpcLogSource: Source<RpcRecord> = {
       line: (raw, out) => out.push(parseRpcLine(raw, input.file) ?? { kind: "blank", pos: { file: input.file, line: raw.line } }),
       end() {},
     }),
-  unknownType: () => undefined,
+  unknownType: (rec) => {
+    switch (rec.kind) {
+      // Noise and Claude Code's own log lines are kept and counted as records, not as unknown types.
+      case "rpc":
+      case "client-log":
+      case "noise":
+      case "malformed":
+        return undefined;
+      default:
+        return rec satisfies never;
+    }
+  },
 };
 
 /** One physical line → a record, or null for a blank line. Pure. */

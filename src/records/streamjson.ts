@@ -43,7 +43,16 @@ export const headlessSource: Source<HeadlessRecord> = {
   kind: "stream-json",
   recognise: (head) => /^\s*[[{]/.test(head) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(head),
   records: headlessRecords,
-  unknownType: (rec) => (rec.kind === "event" && !KNOWN_TYPES.has(rec.type) ? rec.type : undefined),
+  unknownType: (rec) => {
+    switch (rec.kind) {
+      case "event":
+        return KNOWN_TYPES.has(rec.type) ? undefined : rec.type;
+      case "malformed":
+        return undefined;
+      default:
+        return rec satisfies never;
+    }
+  },
 };
 
 async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: string }): AsyncGenerator<HeadlessRecord | BlankLine> {

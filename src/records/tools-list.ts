@@ -51,7 +51,12 @@ export type ToolsListRecord = ToolDef | MalformedLine;
  */
 export const toolsListSource: Source<ToolsListRecord> = {
   kind: "tools-list",
-  recognise: (head) => /"tools"\s*:\s*\[/.test(head),
+  // A response on its first line, or pretty-printed from a lone `{`/`[`; a log with one among other lines is a message log.
+  recognise: (head) => {
+    const t = head.trimStart();
+    const first = (t.split("\n", 1)[0] ?? "").trim();
+    return /^[[{]/.test(t) && /"tools"\s*:\s*\[/.test(first === "{" || first === "[" ? t : first);
+  },
   records: toolsListRecords,
   unknownType: () => undefined,
 };

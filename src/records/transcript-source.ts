@@ -16,15 +16,34 @@ function transcriptDecoder(file: string, chain: string): LineDecoder<AnyRecord> 
   };
 }
 
-/** A transcript's first line is a JSON object naming a session or a record uuid. */
-const TRANSCRIPT_HEAD = /^\s*\{.*"(?:sessionId|session_id|uuid|leafUuid)"\s*:/;
+/** Every record kind is named here, so a new one must say whether health lists it as unknown. */
+function unknownType(rec: AnyRecord): string | undefined {
+  switch (rec.kind) {
+    case "assistant":
+    case "user":
+    case "attachment":
+    case "system":
+    case "progress":
+    case "content-replacement":
+    case "meta":
+    case "malformed":
+      return undefined;
+    case "unknown":
+      return rec.type;
+    default:
+      return rec satisfies never;
+  }
+}
+
+/** A transcript's first line is a JSON object with the envelope keys of FORMATS.md 4.3 (`claude -p` events have `session_id`, no `parentUuid`). */
+const TRANSCRIPT_HEAD = /^\s*\{.*"(?:parentUuid|isSidechain|sessionId|leafUuid)"\s*:/;
 
 function transcriptKind(kind: Extract<EvidenceKind, "transcript" | "subagent-transcript">): Source<AnyRecord> {
   return {
     kind,
     recognise: (head) => TRANSCRIPT_HEAD.test(head.split("\n", 1)[0] ?? ""),
     records: (chunks, input) => decodeLines(chunks, transcriptDecoder(input.file, input.chain ?? "main")),
-    unknownType: (rec) => (rec.kind === "unknown" ? rec.type : undefined),
+    unknownType,
   };
 }
 

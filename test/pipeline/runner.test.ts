@@ -7,6 +7,7 @@ import { debugLogSource } from "../../src/records/debug.js";
 import { emptyHealth, type Health } from "../../src/records/health.js";
 import { rpcLogSource } from "../../src/records/rpc.js";
 import type { Source } from "../../src/records/source.js";
+import { recogniseKind } from "../../src/records/sources.js";
 import { headlessSource } from "../../src/records/streamjson.js";
 import { toolResultSource } from "../../src/records/tool-result-source.js";
 import { toolsListSource } from "../../src/records/tools-list.js";
@@ -89,4 +90,21 @@ test("a JSON array broken half-way: the file is still read to its end, so lines,
   assert.equal(r.health.malformedCount, 1);
   assert.equal(r.health.lines, physicalLines(cut));
   assert.equal(r.input.bytes, cut.length);
+});
+
+test("recogniseKind names each sample's kind from its first bytes", () => {
+  const expect: Record<string, string> = {
+    transcript: "transcript",
+    "damaged transcript": "transcript",
+    "debug log": "debug-log",
+    "debug log, CRLF paste": "debug-log",
+    "message log": "rpc-log",
+    "claude -p stream-json": "stream-json",
+    "claude -p json --verbose": "stream-json",
+    "tools/list": "tools-list",
+  };
+  for (const [name, , path] of CASES) {
+    if (!(name in expect)) continue;
+    assert.equal(recogniseKind(readFileSync(path).subarray(0, 4096).toString("utf8")), expect[name], name);
+  }
 });
