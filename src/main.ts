@@ -1,54 +1,42 @@
-
 import yargs, { type Argv as YArgv } from "yargs";
 
 import { COMMANDS } from "./commands/index.js";
+import { GLOBAL_OPTIONS, checkArgv, normaliseArgs } from "./commands/options.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
-import { render, type Format } from "./render/emit.js";
+import { writeOut, type Io } from "./io.js";
+import { render } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
 
-const FORMATS = ["table", "markdown", "json", "csv"] as const;
+export type { Io } from "./io.js";
 
-/** Builds the parser from the command specs; exported so tests can inspect help. */
-export function buildParser(args: string[]): YArgv {
-  let y: YArgv = (yargs(args) as unknown as YArgv)
+/** Builds the parser from the command specs; exported so tests can inspect help. A new instance per call: no state is shared between runs. */
+export function buildParser(io: Pick<Io, "columns">, run: (spec: CommandSpec, argv: Argv) => Promise<void> = async () => {}): YArgv {
+  let y: YArgv = (yargs() as unknown as YArgv)
     .scriptName("ccforensics")
     .usage("ccforensics <command> [target..] [options]\n\nForensics on Claude Code's own evidence: transcripts, debug logs, MCP message logs, claude -p output.")
     .version(toolVersion())
-    .option("format", { choices: FORMATS, default: "table" as Format, describe: "output format", global: true })
-    .option("json", { type: "boolean", describe: "same as --format json", global: true })
-    // Not `array: true`: an array option would swallow the target that follows it (`--claude-dir DIR ID`).
-    // Repeating the flag still collects an array (yargs' duplicate-arguments-array).
-    .option("claude-dir", {
-      type: "string",
-      describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude",
-      global: true,
-      coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
-    })
-    .option("debug-file", { type: "string", describe: "Claude Code debug log (--debug-file) to read alongside", global: true })
-    .option("rpc-log", { type: "string", describe: "MCP JSON-RPC message log to read alongside", global: true })
-    .option("stream-json", { type: "string", describe: "output of claude -p --output-format stream-json|json", global: true })
-    .option("baseline", { type: "string", describe: "a run without the thing measured (target), for deltas", global: true })
-    .option("redact", { type: "boolean", describe: "home dirs to ~, ids shortened (for publishing)", global: true })
-    .option("strict", { type: "boolean", describe: "exit 1 when any line is malformed", global: true })
-    .option("subagents", { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)", global: true })
-    .option("color", { type: "boolean", describe: "colour on a TTY (--no-color turns off)", global: true })
+    // yargs would otherwise pick the language from process.env and exit the process after --help.
+    .locale("en")
+    .exitProcess(false)
+    .options(GLOBAL_OPTIONS)
     .strict()
     .demandCommand(1, "give a command; see --help")
     .recommendCommands()
     .help()
-    .wrap(Math.min(120, process.stdout.columns || 100))
+    .wrap(Math.min(120, io.columns || 100))
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      // yargs spreads some messages (invalid choices) over lines; a usage error is one line.
+      throw err ?? new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
     });
-  for (const spec of COMMANDS) y = register(y, spec);
+  for (const spec of COMMANDS) y = register(y, spec, run);
   return y;
 }
 
-function register(y: YArgv, spec: CommandSpec): YArgv {
+function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Argv) => Promise<void>): YArgv {
   return y.command(
     spec.command,
     spec.describe,
@@ -58,31 +46,42 @@ function register(y: YArgv, spec: CommandSpec): YArgv {
       for (const [cmd, what] of spec.examples) b.example(cmd, what);
       return b;
     },
-    async (argv) => {
-      const a = argv as unknown as Argv & { json?: boolean; redact?: boolean };
-      if (a.json) a.format = "json";
-      const out = await spec.run(a);
-      if (spec.serves) return;
-      if (a.strict && out.health.malformedCount > 0) {
-        const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
-        throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
-      }
-      const shown = a.redact ? redactOutput(out) : out;
-      for (const w of shown.report.warnings) process.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-      process.stdout.write(render(shown, a.format, paletteFor({ color: a.color })));
-      if (out.failure) throw new RuntimeError(out.failure);
-    },
+    (argv) => run(spec, argv as unknown as Argv),
   );
 }
 
-/** Runs the CLI with the given arguments; returns the exit code. All errors end here (one handler). */
-export async function main(args: string[]): Promise<number> {
+async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean }, io: Io): Promise<void> {
+  checkArgv(a, spec);
+  if (a.json) a.format = "json";
+  a.format ??= "table";
+  Object.assign(a, { stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
+  const out = await spec.run(a);
+  if (spec.serves) return;
+  if (a.strict && out.health.malformedCount > 0) {
+    const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
+    throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
+  }
+  const shown = a.redact ? redactOutput(out) : out;
+  for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+  await writeOut(io.stdout, render(shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env })));
+  if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
+  if (out.failure) throw new RuntimeError(out.failure);
+}
+
+/** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */
+export async function main(args: string[], io: Io): Promise<number> {
   try {
-    await buildParser(args).parseAsync();
+    const parser = buildParser(io, (spec, argv) => runCommand(spec, argv, io));
+    // With a callback yargs hands help and version text back instead of printing it to the process's console.
+    let shown = "";
+    await parser.parseAsync(normaliseArgs(args, COMMANDS), {}, (_err, _argv, output) => {
+      shown = output;
+    });
+    if (shown) await writeOut(io.stdout, `${shown}\n`);
     return 0;
   } catch (err) {
     const msg = messageOf(err).split("\n").map(sanitize).join("\n");
-    process.stderr.write(`ccforensics: ${msg}\n`);
+    io.stderr.write(`ccforensics: ${msg}\n`);
     return exitCodeOf(err);
   }
 }

@@ -3,10 +3,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
+import { mdBlock, mdHeading, mdInline } from "../src/render/md-escape.js";
+import { Readable } from "node:stream";
+import { main, type Io } from "../src/main.js";
 
 /** Repository root (tests run from build-test/test/…). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = join(ROOT, "dist", "cli.js");
+/** cli.js beside the modules the in-process tests import (what `run` hands to its lab servers). */
+export const CLI = join(ROOT, "build-test", "src", "cli.js");
+/** The package's binary; `npm run build:test` copies the one compile there, so it is never stale under test. */
+export const BIN = join(ROOT, "dist", "cli.js");
 export const sample = (...p: string[]) => join(ROOT, "samples", ...p);
 
 export interface CliResult {
@@ -15,13 +21,60 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would: TZ=UTC, NO_COLOR, fixed width, no inherited Claude config. */
-export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+/** The environment every CLI test starts from: TZ=UTC, NO_COLOR, fixed width, a home with no Claude config. */
+function testEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", COLUMNS: "200", HOME: join(ROOT, "samples", ".no-home"), ...extra };
+}
+
+/** Collects what the CLI writes; always accepts, like a pipe that is read as fast as it is written. */
+class Capture {
+  private readonly parts: Buffer[] = [];
+  write(chunk: string | Uint8Array): boolean {
+    this.parts.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk));
+    return true;
+  }
+  once(): this {
+    return this;
+  }
+  text(): string {
+    return Buffer.concat(this.parts).toString("utf8");
+  }
+}
+
+/**
+ * Runs the CLI in this process through `main(args, io)`, as a user would from a pipe: stdin is not a
+ * terminal, stdout and stderr are captured. Each run gets its own parser, streams and env.
+ */
+export async function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io: Io = {
+    stdin: Readable.from([Buffer.from(opts.stdin ?? "")]),
+    stdout,
+    stderr,
+    env: testEnv(opts.env),
+    cwd: opts.cwd ?? ROOT,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    columns: undefined,
+  };
+  const code = await main(args, io);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Runs the package's binary (dist/cli.js) in a child process: the smoke test that the entry point, real stdio and exit codes work. */
+export function runCliSpawned(
+  args: string[],
+  opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    // `timeoutMs` kills a run that hangs (exit code -1), so a test of "never blocks" fails instead of hanging.
+    const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
-      env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", COLUMNS: "200", HOME: join(ROOT, "samples", ".no-home"), ...opts.env },
+      env: testEnv(opts.env),
       stdio: ["pipe", "pipe", "pipe"],
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -45,18 +98,22 @@ export function parseEnvelope(r: CliResult, command: string): Record<string, any
 }
 
 /**
- * Golden output check: compares with test/golden/<name>; UPDATE_GOLDEN=1 rewrites the file.
+ * Golden output check: compares with test/golden/<name>. A missing golden fails; only
+ * `npm run golden:update` (UPDATE_GOLDEN=1) writes them, so a test can never pass by writing its own answer.
  * Goldens are made with TZ=UTC, NO_COLOR and a fixed width (runCli does that).
  */
 export function golden(name: string, actual: string): void {
-  // Absolute paths of this checkout (config dirs are resolved) would tie goldens to one folder.
-  actual = actual.split(ROOT).join("<repo>");
+  // Absolute paths of this checkout (config dirs are resolved) would tie goldens to one folder; markdown shows
+  // them escaped (a clone in /tmp/ci_run.x/ reads `ci\_run`), so every form the renderers give is replaced.
+  for (const form of [...new Set([mdInline(ROOT), mdBlock(ROOT), mdHeading(ROOT), ROOT])].sort((x, y) => y.length - x.length)) {
+    actual = actual.split(form).join("<repo>");
+  }
   const file = join(ROOT, "test", "golden", name);
-  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(file)) {
-    if (process.env.CI && !existsSync(file)) assert.fail(`golden file missing: test/golden/${name} (run UPDATE_GOLDEN=1 npm test and commit it)`);
+  if (process.env.UPDATE_GOLDEN === "1") {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, actual);
     return;
   }
-  assert.equal(actual, readFileSync(file, "utf8"), `output differs from test/golden/${name} (UPDATE_GOLDEN=1 to accept)`);
+  if (!existsSync(file)) assert.fail(`golden file missing: test/golden/${name} (run npm run golden:update and commit it)`);
+  assert.equal(actual, readFileSync(file, "utf8"), `output differs from test/golden/${name} (npm run golden:update to accept)`);
 }

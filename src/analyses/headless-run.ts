@@ -1,6 +1,6 @@
 import { isObject } from "../records/json.js";
 import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
-import { toRunInit, toRunResult, type RunInit, type RunResult } from "../records/streamjson-messages.js";
+import type { RunInit, RunResult } from "../records/streamjson-messages.js";
 import type { Analysis } from "./analysis.js";
 
 /**
@@ -56,8 +56,8 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       const r = s.run;
       s.count += 1;
       r.types[rec.key] = (r.types[rec.key] ?? 0) + 1;
-      if (rec.key === "system/init") r.inits.push(toRunInit(rec.raw, rec.pos));
-      else if (rec.type === "result") r.results.push(toRunResult(rec.raw, rec.pos));
+      if (rec.init) r.inits.push(rec.init);
+      else if (rec.result) r.results.push(rec.result);
       else if (rec.type === "assistant") {
         r.assistantMessages += 1;
         const m = rec.raw.message;

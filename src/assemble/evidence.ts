@@ -7,7 +7,7 @@ import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
-import type { Health } from "../records/health.js";
+import type { Health, InputHealth } from "../records/health.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
@@ -57,7 +57,14 @@ export interface TranscriptEvidence<K extends keyof TranscriptResults = keyof Tr
   /** The main transcript's path, or the first input's; null for stdin. */
   transcript: string | null;
   passes: Array<{ input: InputFile; health: Health }>;
+  /** Health found only once the pass is done (request totals past 2^53 − 1). */
+  derived: Health;
   results: Pick<TranscriptResults, K>;
+}
+
+/** A transcript pass's share of a document's health: every input whole, and what the sums found. */
+export function transcriptParts(t: { passes: Array<{ health: Health }>; derived: Health }): InputHealth[] {
+  return [...t.passes.map((p) => ({ health: p.health, share: "whole" as const })), { health: t.derived, share: "whole" }];
 }
 
 /** Every saved output a session's results print, looked up in its tool-results/ folder and streamed once. */
@@ -72,6 +79,7 @@ export interface SavedEvidence {
 export interface BaselineEvidence {
   inputs: InputFile[];
   passes: Array<{ input: InputFile; health: Health }>;
+  derived: Health;
   file: string;
   firstRequestTokens: number | null;
   instructions: number;

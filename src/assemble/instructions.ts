@@ -7,7 +7,7 @@ import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import type { InputFile } from "../sources/input.js";
-import type { BaselineEvidence, DebugEvidence, Gathered, TranscriptEvidence } from "./evidence.js";
+import { transcriptParts, type BaselineEvidence, type DebugEvidence, type Gathered, type TranscriptEvidence } from "./evidence.js";
 
 export interface InstructionsOptions {
   probe: ProbePatterns;
@@ -51,7 +51,7 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   const t = ev.transcripts;
   const { requests, instructions: scan } = t.results;
   const inputs: InputFile[] = [...t.resolved.inputs];
-  const parts: InputHealth[] = t.passes.map((p) => ({ health: p.health, share: "whole" }));
+  const parts: InputHealth[] = transcriptParts(t);
   let debug: { file: string; truncations: Truncation[] } | null = null;
   let debugServers: DebugServer[] = [];
   if (ev.debug) {
@@ -82,7 +82,7 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   if (ev.baseline) {
     const b = ev.baseline;
     inputs.push(...b.inputs);
-    for (const p of b.passes) parts.push({ health: p.health, share: "whole" });
+    parts.push(...transcriptParts(b));
     baseline = baselineCheck(rows, requests, { file: b.file, firstRequestTokens: b.firstRequestTokens, instructions: b.instructions }, io.wrapperTokens);
   }
 

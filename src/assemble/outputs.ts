@@ -2,7 +2,7 @@ import { assembleOutputs, type ToolResultRow } from "../analyses/outputs-join.js
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
-import type { DebugEvidence, Gathered, SavedEvidence, TranscriptEvidence } from "./evidence.js";
+import { transcriptParts, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence } from "./evidence.js";
 
 /** One target's tool results with everything read to explain them. */
 export interface AssembledOutputs {
@@ -34,7 +34,7 @@ export interface OutputsEvidence {
 export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, ToolMeta> | null): AssembledOutputs {
   const t = ev.transcripts;
   const inputs: InputFile[] = [...t.resolved.inputs, ...ev.saved.inputs];
-  const parts: InputHealth[] = t.passes.map((p) => ({ health: p.health, share: "whole" }));
+  const parts: InputHealth[] = transcriptParts(t);
   if (ev.debug) {
     inputs.push(ev.debug.input);
     parts.push({ health: ev.debug.health, share: "bad-lines" });

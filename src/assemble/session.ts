@@ -2,7 +2,7 @@ import type { HeadlessRun } from "../analyses/headless-run.js";
 import type { InventoryResult } from "../analyses/inventory.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
-import { toolsByName } from "../records/tools-list.js";
+import { toolsByName, type ToolMeta } from "../records/tools-list.js";
 import { documentHealth, type Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
@@ -20,6 +20,7 @@ export interface SessionEvidence {
   debug: Gathered<DebugEvidence> | null;
   headless: Gathered<HeadlessRun> | null;
   rpc: Gathered<RpcEvidence> | null;
+  toolsList: Gathered<{ tools: ToolMeta[]; error: string | null }> | null;
   saved: SavedEvidence;
   baseline: BaselineEvidence | null;
 }
@@ -35,6 +36,8 @@ export interface AssembledSession {
   outputs: AssembledOutputs;
   debug: Gathered<DebugEvidence> | null;
   rpc: { input: InputFile; result: RpcResult } | null;
+  /** The `--tools FILE` given, if any. */
+  toolsList: InputFile | null;
   run: { input: InputFile; run: HeadlessRun; section: RunSection } | null;
   inputs: InputFile[];
   health: Health;
@@ -45,11 +48,15 @@ export interface AssembledSession {
 export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): AssembledSession {
   const t = ev.transcripts;
   const instructions = assembleInstructions({ transcripts: t, debug: ev.debug, headless: ev.headless, baseline: ev.baseline }, io);
-  const tools = ev.rpc ? toolsByName(ev.rpc.result.tools) : null;
+  const toolDefs = [...(ev.rpc?.result.tools ?? []), ...(ev.toolsList?.result.tools ?? [])];
+  const tools = ev.rpc || ev.toolsList ? toolsByName(toolDefs) : null;
   const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, tools);
   const warnings: string[] = [];
+  const tl = ev.toolsList;
+  if (tl?.result.error) warnings.push(`${tl.input.path}: stopped reading the tools/list response: ${tl.result.error}`);
+  if (tl && tl.result.tools.length === 0) warnings.push(`${tl.input.path}: no tools found (expected a tools/list response)`);
   // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
-  if (ev.rpc && ev.rpc.result.tools.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
+  if (ev.rpc && !tl && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
     warnings.push(`${ev.rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
   warnings.push(...outputs.warnings);
@@ -59,11 +66,13 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     ev.debug ? [ev.debug.input] : [],
     run ? [run.input] : [],
     ev.rpc ? [ev.rpc.input] : [],
+    tl ? [tl.input] : [],
     outputs.inputs,
     instructions.inputs,
   );
-  // The instructions join holds the transcripts, the debug log, the run and the baseline; the message log joins here.
-  const health = documentHealth([...instructions.parts, ...(ev.rpc ? [{ health: ev.rpc.health, share: "bad-lines" as const }] : [])]);
+  // The instructions join holds the transcripts, the debug log, the run and the baseline; the message log and tools/list join here.
+  const alongside = [ev.rpc, tl].filter((g) => g !== null).map((g) => ({ health: g.health, share: "bad-lines" as const }));
+  const health = documentHealth([...instructions.parts, ...alongside]);
   return {
     resolved: t.resolved,
     sessionId: t.sessionId,
@@ -74,6 +83,7 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     outputs,
     debug: ev.debug,
     rpc: ev.rpc ? { input: ev.rpc.input, result: ev.rpc.result.rpc } : null,
+    toolsList: tl?.input ?? null,
     run,
     inputs,
     health,

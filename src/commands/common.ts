@@ -2,8 +2,9 @@ import type { AnyAnalysis, ResultsOf } from "../analyses/analysis.js";
 import { documentHealth, type Health } from "../records/health.js";
 import type { AnyRecord } from "../records/transcript.js";
 import type { InputPass } from "../pipeline/runner.js";
-import { readTranscripts } from "../pipeline/transcripts.js";
+import { derivedHealth, readTranscripts } from "../pipeline/transcripts.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import type { OutStream } from "../io.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
@@ -18,10 +19,15 @@ export interface CommonOptions {
   rpcLog?: string;
   streamJson?: string;
   baseline?: string;
-  /** Test hook: replaces process.stdin. */
-  stdin?: NodeJS.ReadableStream;
-  /** Test hook: replaces process.env for config-dir lookup. */
-  env?: NodeJS.ProcessEnv;
+  /** The CLI's surroundings (main fills these from its Io): nothing below reads `process` for them. */
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  /** Relative paths resolve against this. */
+  cwd: string;
+  stdinIsTTY: boolean;
+  /** Diagnostics and progress; never the document. */
+  stderr: OutStream;
+  stderrIsTTY: boolean;
 }
 
 export interface Loaded<T extends Record<string, AnyAnalysis<AnyRecord>>> {
@@ -42,10 +48,12 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis<AnyRe
     claudeDir: opts.claudeDir,
     subagents: opts.subagents,
     env: opts.env,
-    stdinIsTTY: opts.stdin ? false : undefined,
+    cwd: opts.cwd,
+    stdinIsTTY: opts.stdinIsTTY,
   });
-  const progress = progressReporter();
+  const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: progress?.update });
   progress?.done();
-  return { resolved, health: documentHealth(inputs.map((p) => ({ health: p.health, share: "whole" }))), passes: inputs, results };
+  const parts = [...inputs.map((p) => ({ health: p.health, share: "whole" as const })), { health: derivedHealth(results), share: "whole" as const }];
+  return { resolved, health: documentHealth(parts), passes: inputs, results };
 }

@@ -66,8 +66,8 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
   const groups = groupRows(rows);
   if (opts.chart) {
-    const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs);
+    const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
+    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs, opts.cwd);
   }
   const failed = rows.filter((r) => r.error !== null).length;
   return {
@@ -102,7 +102,6 @@ function runOptions(spec: RunSpec, opts: CompareOptions): CommonOptions {
     rpcLog: spec.rpcLog,
     streamJson: spec.streamJson,
     baseline: undefined,
-    stdin: undefined,
   };
 }
 

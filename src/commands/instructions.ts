@@ -28,7 +28,7 @@ export const instructionsCommand: CommandSpec = {
 /** `instructions [target]`: every delivery of MCP server instructions, with the checks of seed 000. */
 export async function runInstructions(target: string | undefined, opts: InstructionsCliOptions): Promise<CommandOutput> {
   const io = instructionsOptions(opts);
-  const transcripts = await gatherTranscripts(target, { ...opts, progress: progressReporter() }, ["requests", "instructions"]);
+  const transcripts = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, ["requests", "instructions"]);
   const debug = await gatherDebug(transcripts, opts);
   const headless = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);

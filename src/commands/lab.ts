@@ -79,10 +79,10 @@ export function labSetup(argv: Record<string, unknown>, env: NodeJS.ProcessEnv):
 }
 
 /** Serves until stdin ends. Owns stdout: the CLI renders nothing after it (`serves`). */
-export async function runLab(argv: Argv, io: { env?: NodeJS.ProcessEnv } = {}): Promise<CommandOutput> {
-  const setup = labSetup(argv, io.env ?? process.env);
+export async function runLab(argv: Argv): Promise<CommandOutput> {
+  const setup = labSetup(argv, argv.env);
   const log = setup.log ? new RpcLog(setup.log) : null;
-  const diag = (l: string) => process.stderr.write(`ccforensics lab ${setup.server}: ${l}\n`);
+  const diag = (l: string) => argv.stderr.write(`ccforensics lab ${setup.server}: ${l}\n`);
   diag(describeSetup(setup));
   const handler: LabHandler = setup.server === "output" ? outputHandler(setup.config) : instructionsHandler(setup.config);
   try {

@@ -1,3 +1,4 @@
+import type { Options } from "yargs";
 import { documentHealth } from "../records/health.js";
 import { assembleToolOutputs, type AssembledOutputs } from "../assemble/outputs.js";
 import { gatherOutputs } from "../pipeline/gather.js";
@@ -37,7 +38,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   }
   const side = await gatherTools(opts);
   const loaded: AssembledOutputs[] = [];
-  for (const t of list) loaded.push(assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter() }), side.tools));
+  for (const t of list) loaded.push(assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), side.tools));
   const health = documentHealth([...side.parts, ...loaded.flatMap((l) => l.parts)]);
   const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
   const toolResults = loaded.flatMap((l) => l.rows);
@@ -49,8 +50,8 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     tables.push(staircaseTable(stairs));
     if (opts.chart) {
       const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
-      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs);
+      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
+      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs, opts.cwd);
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -81,6 +82,9 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   };
 }
 
+/** `--tools FILE`, shared with report. */
+export const TOOLS_OPTION: Options = { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" };
+
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
@@ -93,7 +97,7 @@ export const outputsCommand: CommandSpec = {
   positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
-    tools: { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" },
+    tools: TOOLS_OPTION,
     only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
     chart: { type: "string", describe: "with --staircase: also write an SVG of result size against request growth, coloured by the check that fired" },
   },

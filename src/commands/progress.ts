@@ -1,11 +1,13 @@
+import type { OutStream } from "../io.js";
+
 /** Progress on stderr, only when stderr is a terminal: files and bytes done, redrawn in place. */
 export interface Progress {
   update: (file: string, bytes: number) => void;
   done: () => void;
 }
 
-export function progressReporter(stream: NodeJS.WriteStream = process.stderr): Progress | undefined {
-  if (!stream.isTTY) return undefined;
+export function progressReporter(stream: OutStream, isTTY: boolean): Progress | undefined {
+  if (!isTTY) return undefined;
   let last = 0;
   let shown = false;
   const files = new Set<string>();

@@ -11,27 +11,28 @@ import { instructionsReport } from "../report/instructions-tables.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
+import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "./requests.js";
 import { rpcTables } from "../report/rpc-tables.js";
 
-export type ReportOptions = CommonOptions & ProbeCliOptions;
+export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
   examples: [
-    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl", "the bundled demo (what npm start runs)"],
+    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: PROBE_OPTIONS,
+  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
 export async function runReport(target: string | undefined, opts: ReportOptions): Promise<CommandOutput> {
   const io = instructionsOptions(opts);
-  const s = assembleSession(await gatherSession(target, { ...opts, progress: progressReporter() }), io);
+  const s = assembleSession(await gatherSession(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), io);
   return {
     command: "report",
     inputs: s.inputs,
@@ -80,6 +81,7 @@ export interface SessionSummary {
   debugLog: string | null;
   rpcLog: string | null;
   streamJson: string | null;
+  toolsList: string | null;
   costUsd: number | null;
   numTurns: number | null;
 }
@@ -104,6 +106,7 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
     debugLog: s.debug?.input.path ?? null,
     rpcLog: s.rpc?.input.path ?? null,
     streamJson: s.run?.input.path ?? null,
+    toolsList: s.toolsList?.path ?? null,
     costUsd: s.run?.run.result?.totalCostUsd ?? null,
     numTurns: s.run?.run.result?.numTurns ?? null,
   };
@@ -128,6 +131,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["debug log", x.debugLog ?? "none given or found"],
     ["MCP message log", x.rpcLog ?? "none given (--rpc-log)"],
     ["claude -p output", x.streamJson ?? "none given (--stream-json)"],
+    ...(x.toolsList ? [["tools/list", x.toolsList] as [string, unknown]] : []),
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];

@@ -19,8 +19,8 @@ export const requestsCommand: CommandSpec = {
     const out = await runRequests(argv.target, argv);
     if (typeof argv.chart === "string") {
       const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
-      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
-      await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs);
+      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
+      await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs, argv.cwd);
     }
     return out;
   },

@@ -33,7 +33,10 @@ export function requestTables(r: RequestsResult): Table[] {
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
     const dups = rows.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
-    if (t && (t.synthetic || t.apiErrors)) notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)`);
+    if (t && (t.synthetic || t.apiErrors || t.notRequests)) {
+      const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
+      notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
+    }
     if (rows.some((x) => x.afterCompaction)) notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(rows.map((x) => x.model));
@@ -67,6 +70,8 @@ export const REQUEST_COLUMNS = [
 ];
 
 const INT = new Intl.NumberFormat("en-US");
+/** A token count for a composite cell; "?" where the evidence held no count (see health). */
+const count = (n: number | null) => (n === null ? "?" : INT.format(n));
 
 function requestRow(q: RequestRow): Record<string, unknown> & { outputPlaceholder: boolean; duplicateOf: string | null; afterCompaction: boolean } {
   const split = q.cacheCreation5m !== null || q.cacheCreation1h !== null ? ` (${INT.format(q.cacheCreation5m ?? 0)}/${INT.format(q.cacheCreation1h ?? 0)})` : "";
@@ -76,11 +81,11 @@ function requestRow(q: RequestRow): Record<string, unknown> & { outputPlaceholde
     time: q.timestamp ?? "",
     model: q.model ?? "",
     inputTokens: q.inputTokens,
-    cacheCreation: `${INT.format(q.cacheCreationInputTokens)}${split}`,
+    cacheCreation: `${count(q.cacheCreationInputTokens)}${split}`,
     cacheReadInputTokens: q.cacheReadInputTokens,
     totalInputTokens: q.totalInputTokens,
     deltaTokens: q.deltaTokens,
-    output: `${INT.format(q.outputTokens)}${q.outputPlaceholder ? "*" : ""}`,
+    output: `${count(q.outputTokens)}${q.outputPlaceholder ? "*" : ""}`,
     fragments: q.fragments,
     addedResults: a.toolResults ? `${a.toolResults} (${INT.format(a.toolResultChars)})` : "",
     addedUserText: a.userTextChars || null,
@@ -96,10 +101,10 @@ function totalsRow(t: ChainTotals): Record<string, unknown> {
     index: "total",
     time: `${t.requests} requests`,
     inputTokens: t.inputTokens,
-    cacheCreation: INT.format(t.cacheCreationInputTokens),
+    cacheCreation: count(t.cacheCreationInputTokens),
     cacheReadInputTokens: t.cacheReadInputTokens,
     totalInputTokens: t.totalInputTokens,
     deltaTokens: t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null ? t.lastTotalInputTokens - t.firstTotalInputTokens : null,
-    output: INT.format(t.outputTokens),
+    output: count(t.outputTokens),
   };
 }

@@ -8,7 +8,8 @@ import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix, type Matrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
-import { configDirHolding } from "../sources/discover.js";
+import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
+import { checkNamedFile } from "../sources/guard.js";
 import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { col, type Table } from "../report/model.js";
@@ -52,16 +53,16 @@ export interface RunRow {
 
 export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const file = String(argv.matrix);
-  const matrix = parseMatrix(readMatrix(file), file);
-  const outDir = resolve(String(argv.out ?? "runs"));
+  const matrix = parseMatrix(readMatrix(file, argv.cwd), file);
+  const outDir = resolve(argv.cwd, String(argv.out ?? "runs"));
   const dryRun = argv.dryRun === true;
   const timeoutMs = Number(argv.timeoutMs ?? 600000);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new UsageError(`--timeout-ms must be a whole number of milliseconds, got ${String(argv.timeoutMs)}`);
   const cliPath = fileURLToPath(new URL("../cli.js", import.meta.url));
-  const env = argv.env ?? process.env;
-  const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(file)), env, only: argv.only as string[] | undefined });
-  guardOutDir(outDir, plans, argv.claudeDir, env);
-  preflightServers(matrix, plans, cliPath);
+  const env = argv.env;
+  const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
+  guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
+  preflightServers(matrix, plans, cliPath, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
@@ -86,14 +87,14 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
       rows.push(row(p, "skipped", readRunJson(join(p.dir, RUN_FILES.runJson))));
       continue;
     }
-    process.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
+    argv.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
     const done = await executeRun(p, { timeoutMs });
     inputs.push(done.input);
     mergeHealth(health, done.health);
     const r = row(p, "ran", done.json);
     r.answer = done.run.result?.result ?? null;
     rows.push(r);
-    process.stderr.write(`ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`);
+    argv.stderr.write(`ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`);
     if (done.json.timedOut) warnings.push(`${p.folder}: stopped after --timeout-ms ${timeoutMs}`);
     else if (done.json.exitCode !== 0) warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
     if (!done.json.session) warnings.push(`${p.folder}: no session id in ${RUN_FILES.streamJson} (no init or result event)`);
@@ -163,10 +164,12 @@ function plannedTable(rows: RunRow[]): Table {
   };
 }
 
-function readMatrix(file: string): string {
+function readMatrix(file: string, cwd: string): string {
+  const abs = resolve(cwd, file);
   try {
-    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a directory; give the matrix JSON file`);
-    return readFileSync(file, "utf8");
+    // A FIFO or device named as the matrix must not block the read below.
+    checkNamedFile(abs, "matrix JSON");
+    return readFileSync(abs, "utf8");
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
@@ -184,21 +187,24 @@ function readRunJson(path: string): RunJson | null {
 }
 
 /** Evidence is read-only: the runs dir must not lie in any Claude config dir, ours or a run's. */
-function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | undefined, env: NodeJS.ProcessEnv): void {
+function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | undefined, env: NodeJS.ProcessEnv, cwd: string): void {
   const home = env.HOME ?? homedir();
-  const dirs = new Set([...configDirs({ claudeDir, env }), join(home, ".claude"), join(home, ".config", "claude")]);
-  for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(d));
+  const dirs = new Set([...configDirs({ claudeDir, env, cwd }), join(home, ".claude"), join(home, ".config", "claude")]);
+  for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(cwd, d));
   const holder = configDirHolding(outDir, [...dirs]);
   if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
+  // A copied evidence tree is evidence too, named with --claude-dir or not.
+  const tree = evidenceTreeHolding(outDir);
+  if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
 /** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */
-function preflightServers(m: Matrix, plans: PlannedRun[], cliPath: string): void {
+function preflightServers(m: Matrix, plans: PlannedRun[], cliPath: string, env: NodeJS.ProcessEnv): void {
   const labels = new Set(plans.map((p) => p.label));
   for (const c of m.configs) {
     if (c.server === "none" || !labels.has(c.label)) continue;
     const entryEnv = isObject(c.serverEntry.env) ? (c.serverEntry.env as Record<string, string>) : {};
-    const r = spawnSync(process.execPath, [cliPath, "lab", c.server, ...c.serverArgs], { input: "", env: { ...process.env, ...entryEnv }, encoding: "utf8", timeout: 20000 });
+    const r = spawnSync(process.execPath, [cliPath, "lab", c.server, ...c.serverArgs], { input: "", env: { ...env, ...entryEnv }, encoding: "utf8", timeout: 20000 });
     if (r.status !== 0) {
       const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
       throw new UsageError(`config "${c.label}": the lab server refused its serverArgs ${JSON.stringify(c.serverArgs)}: ${why}`);

@@ -1,15 +1,17 @@
-import { statSync } from "node:fs";
 import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
-import { UsageError } from "../errors.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
 import { progressReporter } from "./progress.js";
+import { parseSince } from "./since.js";
 import type { CommandSpec } from "./registry.js";
+
+export { parseSince } from "./since.js";
 
 export interface SessionRow {
   sessionId: string;
@@ -37,13 +39,13 @@ export const sessionsCommand: CommandSpec = {
     since: { type: "string", describe: "keep sessions active since a date (2026-11-01) or a span (7d, 12h)" },
   },
   async run(argv) {
-    const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env });
+    const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const since = parseSince(argv.since as string | undefined);
     const project = (argv.project as string | undefined)?.toLowerCase();
     const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const progress = progressReporter();
+    const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
     for (const s of listSessionFiles(dirs)) {
       const subs = await findSubagents(s.path, s.id);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
@@ -100,23 +102,6 @@ export const sessionsCommand: CommandSpec = {
   },
 };
 
-/** `--since`: an ISO date/time, or a span back from now (`7d`, `12h`, `30m`). Returns an ISO string. */
-export function parseSince(v: string | undefined, now = Date.now()): string | undefined {
-  if (v === undefined || v === "") return undefined;
-  const span = /^(\d+)\s*([dhm])$/.exec(v.trim());
-  if (span) {
-    const ms = Number(span[1]) * ({ d: 86400000, h: 3600000, m: 60000 } as const)[span[2] as "d" | "h" | "m"];
-    return new Date(now - ms).toISOString();
-  }
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw new UsageError(`--since: expected a date (2026-11-01) or a span (7d, 12h), got "${v}"`);
-  return new Date(t).toISOString();
-}
-
 function safeSize(p: string): number {
-  try {
-    return statSync(p).size;
-  } catch {
-    return 0;
-  }
+  return statPath(p)?.size ?? 0;
 }

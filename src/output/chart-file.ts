@@ -5,10 +5,10 @@ import { renderSvg, type ChartSpec } from "../render/chart.js";
 import { configDirHolding } from "../sources/discover.js";
 
 /**
- * Writes a chart to `path`. Refuses paths inside a Claude config dir: evidence is read-only.
+ * Writes a chart to `path` (relative to the CLI's cwd). Refuses paths inside a Claude config dir: evidence is read-only.
  */
-export async function writeChart(path: string, spec: ChartSpec, configDirs: string[]): Promise<void> {
-  const abs = resolve(path);
+export async function writeChart(path: string, spec: ChartSpec, configDirs: string[], cwd: string): Promise<void> {
+  const abs = resolve(cwd, path);
   const holder = configDirHolding(abs, configDirs);
   if (holder !== undefined) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${holder}`);
   if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);

@@ -4,16 +4,15 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import { requestsAnalysis } from "../analyses/requests.js";
-import type { BaselineEvidence, DebugEvidence, Gathered, SavedEvidence, TranscriptEvidence, TranscriptResults } from "../assemble/evidence.js";
+import { type BaselineEvidence, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
 import type { OutputsEvidence } from "../assemble/outputs.js";
-import { documentHealth } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import { resolveTarget } from "../sources/targets.js";
 import { inspectSavedFile } from "./evidence.js";
 import { debugEvidenceFor, type LocateOptions } from "./locate.js";
 import type { RunnerOptions } from "./runner.js";
-import { readTranscripts } from "./transcripts.js";
+import { derivedHealth, readTranscripts } from "./transcripts.js";
 
 /** What gathering reads from a command's options (CommonOptions carries them all). */
 export interface GatherOptions extends LocateOptions {
@@ -28,7 +27,7 @@ const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instruct
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
 export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
-  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, stdinIsTTY: opts.stdin ? false : undefined });
+  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY });
   const analyses = Object.fromEntries(keys.map((k) => [k, TRANSCRIPT_ANALYSES[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
@@ -39,12 +38,10 @@ export async function gatherTranscripts<K extends keyof TranscriptResults>(targe
     sessionId: resolved.sessionId ?? r.outputs?.sessionIds[0] ?? null,
     transcript: resolved.mainPath ?? (first !== "-" ? first : null),
     passes: inputs,
+    derived: derivedHealth(results),
     results: r,
   };
 }
-
-/** The transcripts' health, merged: what `requests`, `inventory` and `sessions` report. */
-export const transcriptHealth = (t: { passes: TranscriptEvidence["passes"] }) => documentHealth(t.passes.map((p) => ({ health: p.health, share: "whole" })));
 
 /** The session's debug log, `--debug-file` or found beside the transcript, read once. */
 export function gatherDebug(t: TranscriptEvidence<never>, opts: GatherOptions): Promise<Gathered<DebugEvidence> | null> {
@@ -63,7 +60,7 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   const byFile = new Map<string, SavedLookup>();
   for (const p of [...printed].sort()) {
     const res = resolveSavedPath(p, dir);
-    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
+    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, suspicious: res.suspicious, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
     if (res.exists && res.path !== null) {
       const known = byFile.get(res.path);
       if (known) look = known;
@@ -78,6 +75,8 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
         }
         byFile.set(res.path, look);
       }
+    } else if (res.suspicious !== null) {
+      warnings.push(`saved output not looked up, suspicious: ${p} (${res.suspicious})`);
     } else if (res.exists === false) {
       warnings.push(`saved output not found: ${p} (looked in ${dir})`);
     }
@@ -86,13 +85,14 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   return { dir, lookups, inputs, warnings };
 }
 
-/** `--baseline TARGET`: its main transcript only (no subagents, never stdin), for the first request's size. */
+/** `--baseline TARGET`: its main transcript only (no subagents), for the first request's size. */
 export async function gatherBaseline(opts: GatherOptions): Promise<BaselineEvidence | null> {
   if (!opts.baseline) return null;
-  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, stdin: undefined }, ["requests", "instructions"]);
+  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined }, ["requests", "instructions"]);
   return {
     inputs: b.resolved.inputs,
     passes: b.passes,
+    derived: b.derived,
     file: b.resolved.mainPath ?? b.resolved.inputs[0]?.path ?? opts.baseline,
     firstRequestTokens: b.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null,
     instructions: b.results.instructions.sightings.length,

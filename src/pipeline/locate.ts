@@ -8,8 +8,11 @@ import { readDebugEvidence } from "./evidence.js";
 export interface LocateOptions {
   debugFile?: string;
   claudeDir?: string[];
-  env?: NodeJS.ProcessEnv;
-  stdin?: NodeJS.ReadableStream;
+  /** The CLI's io: nothing below reads `process` for these. */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: NodeJS.ReadableStream;
+  stdinIsTTY: boolean;
 }
 
 /**
@@ -20,7 +23,7 @@ export function locateDebugLog(transcript: string | null, sessionId: string | nu
   if (opts.debugFile) return opts.debugFile;
   if (!sessionId) return null;
   const home = transcript !== null && basename(dirname(dirname(transcript))) === "projects" ? [dirname(dirname(dirname(transcript)))] : [];
-  return findDebugLog([...home, ...configDirs({ claudeDir: opts.claudeDir, env: opts.env })], sessionId, opts.env ?? process.env) ?? null;
+  return findDebugLog([...home, ...configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd })], sessionId, opts.env) ?? null;
 }
 
 /** Reads the session's debug log if there is one. */

@@ -46,7 +46,7 @@ export async function* readRecords<R extends { kind: string; pos: Pos }>(
     else {
       const r = rec as R;
       if (r.kind === "malformed") countMalformed(health, r as unknown as { pos: Pos; reason: string; excerpt: string });
-      else countParsed(health, source.unknownType(r));
+      else countParsed(health, r.pos, source.facts(r));
       yield r;
     }
   }

@@ -3,6 +3,7 @@ import { classifyMessage, type DebugEvent } from "./debug-events.js";
 import { excerptOf, isObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
+import { parseIsoTime } from "./time.js";
 
 export { classifyMessage, durationMs, sizeBytes, type DebugEvent, type DebugEventType } from "./debug-events.js";
 
@@ -116,7 +117,7 @@ export const debugLogSource: Source<DebugRecord> = {
   kind: "debug-log",
   recognise: (head) => DEBUG_HEAD.test(head.trimStart()),
   records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file)),
-  unknownType: () => undefined,
+  facts: () => undefined,
 };
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
@@ -173,12 +174,13 @@ function finish(p: Pending): DebugEntry {
     }
   }
   const { server, event } = classifyMessage(text, p.level, p.serverHint);
-  const ms = p.time === null ? null : Date.parse(p.time);
+  // `9999-99-99T…` matches the header yet is no time: unknown, like a pasted line without one.
+  const ms = p.time === null ? undefined : parseIsoTime(p.time);
   return {
     kind: "debug",
     pos: p.pos,
-    time: p.time,
-    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    time: ms === undefined ? null : p.time,
+    ms: ms ?? null,
     level: p.level,
     text,
     server,

@@ -1,10 +1,27 @@
+import type { SkippedEntry } from "../sources/guard.js";
 import type { Pos } from "./pos.js";
+import type { InvalidValue } from "./values.js";
 
 export interface MalformedEntry {
   file: string;
   line: number;
   reason: string;
   excerpt: string;
+}
+
+/** A field whose value is not what it claims (a token count of `1e308`, a timestamp of `"garbage"`): unknown, not 0. */
+export interface InvalidValueEntry {
+  file: string;
+  line: number;
+  field: string;
+  value: string;
+}
+
+/** A record that looks like an API request and is none (an assistant record with `message: null`). */
+export interface NotRequestEntry {
+  file: string;
+  line: number;
+  reason: string;
 }
 
 /** Parse health, part of every report (CONTRACT.md `health`). */
@@ -16,12 +33,22 @@ export interface Health {
   /** All malformed lines; `malformed` lists at most MAX_LISTED of them. */
   malformedCount: number;
   unknownTypes: Record<string, number>;
+  /** At most MAX_LISTED; `invalidValueCount` counts them all. */
+  invalidValues: InvalidValueEntry[];
+  invalidValueCount: number;
+  notRequests: NotRequestEntry[];
+  notRequestCount: number;
+  /** Discovered files passed over (a link out of the config dir, a loop, a FIFO); present only when there were some. */
+  skipped?: SkippedEntry[];
 }
 
 export const MAX_LISTED = 1000;
 
 export function emptyHealth(): Health {
-  return { lines: 0, blankLines: 0, records: 0, malformed: [], malformedCount: 0, unknownTypes: {} };
+  return {
+    lines: 0, blankLines: 0, records: 0, malformed: [], malformedCount: 0, unknownTypes: {},
+    invalidValues: [], invalidValueCount: 0, notRequests: [], notRequestCount: 0,
+  };
 }
 
 export function countMalformed(h: Health, m: { pos: Pos; reason: string; excerpt: string }): void {
@@ -29,10 +56,30 @@ export function countMalformed(h: Health, m: { pos: Pos; reason: string; excerpt
   if (h.malformed.length < MAX_LISTED) h.malformed.push({ file: m.pos.file, line: m.pos.line, reason: m.reason, excerpt: m.excerpt });
 }
 
-/** A record that parsed; `unknownType` is the `type` this build does not know, if so. */
-export function countParsed(h: Health, unknownType: string | undefined): void {
+/** What a parsed record adds to health besides being counted (each Source says, see `Source.facts`). */
+export interface RecordFacts {
+  /** The `type` this build does not know. */
+  unknownType?: string;
+  /** Values that are not what their field claims. */
+  invalid?: readonly InvalidValue[];
+  /** Why a record that looks like an API request is none. */
+  notRequest?: string;
+}
+
+export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined): void {
   h.records += 1;
-  if (unknownType !== undefined) h.unknownTypes[unknownType] = (h.unknownTypes[unknownType] ?? 0) + 1;
+  if (facts === undefined) return;
+  if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
+  if (facts.invalid?.length) addInvalid(h, facts.invalid.map((v) => ({ file: pos.file, line: pos.line, ...v })));
+  if (facts.notRequest !== undefined) {
+    h.notRequestCount += 1;
+    if (h.notRequests.length < MAX_LISTED) h.notRequests.push({ file: pos.file, line: pos.line, reason: facts.notRequest });
+  }
+}
+
+export function addInvalid(h: Health, entries: InvalidValueEntry[]): void {
+  h.invalidValueCount += entries.length;
+  for (const e of entries) if (h.invalidValues.length < MAX_LISTED) h.invalidValues.push(e);
 }
 
 export function mergeHealth(into: Health, from: Health): Health {
@@ -41,15 +88,20 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.records += from.records;
   into.malformedCount += from.malformedCount;
   for (const m of from.malformed) if (into.malformed.length < MAX_LISTED) into.malformed.push(m);
+  if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
   for (const [k, v] of Object.entries(from.unknownTypes)) into.unknownTypes[k] = (into.unknownTypes[k] ?? 0) + v;
+  into.invalidValueCount += from.invalidValueCount;
+  for (const e of from.invalidValues) if (into.invalidValues.length < MAX_LISTED) into.invalidValues.push(e);
+  into.notRequestCount += from.notRequestCount;
+  for (const e of from.notRequests) if (into.notRequests.length < MAX_LISTED) into.notRequests.push(e);
   return into;
 }
 
 /**
  * How one input's health joins a document's. `whole`: its lines and records are what the command
  * reports on (transcripts, `claude -p` output, the log a `debug`/`rpc` command was given). `bad-lines`:
- * a log read alongside a session; its lines are not session records, but its malformed lines are
- * still listed, so `--strict` sees them.
+ * a log read alongside a session; its lines are not session records, but its malformed lines (and
+ * invalid values, skipped files) are still listed, so `--strict` sees them.
  */
 export type HealthShare = "whole" | "bad-lines";
 
@@ -63,7 +115,10 @@ export function documentHealth(parts: Iterable<InputHealth>): Health {
   const out = emptyHealth();
   for (const p of parts) {
     if (p.share === "whole") mergeHealth(out, p.health);
-    else mergeHealth(out, { ...emptyHealth(), malformed: p.health.malformed, malformedCount: p.health.malformedCount });
+    else {
+      const h = p.health;
+      mergeHealth(out, { ...emptyHealth(), malformed: h.malformed, malformedCount: h.malformedCount, invalidValues: h.invalidValues, invalidValueCount: h.invalidValueCount, skipped: h.skipped });
+    }
   }
   return out;
 }

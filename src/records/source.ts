@@ -1,5 +1,6 @@
 import { LineSplitter, type RawLine } from "../sources/lines.js";
 import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
+import type { RecordFacts } from "./health.js";
 import type { Pos } from "./pos.js";
 
 /**
@@ -41,8 +42,8 @@ export interface Source<R extends { kind: string; pos: Pos }> {
   recognise(head: string): boolean;
   /** The input's records in order; blank lines come out as `BlankLine`. */
   records(chunks: AsyncIterable<Buffer>, input: SourceInput): AsyncIterable<R | BlankLine>;
-  /** The `type` a parsed record carries when this build does not know it (health's `unknownTypes`). */
-  unknownType(rec: R): string | undefined;
+  /** What a parsed record adds to health: an unknown `type`, invalid values, a would-be request that is none. */
+  facts(rec: R): RecordFacts | undefined;
 }
 
 /** Turns physical lines into records for one input; may hold an entry open across lines (debug logs). */

@@ -4,6 +4,8 @@ import streamValues from "stream-json/streamers/stream-values.js";
 import { excerptOf, isObject, parseLine, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
+import { toRunInit, toRunResult, type RunInit, type RunResult } from "./streamjson-messages.js";
+import type { InvalidValue } from "./values.js";
 
 export { modelRoles, type ModelUsage, type RunInit, type RunResult, type RunUsage, type McpServerStatus } from "./streamjson-messages.js";
 
@@ -22,6 +24,11 @@ export interface HeadlessEvent {
   key: string;
   raw: JsonObject;
   layout: HeadlessLayout;
+  /** The `system/init` event, parsed. */
+  init?: RunInit;
+  /** The `result` message, parsed; its counts are checked like transcript usage. */
+  result?: RunResult;
+  invalid: InvalidValue[];
 }
 
 export type HeadlessMalformed = MalformedLine & { layout: HeadlessLayout };
@@ -32,7 +39,11 @@ export const KNOWN_TYPES: ReadonlySet<string> = new Set(["system", "assistant", 
 function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
   const type = typeof m.type === "string" ? m.type : "(none)";
   const key = type === "system" && typeof m.subtype === "string" ? `system/${m.subtype}` : type;
-  return { kind: "event", pos, type, key, raw: m, layout };
+  const invalid: InvalidValue[] = [];
+  const ev: HeadlessEvent = { kind: "event", pos, type, key, raw: m, layout, invalid };
+  if (key === "system/init") ev.init = toRunInit(m, pos);
+  else if (type === "result") ev.result = toRunResult(m, pos, invalid);
+  return ev;
 }
 
 /**
@@ -43,10 +54,10 @@ export const headlessSource: Source<HeadlessRecord> = {
   kind: "stream-json",
   recognise: (head) => /^\s*[[{]/.test(head) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(head),
   records: headlessRecords,
-  unknownType: (rec) => {
+  facts: (rec) => {
     switch (rec.kind) {
       case "event":
-        return KNOWN_TYPES.has(rec.type) ? undefined : rec.type;
+        return { unknownType: KNOWN_TYPES.has(rec.type) ? undefined : rec.type, invalid: rec.invalid };
       case "malformed":
         return undefined;
       default:

@@ -33,5 +33,5 @@ export const toolResultSource: Source<SavedLine> = {
       },
       end() {},
     }),
-  unknownType: () => undefined,
+  facts: () => undefined,
 };

@@ -58,7 +58,7 @@ export const toolsListSource: Source<ToolsListRecord> = {
     return /^[[{]/.test(t) && /"tools"\s*:\s*\[/.test(first === "{" || first === "[" ? t : first);
   },
   records: toolsListRecords,
-  unknownType: () => undefined,
+  facts: () => undefined,
 };
 
 async function* toolsListRecords(chunks: AsyncIterable<Buffer>, input: { file: string }): AsyncGenerator<ToolsListRecord> {

@@ -1,3 +1,4 @@
+import type { RecordFacts } from "./health.js";
 import { parseLine } from "./json.js";
 import { decodeLines, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
 import { toRecord, type AnyRecord } from "./transcript.js";
@@ -16,20 +17,22 @@ function transcriptDecoder(file: string, chain: string): LineDecoder<AnyRecord> 
   };
 }
 
-/** Every record kind is named here, so a new one must say whether health lists it as unknown. */
-function unknownType(rec: AnyRecord): string | undefined {
+/** Every record kind is named here, so a new one must say what health learns from it. */
+function facts(rec: AnyRecord): RecordFacts | undefined {
   switch (rec.kind) {
     case "assistant":
+      return { invalid: rec.invalid, notRequest: rec.notRequest };
     case "user":
     case "attachment":
     case "system":
     case "progress":
     case "content-replacement":
     case "meta":
+      return { invalid: rec.invalid };
+    case "unknown":
+      return { unknownType: rec.type, invalid: rec.invalid };
     case "malformed":
       return undefined;
-    case "unknown":
-      return rec.type;
     default:
       return rec satisfies never;
   }
@@ -43,7 +46,7 @@ function transcriptKind(kind: Extract<EvidenceKind, "transcript" | "subagent-tra
     kind,
     recognise: (head) => TRANSCRIPT_HEAD.test(head.split("\n", 1)[0] ?? ""),
     records: (chunks, input) => decodeLines(chunks, transcriptDecoder(input.file, input.chain ?? "main")),
-    unknownType,
+    facts,
   };
 }
 

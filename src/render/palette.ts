@@ -20,8 +20,8 @@ export function colored(): Palette {
 }
 
 /** Colour only on a TTY, and never with NO_COLOR or `--no-color`. */
-export function paletteFor(opts: { color?: boolean }, stream: { isTTY?: boolean } = process.stdout): Palette {
+export function paletteFor(opts: { color?: boolean }, out: { isTTY: boolean; env: NodeJS.ProcessEnv }): Palette {
   if (opts.color === false) return plain;
-  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return plain;
-  return stream.isTTY ? colored() : plain;
+  if (out.env.NO_COLOR !== undefined && out.env.NO_COLOR !== "") return plain;
+  return out.isTTY ? colored() : plain;
 }

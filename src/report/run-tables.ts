@@ -1,4 +1,4 @@
-import type { RunSection } from "../assemble/headless-section.js";
+import { inputTotal, type RunSection } from "../assemble/headless-section.js";
 import { col, type Table } from "./model.js";
 
 /** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
@@ -48,7 +48,7 @@ export function runTables(s: RunSection): Table[] {
       ]),
     );
     const footer = r.usage
-      ? [{ model: "usage (main model only)", role: "", inputTokens: r.usage.inputTokens, cacheCreationInputTokens: r.usage.cacheCreationInputTokens, cacheReadInputTokens: r.usage.cacheReadInputTokens, outputTokens: r.usage.outputTokens, totalInputTokens: r.usage.inputTokens + r.usage.cacheCreationInputTokens + r.usage.cacheReadInputTokens }]
+      ? [{ model: "usage (main model only)", role: "", inputTokens: r.usage.inputTokens, cacheCreationInputTokens: r.usage.cacheCreationInputTokens, cacheReadInputTokens: r.usage.cacheReadInputTokens, outputTokens: r.usage.outputTokens, totalInputTokens: inputTotal(r.usage) }]
       : [];
     tables.push({
       id: "run:modelUsage",

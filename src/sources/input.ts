@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { openEvidence } from "./guard.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -16,7 +16,7 @@ export interface InputFile {
 
 export interface ReadOptions {
   maxLineBytes?: number;
-  /** Replaces process.stdin when `path` is "-" (tests). */
+  /** What `path` "-" reads: the CLI's io.stdin. */
   stdin?: NodeJS.ReadableStream;
 }
 
@@ -26,7 +26,8 @@ export interface ReadOptions {
  * (a one-line JSON array of a whole run).
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
-  const stream = input.path === "-" ? (opts.stdin ?? process.stdin) : createReadStream(input.path, { highWaterMark: 1 << 16 });
+  if (input.path === "-" && !opts.stdin) throw new Error("stdin (-) read without the CLI's stdin handed down");
+  const stream = input.path === "-" ? opts.stdin! : openEvidence(input.path);
   const hash = createHash("sha256");
   let bytes = 0;
   for await (const chunk of stream) {

@@ -1,8 +1,8 @@
-import { accessSync, constants, statSync } from "node:fs";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, pathExists, sessionIdFromPath, type ConfigDirOptions } from "./discover.js";
+import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions } from "./discover.js";
+import { checkNamedFile, pathExists } from "./guard.js";
 
 export interface TargetOptions extends ConfigDirOptions {
   subagents?: boolean;
@@ -24,12 +24,12 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  * Resolves a target as CONTRACT.md fixes it: "-" or nothing (stdin not a TTY) → stdin; an existing
  * path → that transcript (plus its subagents for a main session); else a session id or unique prefix.
  */
-export async function resolveTarget(target: string | undefined, opts: TargetOptions = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(target: string | undefined, opts: TargetOptions): Promise<ResolvedTarget> {
   const dirs = configDirs(opts);
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
   if (target === undefined || target === "-") {
-    if (target === undefined && (opts.stdinIsTTY ?? process.stdin.isTTY)) {
+    if (target === undefined && opts.stdinIsTTY === true) {
       throw new UsageError("no target: give a session id, a transcript path, or pipe JSONL into stdin (-)");
     }
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
@@ -41,14 +41,7 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
-  let st;
-  try {
-    st = statSync(path);
-    accessSync(path, constants.R_OK);
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  if (st.isDirectory()) throw new UsageError(`${path} is a directory; give a .jsonl transcript or a session id`);
+  checkNamedFile(path, "transcript");
   const agent = AGENT_FILE.exec(basename(path));
   if (agent) {
     return { target, sessionId: null, mainPath: null, inputs: [input(path, "subagent-transcript", agent[1]!)], searched: dirs };

@@ -6,11 +6,14 @@ import { ROOT } from "../helpers.js";
 
 /**
  * The layers of README "Design", lowest first: sources ← records ← analyses ← assemble ← report ←
- * render, then gathering (pipeline) and file output, the lab, commands and the CLI on top. A file may import its own folder and lower layers only;
+ * render, then gathering (pipeline) and file output, the lab, commands and the CLI on top. errors.ts,
+ * io.ts and package-root.ts are leaves every layer may use. A file may import its own folder and lower layers only;
  * renderers see the report model alone. `errors.ts` is shared by every layer.
  */
 const RANK: Record<string, number> = {
   "errors.ts": 0,
+  "io.ts": 0,
+  "package-root.ts": 0,
   sources: 1,
   records: 2,
   analyses: 3,

@@ -91,3 +91,66 @@ test("--claude-dir before the target does not swallow it; repeated --claude-dir 
   const r2 = await runCli(["requests", "--claude-dir", "/nowhere", "--claude-dir", HOME, "abcdef12-0000-4000-8000-000000000002", "--json"]);
   assert.equal(parseEnvelope(r2, "requests").requests.length, 1);
 });
+
+const BASIC = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
+
+/** A usage error is exit 2, one line on stderr naming the flag, nothing on stdout. */
+function usageError(r: { code: number; stdout: string; stderr: string }, pattern: RegExp): void {
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.trimEnd().split("\n").length, 1, `one line: ${r.stderr}`);
+  assert.match(r.stderr, pattern);
+}
+
+test("a one-value flag given twice is a usage error; --claude-dir stays repeatable", async () => {
+  usageError(await runCli(["requests", BASIC, "--format", "csv", "--format", "json"]), /--format given more than once/);
+  usageError(await runCli(["requests", BASIC, "--debug-file", "a.txt", "--debug-file", "b.txt"]), /--debug-file given more than once/);
+  usageError(await runCli(["sessions", "--claude-dir", HOME, "--since", "7d", "--since", "1d"]), /--since given more than once/);
+  const ok = await runCli(["sessions", "--claude-dir", "/nowhere", "--claude-dir", HOME, "--json"]);
+  assert.ok(parseEnvelope(ok, "sessions").sessions.length > 0);
+});
+
+test("a flag missing its value is a usage error: at the end, or followed by another flag", async () => {
+  usageError(await runCli(["requests", BASIC, "--format"]), /--format needs a value/);
+  usageError(await runCli(["requests", BASIC, "--claude-dir"]), /--claude-dir needs a value/);
+  usageError(await runCli(["requests", "--claude-dir", "--json", BASIC]), /--claude-dir needs a value \(got the flag --json\)/);
+  usageError(await runCli(["requests", "--format", "-j", BASIC]), /--format needs a value \(got the flag -j\)/);
+  usageError(await runCli(["requests", BASIC, "--format="]), /--format needs a value/);
+  usageError(await runCli(["requests", BASIC, "--claude-dir="]), /--claude-dir needs a value/);
+  usageError(await runCli(["instructions", BASIC, "--baseline", BASIC, "--wrapper-tokens", "many"]), /--wrapper-tokens needs a number/);
+});
+
+test("--json with another --format contradicts it; with --format json it agrees", async () => {
+  usageError(await runCli(["requests", BASIC, "--json", "--format", "csv"]), /--json and --format csv contradict/);
+  usageError(await runCli(["requests", BASIC, "--format", "markdown", "-j"]), /--json and --format markdown contradict/);
+  parseEnvelope(await runCli(["requests", BASIC, "--json", "--format", "json"]), "requests");
+  parseEnvelope(await runCli(["requests", BASIC, "-j"]), "requests");
+  const csv = await runCli(["requests", BASIC, "--format", "csv"]);
+  assert.equal(csv.code, 0);
+  assert.match(csv.stdout.split("\n")[0]!, /,/);
+});
+
+test("a value that starts with a dash is the flag's value, not more flags", async () => {
+  const r = await runCli(["sessions", "--claude-dir", HOME, "--since", "-7d"]);
+  usageError(r, /--since: .*"-7d"/);
+  assert.doesNotMatch(r.stderr, /Unknown argument/);
+  // --project takes any text, dashes included; nothing matches it, so no rows and exit 0.
+  const p = parseEnvelope(await runCli(["sessions", "--claude-dir", HOME, "--project", "-x-", "--json"]), "sessions");
+  assert.equal(p.sessions.length, 0);
+  usageError(await runCli(["requests", BASIC, "--bogus"]), /Unknown argument: bogus/);
+  usageError(await runCli(["requests", BASIC, "-x"]), /Unknown argument: x/);
+});
+
+test("help and version go to stdout with exit 0, and runs do not leak into each other", async () => {
+  const h = await runCli(["--help"]);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /ccforensics <command> \[target\.\.\] \[options\]/);
+  assert.match(h.stdout, /--format/);
+  const v = await runCli(["--version"]);
+  assert.equal(v.code, 0);
+  assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
+  const a = await runCli(["requests", BASIC, "--format", "csv"]);
+  const b = await runCli(["requests", BASIC]);
+  assert.notEqual(a.stdout, b.stdout, "the second run does not keep the first run's --format");
+  assert.match(b.stdout, /Requests/);
+});

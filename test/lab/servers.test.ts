@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codewordsFor } from "../../src/lab/instructions-text.js";
 import { emitMarkers } from "../../src/lab/output-text.js";
-import { parseEnvelope, runCli } from "../helpers.js";
+import { parseEnvelope, runCli, runCliSpawned } from "../helpers.js";
 import { StdioClient, killAll } from "./stdio-client.js";
 
 after(killAll);
@@ -107,7 +107,8 @@ test("lab instructions --init-delay-ms: initialize answered late, other requests
   assert.ok(c.lines[2]!.at - t0 >= 550, `initialize after ${c.lines[2]!.at - t0} ms`);
   assert.ok(c.lines[1]!.at - t0 < 550, `ping after ${c.lines[1]!.at - t0} ms`);
   await c.end();
-  const piped = await runCli(["lab", "instructions", "--init-delay-ms", "200"], { stdin: `${JSON.stringify({ jsonrpc: "2.0", ...INIT })}\n` });
+  // The lab server owns the real stdio, so this one runs as a child process.
+  const piped = await runCliSpawned(["lab", "instructions", "--init-delay-ms", "200"], { stdin: `${JSON.stringify({ jsonrpc: "2.0", ...INIT })}\n` });
   assert.equal(piped.code, 0);
   assert.equal(JSON.parse(piped.stdout).id, 1);
 });

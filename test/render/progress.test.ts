@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { progressReporter } from "../../src/commands/progress.js";
 
 test("progress goes to stderr only when it is a terminal, and is cleared at the end", () => {
-  assert.equal(progressReporter({ isTTY: false, write: () => true } as unknown as NodeJS.WriteStream), undefined);
   const out: string[] = [];
-  const p = progressReporter({ isTTY: true, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream)!;
+  const stream = { write: (s: string | Uint8Array) => out.push(String(s)) > 0, once: () => undefined };
+  assert.equal(progressReporter(stream, false), undefined);
+  const p = progressReporter(stream, true)!;
   p.update("a.jsonl", 3 * 1048576);
   p.done();
   assert.match(out[0]!, /file 1: 3\.0 MB read/);

@@ -1,0 +1,88 @@
+import type { Options } from "yargs";
+import { UsageError } from "../errors.js";
+import type { Format } from "../render/emit.js";
+import type { Argv, CommandSpec } from "./registry.js";
+
+const FORMATS = ["table", "markdown", "json", "csv"] as const satisfies readonly Format[];
+
+/** Options every command accepts (CONTRACT.md "Common options"). */
+export const GLOBAL_OPTIONS: Record<string, Options> = {
+  // No yargs default: `--json` may only be combined with a --format the user did not give (or json).
+  format: { choices: FORMATS, describe: "output format (default table)", global: true },
+  json: { type: "boolean", alias: "j", describe: "same as --format json", global: true },
+  // Not `array: true`: an array option would swallow the target that follows it (`--claude-dir DIR ID`).
+  // Repeating the flag still collects an array (yargs' duplicate-arguments-array).
+  "claude-dir": {
+    type: "string",
+    describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude",
+    global: true,
+    coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
+  },
+  "debug-file": { type: "string", describe: "Claude Code debug log (--debug-file) to read alongside", global: true },
+  "rpc-log": { type: "string", describe: "MCP JSON-RPC message log to read alongside", global: true },
+  "stream-json": { type: "string", describe: "output of claude -p --output-format stream-json|json", global: true },
+  baseline: { type: "string", describe: "a run without the thing measured (target), for deltas", global: true },
+  redact: { type: "boolean", describe: "home dirs to ~, ids shortened (for publishing)", global: true },
+  strict: { type: "boolean", describe: "exit 1 when any line is malformed", global: true },
+  subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)", global: true },
+  color: { type: "boolean", describe: "colour on a TTY (--no-color turns off)", global: true },
+};
+
+/** Flags that may be given more than once; every other flag takes one value. */
+const REPEATABLE = new Set(["claude-dir"]);
+
+const takesValue = (o: Options) => o.type === "string" || o.type === "number" || o.choices !== undefined;
+const short = (o: Options) => [o.alias ?? []].flat().filter((a) => a.length === 1);
+
+/**
+ * yargs reads `--since -7d` as the flags -7 and -d, and `--format --json` as an empty format. Here a
+ * value-taking flag takes the next word whatever it starts with, unless that word is a flag itself
+ * (`--…`, or a known short flag), which is a usage error: the value is missing.
+ */
+export function normaliseArgs(args: string[], commands: CommandSpec[]): string[] {
+  const all = [GLOBAL_OPTIONS, ...commands.map((c) => c.options ?? {})];
+  const valued = new Set<string>();
+  const shortFlags = new Set(["-h", "-v"]);
+  for (const opts of all) for (const [name, o] of Object.entries(opts)) {
+    if (takesValue(o)) valued.add(name);
+    for (const s of short(o)) shortFlags.add(`-${s}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a.startsWith("--") && a.endsWith("=") && valued.has(a.slice(2, -1))) throw new UsageError(`${a.slice(0, -1)} needs a value`);
+    if (!a.startsWith("--") || a.includes("=") || !valued.has(a.slice(2))) {
+      out.push(a);
+      continue;
+    }
+    const next = args[i + 1];
+    if (next === undefined) throw new UsageError(`${a} needs a value`);
+    if (next.startsWith("--") || shortFlags.has(next)) throw new UsageError(`${a} needs a value (got the flag ${next})`);
+    out.push(`${a}=${next}`);
+    i++;
+  }
+  return out;
+}
+
+/** What yargs lets through but a user did not mean: a one-value flag twice, an empty value, a number that is not one, --json against --format. */
+export function checkArgv(argv: Argv, spec: CommandSpec): void {
+  const defs = { ...GLOBAL_OPTIONS, ...(spec.options ?? {}) };
+  for (const [name, o] of Object.entries(defs)) {
+    const v = argv[name];
+    if (v === undefined) continue;
+    if (REPEATABLE.has(name) || o.array) {
+      if ([v].flat().some((x) => x === "")) throw new UsageError(`--${name} needs a value`);
+      continue;
+    }
+    if (Array.isArray(v)) throw new UsageError(`--${name} given more than once; give it once`);
+    if (v === "" && takesValue(o)) throw new UsageError(`--${name} needs a value`);
+    if (o.type === "number" && Number.isNaN(v)) throw new UsageError(`--${name} needs a number`);
+  }
+  if (argv.json === true && argv.format !== undefined && argv.format !== "json") {
+    throw new UsageError(`--json and --format ${String(argv.format)} contradict each other; give one`);
+  }
+}

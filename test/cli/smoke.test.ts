@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COMMANDS } from "../../src/commands/index.js";
+import { parseEnvelope, runCliSpawned, sample } from "../helpers.js";
+
+// Every other CLI test runs main() in process; these start dist/cli.js once per command, so the
+// entry point, real stdin/stdout/stderr, and process.exitCode are exercised too. `lab` is spawned in test/lab.
+const BASIC = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
+const HOME = sample("claude-home");
+const DEMO = "c0ffee00-1111-4222-8333-444444444444";
+
+function noServerMatrix(): string {
+  const f = join(mkdtempSync(join(tmpdir(), "ccf-smoke-")), "matrix.json");
+  writeFileSync(f, JSON.stringify({ prompt: "p", configs: [{ label: "none", server: "none" }] }));
+  return f;
+}
+
+const SMOKE: Record<string, () => string[]> = {
+  sessions: () => ["sessions", "--claude-dir", HOME, "--json"],
+  requests: () => ["requests", "-", "--json"],
+  instructions: () => ["instructions", DEMO, "--claude-dir", HOME, "--json"],
+  outputs: () => ["outputs", DEMO, "--claude-dir", HOME, "--json"],
+  debug: () => ["debug", sample("logs", "debug", "legacy-truncated.debug.txt"), "--json"],
+  rpc: () => ["rpc", sample("logs", "rpc", "legacy-fallback.lab.jsonl"), "--json"],
+  report: () => ["report", DEMO, "--claude-dir", HOME, "--json"],
+  demo: () => ["demo", "--json"],
+  compare: () => ["compare", sample("runs"), "--json"],
+  inventory: () => ["inventory", BASIC, "--json"],
+  run: () => ["run", noServerMatrix(), "--out", join(tmpdir(), "ccf-smoke-runs"), "--dry-run", "--json"],
+};
+
+test("every command but lab has a spawned smoke test", () => {
+  const names = COMMANDS.map((c) => c.command.split(" ")[0]!).filter((n) => n !== "lab");
+  assert.deepEqual(Object.keys(SMOKE).sort(), names.sort());
+});
+
+for (const [name, args] of Object.entries(SMOKE)) {
+  test(`spawned: ${name} gives its JSON document and exit 0`, async () => {
+    const stdin = name === "requests" ? readFileSync(BASIC) : undefined;
+    // demo's document is a report (its envelope says so).
+    parseEnvelope(await runCliSpawned(args(), { stdin }), name === "demo" ? "report" : name);
+  });
+}
+
+test("spawned: a usage error exits 2 and a malformed line under --strict exits 1, messages on stderr only", async () => {
+  const bad = await runCliSpawned(["requests", BASIC, "--format", "csv", "--format", "json"]);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stdout, "");
+  assert.match(bad.stderr, /^ccforensics: --format given more than once/);
+  const strict = await runCliSpawned(["requests", "-", "--strict"], { stdin: "not json\n" });
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: 1 malformed line/);
+});
