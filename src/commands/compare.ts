@@ -4,8 +4,8 @@ import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
 import { compareChartSpec } from "../render/chart.js";
-import { protectedDirs, writeChart } from "../output/chart-file.js";
-import type { CommandOutput } from "../report/envelope.js";
+import { protectedDirs } from "../output/files.js";
+import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
 import { configDirs } from "../sources/discover.js";
@@ -65,9 +65,10 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
   const groups = groupRows(rows);
+  const files: OutputFile[] = [];
   if (opts.chart) {
     const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs, opts.cwd);
+    files.push({ kind: "chart", path: opts.chart, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`), protect: dirs });
   }
   const failed = rows.filter((r) => r.error !== null).length;
   return {
@@ -76,6 +77,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups },
+    files,
     report: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],

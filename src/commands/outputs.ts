@@ -5,10 +5,10 @@ import { gatherOutputs } from "../pipeline/gather.js";
 import { gatherTools } from "../pipeline/gather-tools.js";
 import { staircaseRows } from "../analyses/staircase.js";
 import { staircaseChartSpec } from "../render/chart.js";
-import { protectedDirs, writeChart } from "../output/chart-file.js";
+import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
-import type { CommandOutput } from "../report/envelope.js";
+import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { Table } from "../report/model.js";
 import type { CommonOptions } from "./common.js";
@@ -43,6 +43,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
+  const files: OutputFile[] = [];
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
     const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
@@ -51,7 +52,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     if (opts.chart) {
       const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
       const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs, opts.cwd);
+      files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), protect: dirs });
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -64,6 +65,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     inputs: envelopeInputs(...loaded.map((l) => l.inputs), side.inputs),
     health,
     data,
+    files,
     report: {
       title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
       summary: one

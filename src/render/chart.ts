@@ -1,7 +1,8 @@
 import { sanitize } from "./sanitize.js";
 
-/** A vega-lite spec (kept loose: vega-lite validates it). */
-export type ChartSpec = Record<string, unknown>;
+import type { ChartSpec } from "../report/model.js";
+
+export type { ChartSpec };
 
 const BASE = {
   $schema: "https://vega.github.io/schema/vega-lite/v6.json",

@@ -33,8 +33,12 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
     case "csv":
       yield* csvLines(out.report);
       return;
-    default:
+    case "table":
       yield* terminalChunks(out.report, palette);
+      return;
+    default:
+      // A new format must say here how it renders.
+      return format satisfies never;
   }
 }
 

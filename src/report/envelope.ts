@@ -1,7 +1,7 @@
 import { packageInfo } from "../package-root.js";
 import type { Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
-import type { Report } from "./model.js";
+import type { ChartSpec, Report } from "./model.js";
 
 /** The tool's own version, from its package.json. */
 export function toolVersion(): string {
@@ -20,6 +20,16 @@ export interface CommandOutput {
   failure?: string;
   /** One line for stderr after the document: what to try next (`demo`). */
   next?: string;
+  /** Files the output step writes beside the document (`--chart`); commands never write files themselves. */
+  files?: OutputFile[];
+}
+
+/** A file to write: what it holds, where (relative to the CLI's cwd), and the config dirs it must not land in. */
+export interface OutputFile {
+  kind: "chart";
+  path: string;
+  spec: ChartSpec;
+  protect: string[];
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */

@@ -33,3 +33,6 @@ export interface Report {
 }
 
 export const col = (key: string, header: string, kind: ColumnKind = "text"): Column => ({ key, header, kind });
+
+/** A vega-lite chart spec (kept loose: vega-lite validates it); the data it draws is raw, like table rows. */
+export type ChartSpec = Record<string, unknown>;

@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
-import { renderSvg, type ChartSpec } from "../render/chart.js";
+import { renderSvg } from "../render/chart.js";
+import type { OutputFile } from "../report/envelope.js";
+import type { ChartSpec } from "../report/model.js";
 import { configDirHolding } from "../sources/discover.js";
 
 /**
@@ -29,4 +31,17 @@ export function protectedDirs(searched: string[], inputPaths: string[]): string[
     if (i > 0) out.add(parts.slice(0, i).join(sep) || sep);
   }
   return [...out];
+}
+
+/** The output step's files, written before the document so a refused path fails before stdout is used. */
+export async function writeFiles(files: OutputFile[], cwd: string): Promise<void> {
+  for (const f of files) {
+    switch (f.kind) {
+      case "chart":
+        await writeChart(f.path, f.spec, f.protect, cwd);
+        break;
+      default:
+        f.kind satisfies never;
+    }
+  }
 }
