@@ -66,7 +66,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
   // The one output step: files (charts) first, so a refused path fails before stdout is used; their
   // contents redacted with the document, their paths and guards as given.
   await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
-  for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+  for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
   await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);

@@ -1,6 +1,6 @@
 import { isObject } from "../records/json.js";
 import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
-import type { RunInit, RunResult } from "../records/streamjson-messages.js";
+import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
 import type { Analysis } from "./analysis.js";
 
 /**
@@ -14,11 +14,11 @@ export interface HeadlessRun {
   file: string;
   format: HeadlessFormat;
   /** The first `system/init` event; `inits` has every one (one per turn). */
-  init: RunInit | null;
-  inits: RunInit[];
+  init: HeadlessInit | null;
+  inits: HeadlessInit[];
   /** The last `result` message; `results` has every one. */
-  result: RunResult | null;
-  results: RunResult[];
+  result: HeadlessResult | null;
+  results: HeadlessResult[];
   /** `assistant` events: one per content block, so several per API response. */
   assistantMessages: number;
   /** Distinct `message.id`s among them: the API responses. */

@@ -1,8 +1,8 @@
 import type { HeadlessRun } from "../analyses/headless-run.js";
-import { modelRoles, type ModelUsage, type RunInit, type RunResult } from "../records/streamjson.js";
+import { modelRoles, type ModelUsage, type HeadlessInit, type HeadlessResult } from "../records/streamjson.js";
 import { addCounts } from "../records/values.js";
 
-export interface RunModelUsage extends ModelUsage {
+export interface HeadlessModelUsage extends ModelUsage {
   model: string;
   /** `main` is the model `usage` describes; the rest are background calls (FORMATS.md 1.14). */
   role: "main" | "background";
@@ -11,12 +11,12 @@ export interface RunModelUsage extends ModelUsage {
 }
 
 /** The `run` section of `report` (CONTRACT.md): the init event and the result of a `claude -p` run. */
-export interface RunSection {
+export interface HeadlessSection {
   file: string;
   format: HeadlessRun["format"];
-  init: (Omit<RunInit, "pos"> & { line: number }) | null;
-  result: (Omit<RunResult, "pos" | "modelUsage"> & { line: number; modelUsage: Record<string, ModelUsage> }) | null;
-  models: RunModelUsage[];
+  init: (Omit<HeadlessInit, "pos"> & { line: number }) | null;
+  result: (Omit<HeadlessResult, "pos" | "modelUsage"> & { line: number; modelUsage: Record<string, ModelUsage> }) | null;
+  models: HeadlessModelUsage[];
   mainModel: string | null;
   /** Cost of the background models, so `totalCostUsd − backgroundCostUsd` is the main model's. */
   backgroundCostUsd: number | null;
@@ -28,11 +28,11 @@ export interface RunSection {
 }
 
 /** Domain data for JSON; shared by `debug --stream-json`, `report` and `compare`. */
-export function runSection(run: HeadlessRun): RunSection {
+export function headlessSection(run: HeadlessRun): HeadlessSection {
   const init = run.init;
   const res = run.result;
   const roles = res ? modelRoles(res, init?.model ?? null) : {};
-  const models: RunModelUsage[] = res
+  const models: HeadlessModelUsage[] = res
     ? Object.entries(res.modelUsage)
         .map(([model, u]) => ({ model, role: roles[model] ?? "background", ...u, totalInputTokens: inputTotal(u) }))
         .sort((a, b) => (a.role === b.role ? a.model.localeCompare(b.model) : a.role === "main" ? -1 : 1))

@@ -7,7 +7,7 @@ import { documentHealth, type Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import type { BaselineEvidence, DebugEvidence, Gathered, RpcEvidence, SavedEvidence, TranscriptEvidence } from "./evidence.js";
-import { runSection, type RunSection } from "./headless-section.js";
+import { headlessSection, type HeadlessSection } from "./headless-section.js";
 import { assembleInstructions, type AssembledInstructions, type InstructionsOptions } from "./instructions.js";
 import { envelopeInputs } from "./inputs.js";
 import { assembleToolOutputs, type AssembledOutputs } from "./outputs.js";
@@ -38,7 +38,7 @@ export interface AssembledSession {
   rpc: { input: InputFile; result: RpcResult } | null;
   /** The `--tools FILE` given, if any. */
   toolsList: InputFile | null;
-  run: { input: InputFile; run: HeadlessRun; section: RunSection } | null;
+  run: { input: InputFile; run: HeadlessRun; section: HeadlessSection } | null;
   inputs: InputFile[];
   health: Health;
   warnings: string[];
@@ -60,7 +60,7 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     warnings.push(`${ev.rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
   warnings.push(...outputs.warnings);
-  const run = ev.headless ? { input: ev.headless.input, run: ev.headless.result, section: runSection(ev.headless.result) } : null;
+  const run = ev.headless ? { input: ev.headless.input, run: ev.headless.result, section: headlessSection(ev.headless.result) } : null;
   const inputs = envelopeInputs(
     t.resolved.inputs,
     ev.debug ? [ev.debug.input] : [],

@@ -78,7 +78,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups },
     files,
-    report: {
+    document: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
       tables: [runsTable(rows, columns), groupsTable(groups, baseline), healthTable(health)],

@@ -3,8 +3,8 @@ import { documentHealth, type Health, type InputHealth } from "../records/health
 import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { runSection, type RunSection } from "../assemble/headless-section.js";
-import { runTables } from "../report/run-tables.js";
+import { headlessSection, type HeadlessSection } from "../assemble/headless-section.js";
+import { headlessTables } from "../report/headless-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { debugTables } from "../report/debug-tables.js";
@@ -33,10 +33,10 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
   const { result, health: own } = await analyseDebugLog(input, opts);
   const inputs: InputFile[] = [input];
   const parts: InputHealth[] = [{ health: own, share: "whole" }];
-  let run: RunSection | null = null;
+  let run: HeadlessSection | null = null;
   if (opts.streamJson) {
     const r = await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin });
-    run = runSection(r.result);
+    run = headlessSection(r.result);
     inputs.push(r.input);
     parts.push({ health: r.health, share: "whole" });
   }
@@ -49,10 +49,10 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
     inputs,
     health,
     data: { debug: { ...result, servers, flags }, ...(run ? { run } : {}) },
-    report: {
+    document: {
       title: `Debug log — ${input.path}`,
       summary: debugSummary(result),
-      tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? runTables(run) : []), healthTable(health)],
+      tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? headlessTables(run) : []), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };

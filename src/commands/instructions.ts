@@ -3,7 +3,7 @@ import { envelopeInputs } from "../assemble/inputs.js";
 import { readHeadlessRun } from "../pipeline/evidence.js";
 import { gatherBaseline, gatherDebug, gatherTranscripts } from "../pipeline/gather.js";
 import type { CommandOutput } from "../report/envelope.js";
-import { instructionsReport } from "../report/instructions-tables.js";
+import { instructionsDocument } from "../report/instructions-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { CommonOptions } from "./common.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
@@ -38,6 +38,6 @@ export async function runInstructions(target: string | undefined, opts: Instruct
     inputs: envelopeInputs(l.inputs),
     health: l.health,
     data: { instructions: l.rows, answer: l.answer, baseline: l.baseline, pendingServers: l.pending },
-    report: instructionsReport(l),
+    document: instructionsDocument(l),
   };
 }

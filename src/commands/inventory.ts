@@ -28,7 +28,7 @@ export const inventoryCommand: CommandSpec = {
       inputs: envelopeInputs(resolved.inputs),
       health,
       data: { inventory: inv },
-      report: {
+      document: {
         title: `Inventory — ${resolved.sessionId ?? resolved.target}`,
         summary: [
           ["files", resolved.inputs.length, "int"],

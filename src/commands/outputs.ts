@@ -66,7 +66,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     health,
     data,
     files,
-    report: {
+    document: {
       title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
       summary: one
         ? [

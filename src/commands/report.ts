@@ -3,11 +3,11 @@ import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
-import { runTables } from "../report/run-tables.js";
+import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../render/summary-table.js";
 import type { CommonOptions } from "./common.js";
 import { debugTables } from "../report/debug-tables.js";
-import { instructionsReport } from "../report/instructions-tables.js";
+import { instructionsDocument } from "../report/instructions-tables.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
@@ -38,7 +38,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     inputs: s.inputs,
     health: s.health,
     data: reportData(s),
-    report: {
+    document: {
       title: `Session report — ${s.sessionId ?? s.resolved.target}`,
       tables: reportTables(s),
       warnings: [...s.warnings, ...healthWarnings(s.health)],
@@ -140,7 +140,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
 function reportTables(s: AssembledSession): Table[] {
   const tag = (section: string, tables: Table[]) => tables.map((t) => ({ ...t, section }));
   const noHealth = (tables: Table[]) => tables.filter((t) => t.id !== "health");
-  const ir = instructionsReport(s.instructions);
+  const ir = instructionsDocument(s.instructions);
   const out: Table[] = [
     ...tag("Summary", [summaryTable("summary", "Session", summaryPairs(sessionSummary(s), s))]),
     ...tag("Requests", requestTables(s.requests)),
@@ -149,7 +149,7 @@ function reportTables(s: AssembledSession): Table[] {
   ];
   out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result.debug) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
   out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
-  out.push(...tag("claude -p run", s.run ? runTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
+  out.push(...tag("claude -p run", s.run ? headlessTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
   out.push(...tag("Parse health", [healthTable(s.health)]));
   return out;
 }

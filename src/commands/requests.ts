@@ -14,7 +14,7 @@ export async function runRequests(target: string | undefined, opts: CommonOption
     inputs: envelopeInputs(resolved.inputs),
     health,
     data: { requests: r.requests, totals: r.totals },
-    report: {
+    document: {
       title: `Requests — ${resolved.sessionId ?? resolved.target}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
       tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],

@@ -30,7 +30,7 @@ export async function runRpc(file: string, opts: CommonOptions): Promise<Command
     inputs: [input],
     health,
     data: { rpc: result },
-    report: {
+    document: {
       title: `MCP message log — ${input.path}`,
       summary: rpcSummary(result),
       tables: [...rpcTables(result), healthTable(health)],

@@ -108,7 +108,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} claude run(s) failed (see the warnings above)` } : {}),
     data: { outDir, dryRun, runs: rows },
-    report: {
+    document: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
       summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
       tables: [dryRun ? plannedTable(rows) : runsTable(rows)],

@@ -82,7 +82,7 @@ export const sessionsCommand: CommandSpec = {
       inputs,
       health,
       data: { sessions: rows, searched: dirs },
-      report: {
+      document: {
         title: "Sessions",
         summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
         tables: [

@@ -8,7 +8,7 @@ import { isoOrUndefined, parseIsoTime } from "./time.js";
 export type RpcDir = "c2s" | "s2c" | null;
 
 /** How the line carried the message (FORMATS.md 9.5). */
-export type RpcSource = "raw" | "wrapper" | "lab" | "desktop" | "prefixed";
+export type RpcLineFormat = "raw" | "wrapper" | "lab" | "desktop" | "prefixed";
 
 export type RpcShape = "request" | "notification" | "result" | "error" | "invalid";
 
@@ -21,7 +21,7 @@ export interface RpcMessage {
   dir: RpcDir;
   /** The log said the direction (wrapper `dir`, Desktop `Message from`, `->`/`<-`); else it was inferred from the shape. */
   dirLogged: boolean;
-  source: RpcSource;
+  source: RpcLineFormat;
   /** Claude Desktop's `[server]`. */
   server: string | null;
   shape: RpcShape;
@@ -133,7 +133,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
 function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {
   const wrapped = TIME_KEYS.some((k) => k in v) || DIR_KEYS.some((k) => k in v);
   if (isRpc(v)) {
-    const source: RpcSource = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
+    const source: RpcLineFormat = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
     return message(pos, wrapped ? unwrap(v) : v, { time: hint.time ?? timeOf(v), dir: hint.dir ?? dirOf(v), source });
   }
   for (const k of MSG_KEYS) {
@@ -155,7 +155,7 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
   return { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(v)) };
 }
 
-function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcSource; server?: string }): RpcMessage {
+function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcLineFormat; server?: string }): RpcMessage {
   const method = typeof m.method === "string" ? m.method : null;
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
   const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";

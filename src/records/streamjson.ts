@@ -4,10 +4,10 @@ import streamValues from "stream-json/streamers/stream-values.js";
 import { excerptOf, isObject, parseLine, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
-import { toRunInit, toRunResult, type RunInit, type RunResult } from "./streamjson-messages.js";
+import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
 import type { InvalidValue } from "./values.js";
 
-export { modelRoles, type ModelUsage, type RunInit, type RunResult, type RunUsage, type McpServerStatus } from "./streamjson-messages.js";
+export { modelRoles, type ModelUsage, type HeadlessInit, type HeadlessResult, type HeadlessUsage, type McpServerStatus } from "./streamjson-messages.js";
 
 /**
  * How a headless run's (`claude -p`) output is laid out (FORMATS.md 8): NDJSON lines from `--output-format
@@ -25,9 +25,9 @@ export interface HeadlessEvent {
   raw: JsonObject;
   layout: HeadlessLayout;
   /** The `system/init` event, parsed. */
-  init?: RunInit;
+  init?: HeadlessInit;
   /** The `result` message, parsed; its counts are checked like transcript usage. */
-  result?: RunResult;
+  result?: HeadlessResult;
   invalid: InvalidValue[];
 }
 
@@ -41,8 +41,8 @@ function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
   const key = type === "system" && typeof m.subtype === "string" ? `system/${m.subtype}` : type;
   const invalid: InvalidValue[] = [];
   const ev: HeadlessEvent = { kind: "event", pos, type, key, raw: m, layout, invalid };
-  if (key === "system/init") ev.init = toRunInit(m, pos);
-  else if (type === "result") ev.result = toRunResult(m, pos, invalid);
+  if (key === "system/init") ev.init = toHeadlessInit(m, pos);
+  else if (type === "result") ev.result = toHeadlessResult(m, pos, invalid);
   return ev;
 }
 

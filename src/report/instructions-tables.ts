@@ -1,13 +1,13 @@
 import type { InstructionRow } from "../analyses/instructions-join.js";
 import { healthTable, healthWarnings } from "./health-table.js";
-import { col, type Report, type Table } from "./model.js";
+import { col, type OutputDocument, type Table } from "./model.js";
 import type { AssembledInstructions } from "../assemble/instructions.js";
 
 const INT = new Intl.NumberFormat("en-US");
 const R2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 3 });
 
-/** The neutral report: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
-export function instructionsReport(l: AssembledInstructions): Report {
+/** The neutral document: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
+export function instructionsDocument(l: AssembledInstructions): OutputDocument {
   const tables: Table[] = [deliveriesTable(l.rows), contextTable(l.rows)];
   const undelivered = l.pending.filter((p) => p.requestIndex === null);
   if (undelivered.length > 0) {

@@ -1,8 +1,8 @@
-import { inputTotal, type RunSection } from "../assemble/headless-section.js";
+import { inputTotal, type HeadlessSection } from "../assemble/headless-section.js";
 import { col, type Table } from "./model.js";
 
 /** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
-export function runTables(s: RunSection): Table[] {
+export function headlessTables(s: HeadlessSection): Table[] {
   const tables: Table[] = [];
   const kv = (id: string, title: string, rows: Array<[string, unknown]>, notes: string[] = []): Table => ({
     id,
