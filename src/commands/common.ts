@@ -1,10 +1,7 @@
-import type { AnyAnalysis, ResultsOf } from "../analyses/analysis.js";
-import { documentHealth, type Health } from "../records/health.js";
-import type { AnyRecord } from "../records/transcript.js";
-import type { InputPass } from "../pipeline/runner.js";
-import { derivedHealth, readTranscripts } from "../pipeline/transcripts.js";
-import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { transcriptParts, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
 import type { OutStream } from "../io.js";
+import { gatherTranscripts } from "../pipeline/gather.js";
+import { documentHealth, type Health } from "../records/health.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
@@ -30,30 +27,8 @@ export interface CommonOptions {
   stderrIsTTY: boolean;
 }
 
-export interface Loaded<T extends Record<string, AnyAnalysis<AnyRecord>>> {
-  resolved: ResolvedTarget;
-  /** The transcripts' health, merged; `passes` has each input's own. */
-  health: Health;
-  passes: InputPass[];
-  results: ResultsOf<T>;
-}
-
-/** Resolves a target and runs the given analyses over its transcripts in one pass. */
-export async function loadTranscripts<T extends Record<string, AnyAnalysis<AnyRecord>>>(
-  target: string | undefined,
-  opts: CommonOptions,
-  analyses: T,
-): Promise<Loaded<T>> {
-  const resolved = await resolveTarget(target, {
-    claudeDir: opts.claudeDir,
-    subagents: opts.subagents,
-    env: opts.env,
-    cwd: opts.cwd,
-    stdinIsTTY: opts.stdinIsTTY,
-  });
-  const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
-  const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: progress?.update });
-  progress?.done();
-  const parts = [...inputs.map((p) => ({ health: p.health, share: "whole" as const })), { health: derivedHealth(results), share: "whole" as const }];
-  return { resolved, health: documentHealth(parts), passes: inputs, results };
+/** A target's transcripts read in one pass with the named analyses, and their health merged. */
+export async function loadTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: CommonOptions, keys: K[]): Promise<TranscriptEvidence<K> & { health: Health }> {
+  const t = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, keys);
+  return { ...t, health: documentHealth(transcriptParts(t)) };
 }

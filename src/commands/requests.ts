@@ -1,4 +1,4 @@
-import { requestsAnalysis, type ChainTotals, type RequestRow, type RequestsResult } from "../analyses/requests.js";
+import type { ChainTotals, RequestRow, RequestsResult } from "../analyses/requests.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -7,7 +7,7 @@ import { loadTranscripts, type CommonOptions } from "./common.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
-  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis });
+  const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
   const r = results.requests;
   return {
     command: "requests",
