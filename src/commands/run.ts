@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import yargs from "yargs";
 import { emptyHealth, mergeHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
@@ -15,6 +15,8 @@ import type { CommandOutput } from "../report/envelope.js";
 import { col, type Table } from "../report/model.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
+import { labCommand, labSetup } from "./lab.js";
+import { checkArgv } from "./options.js";
 import type { Argv, CommandSpec } from "./registry.js";
 
 export const runCommand: CommandSpec = {
@@ -65,7 +67,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const env = argv.env;
   const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
   guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
-  await preflightServers(plans, env, argv.cwd);
+  preflightServers(plans, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
@@ -204,29 +206,39 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
 }
 
 /**
- * Starts each distinct lab server once, in this process, with no input, so bad server args fail here
- * and not in a paid run. In process (the CLI's own `main`, imported when needed: it imports this
- * module) because a matrix can name dozens of servers and a spawn each costs a Node start-up.
+ * Checks each distinct lab server's args as `lab` itself would (its options, strictly, then its
+ * setup), so bad server args fail here and not in a paid run. No server is started: a matrix can
+ * name dozens, and a spawn each costs a Node start-up.
  */
-async function preflightServers(plans: PlannedRun[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
-  const { main } = await import("../main.js");
+function preflightServers(plans: PlannedRun[], env: NodeJS.ProcessEnv): void {
   const tried = new Set<string>();
   for (const p of plans) {
     for (const s of p.servers) {
       const key = JSON.stringify([s.kind, s.args, s.env]);
       if (tried.has(key)) continue;
       tried.add(key);
-      let err = "";
-      const sink = { write: () => true, once: () => sink };
-      const stderr = { write: (c: string | Uint8Array) => ((err += String(c)), true), once: () => stderr };
-      const io = { stdin: Readable.from([]), stdout: sink, stderr, env: { ...env, ...s.env }, cwd, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: undefined };
-      const code = await main(["lab", s.kind, ...s.args], io);
-      if (code !== 0) {
-        const why = err.trim().split("\n").pop()?.replace(/^ccforensics: /, "");
-        throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${why}`);
+      try {
+        checkServerArgs(s.kind, s.args, { ...env, ...s.env });
+      } catch (e) {
+        throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${(e as Error).message}`);
       }
     }
   }
+}
+
+function checkServerArgs(kind: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const argv = yargs()
+    .options(labCommand.options ?? {})
+    .strict()
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg);
+    })
+    .parseSync(args) as Record<string, unknown> & { _: unknown[] };
+  if (argv._.length) throw new UsageError(`unexpected argument ${JSON.stringify(String(argv._[0]))}`);
+  const full = { ...argv, server: kind } as unknown as Argv;
+  checkArgv(full, labCommand);
+  labSetup(full, env);
 }
 
 function inheritedWarnings(plans: PlannedRun[]): string[] {
