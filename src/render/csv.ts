@@ -1,4 +1,5 @@
 import type { Report } from "../report/model.js";
+import { csvKeys, csvRaw } from "./csv-columns.js";
 import { rawValue } from "./values.js";
 
 /** RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break. Raw numbers. */
@@ -7,11 +8,11 @@ export function renderCsv(report: Report): string {
   const many = report.tables.length > 1;
   for (const t of report.tables) {
     if (many && out.length > 0) out.push("");
-    const cols = t.columns;
-    const head = many ? ["table", ...cols.map((c) => c.key)] : cols.map((c) => c.key);
+    const keys = csvKeys(t);
+    const head = many ? ["table", ...keys] : keys;
     out.push(head.map(field).join(","));
     for (const r of [...t.rows, ...(t.footer ?? [])]) {
-      const cells = cols.map((c) => field(rawValue(r[c.key])));
+      const cells = keys.map((k) => field(rawValue(csvRaw(r, k))));
       out.push((many ? [field(t.id), ...cells] : cells).join(","));
     }
   }

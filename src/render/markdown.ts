@@ -1,8 +1,7 @@
 import type { Report, Table } from "../report/model.js";
-import { formatValue } from "./values.js";
+import { cellText, formatValue } from "./cell.js";
+import { alignOf } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
-
-const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 
 /** GitHub-flavoured markdown, thousands separators, ready to paste into a write-up. */
 export function renderMarkdown(report: Report, level = 2): string {
@@ -27,9 +26,9 @@ export function renderTable(t: Table, level: number): string {
     out.push("_(none)_");
   } else {
     out.push(`| ${t.columns.map((c) => mdCell(c.header)).join(" | ")} |`);
-    out.push(`|${t.columns.map((c) => (NUMERIC.has(c.kind) ? "---:" : "---")).join("|")}|`);
-    for (const r of t.rows) out.push(`| ${t.columns.map((c) => mdCell(formatValue(r[c.key], c.kind, "—"))).join(" | ")} |`);
-    for (const r of t.footer ?? []) out.push(`| ${t.columns.map((c) => bold(mdCell(formatValue(r[c.key], c.kind, "")))).join(" | ")} |`);
+    out.push(`|${t.columns.map((c) => (alignOf(c) === "right" ? "---:" : "---")).join("|")}|`);
+    for (const r of t.rows) out.push(`| ${t.columns.map((c) => mdCell(cellText(r, c, "—"))).join(" | ")} |`);
+    for (const r of t.footer ?? []) out.push(`| ${t.columns.map((c) => bold(mdCell(cellText(r, c, "")))).join(" | ")} |`);
   }
   for (const n of t.notes ?? []) out.push("", `> ${mdText(n)}`);
   return out.join("\n");
