@@ -95,7 +95,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("lateByMs", "after req 1", "ms"),
       col("protocolEra", "era"),
       col("negotiatedProtocolVersion", "negotiated"),
-      col("truncated", "instructions truncated"),
+      col("instructionsTruncatedFrom", "instructions truncated", "change", { parts: ["instructionsTruncatedTo"] }),
       col("toolCalls", "tool calls", "int"),
       col("toolsFailed", "failed", "int"),
       col("toolMs", "tool time", "ms"),
@@ -103,10 +103,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("stderrLines", "stderr", "int"),
       col("closed", "closed"),
     ],
-    rows: r.servers.map((s) => ({
-      ...s,
-      truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
-    })),
+    rows: r.servers.map((s) => ({ ...s })),
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));
   if (r.persisted.length) {

@@ -7,12 +7,6 @@ import type { LoadedOutputs } from "./outputs-load.js";
 const INT = new Intl.NumberFormat("en-US");
 const n = (v: number) => INT.format(v);
 
-/** Tokens per character spans 0.003 (a saved 320,000-char result) to 2 (CJK): two decimals would print 0.00. */
-export function perChar(v: number | null): string | null {
-  if (v === null) return null;
-  return v >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
-}
-
 export const RESULT_COLUMNS = [
   col("line", "line", "int"),
   col("tool", "tool"),
@@ -25,7 +19,7 @@ export const RESULT_COLUMNS = [
   col("reported", "reported"),
   col("saved", "saved file"),
   col("deltaTokens", "Δ tokens", "signed"),
-  col("tokensPerChar", "tok/char", "int"),
+  col("tokensPerChar", "tok/char", "rate"),
   col("countTokens", "count_tokens"),
   col("reads", "follow-up reads"),
 ];
@@ -44,7 +38,7 @@ export function resultsTable(l: LoadedOutputs): Table {
     reported: reportedText(r),
     saved: savedText(r),
     deltaTokens: r.deltaTokens,
-    tokensPerChar: perChar(r.tokensPerChar),
+    tokensPerChar: r.tokensPerChar,
     countTokens: r.countTokensRequests === null ? "" : r.countTokensRequests > 0 ? `yes (${r.countTokensRequests})` : "no",
     reads: r.followUpReadCount ? `${r.followUpReadCount}${r.followUpTokens !== null ? ` (+${n(r.followUpTokens)})` : ""}` : "",
   }));
@@ -153,7 +147,7 @@ export const STAIRCASE_COLUMNS = [
   col("savedFormat", "saved file"),
   col("reportedSize", "reported"),
   col("deltaTokens", "Δ tokens", "signed"),
-  col("tokensPerChar", "tok/char", "int"),
+  col("tokensPerChar", "tok/char", "rate"),
   col("countTokensConsulted", "count_tokens", "bool"),
   col("followUpReads", "reads", "int"),
   col("lastRequestTokens", "final request", "int"),
@@ -166,7 +160,7 @@ export function staircaseTable(rows: StaircaseRow[]): Table {
     id: "staircase",
     title: "Size staircase",
     columns: STAIRCASE_COLUMNS,
-    rows: rows.map((r) => ({ ...r, tokensPerChar: perChar(r.tokensPerChar), followUpReads: r.followUpReads || null })),
+    rows: rows.map((r) => ({ ...r, followUpReads: r.followUpReads || null })),
     notes: ["Δ tokens: growth of the request that first carried the result (tool call included); tok/char = Δ tokens / size"],
   };
 }

@@ -12,7 +12,7 @@ import { instructionsReport } from "./instructions-report.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
 import { analyseSession, type SessionAnalysis } from "./report-load.js";
-import { requestTables } from "./requests.js";
+import { requestTables } from "../report/requests-tables.js";
 import { rpcTables } from "./rpc.js";
 
 export interface ReportOptions extends CommonOptions {

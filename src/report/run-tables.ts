@@ -1,5 +1,5 @@
 import { modelRoles, type ClaudeRun, type ModelUsage, type RunInit, type RunResult } from "../records/streamjson.js";
-import { col, type Table } from "./model.js";
+import { col, type ColumnKind, type Table } from "./model.js";
 
 export interface RunModelUsage extends ModelUsage {
   model: string;
@@ -59,11 +59,11 @@ function strip<T extends { pos: unknown }>(x: T): Omit<T, "pos"> {
 /** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
 export function runTables(s: RunSection): Table[] {
   const tables: Table[] = [];
-  const kv = (id: string, title: string, rows: Array<[string, unknown]>, notes: string[] = []): Table => ({
+  const kv = (id: string, title: string, rows: Array<[string, unknown, ColumnKind?]>, notes: string[] = []): Table => ({
     id,
     title,
-    columns: [col("field", "field"), col("value", "value")],
-    rows: rows.map(([field, value]) => ({ field, value })),
+    columns: [col("field", "field", "text", { priority: 1 }), col("value", "value", "mixed", { priority: 1 })],
+    rows: rows.map(([field, value, kind]) => ({ field, value, kind: kind ?? "text" })),
     notes,
   });
   if (s.init) {
@@ -93,11 +93,11 @@ export function runTables(s: RunSection): Table[] {
     tables.push(
       kv("run:result", "claude -p result", [
         ["subtype", r.isError ? `${r.subtype} (error)` : r.subtype],
-        ["turns", r.numTurns],
+        ["turns", r.numTurns, "int"],
         ["duration", r.durationMs === null ? null : `${r.durationMs} ms (API ${r.durationApiMs ?? "?"} ms)`],
-        ["total cost", r.totalCostUsd === null ? null : `$${r.totalCostUsd.toFixed(6)}`],
-        ["background cost", s.backgroundCostUsd === null ? null : `$${s.backgroundCostUsd.toFixed(6)}`],
-        ["permission denials", r.permissionDenials.length],
+        ["total cost", r.totalCostUsd, "usdExact"],
+        ["background cost", s.backgroundCostUsd, "usdExact"],
+        ["permission denials", r.permissionDenials.length, "int"],
         ["session", r.sessionId],
         ["result", r.result],
       ]),

@@ -1,0 +1,46 @@
+import { shellLine } from "../lab/run-plan.js";
+import { col, type Table } from "./model.js";
+
+/** What the tables show of a run of `ccforensics run` (commands/run.ts's RunRow). */
+export interface MatrixRun {
+  label: string;
+  folder: string;
+  status: string;
+  session: string | null;
+  exitCode: number | null;
+  durationMs: number | null;
+  answer: string | null;
+  command: string[];
+  env: Record<string, string>;
+}
+
+/** The runs `run` did or skipped. */
+export function matrixRunsTable(rows: MatrixRun[]): Table {
+  return {
+    id: "run:runs",
+    title: "Runs",
+    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("status", "status"), col("session", "session", "id"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
+    rows: rows.map((r) => ({ ...r })),
+  };
+}
+
+/** Prompts are long: the table shows `-p "$PROMPT"` (as seed 000 wrote it) and lists each prompt once in the notes. */
+export function plannedRunsTable(rows: MatrixRun[]): Table {
+  const prompts = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const p = r.command[r.command.indexOf("-p") + 1] ?? "";
+    prompts.set(p, (prompts.get(p) ?? new Set()).add(r.label));
+  }
+  const names = new Map([...prompts.keys()].map((p, i) => [p, prompts.size === 1 ? "PROMPT" : `PROMPT${i + 1}`]));
+  return {
+    id: "run:planned",
+    title: "Planned runs",
+    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("env", "env"), col("command", "command")],
+    rows: rows.map((r) => {
+      const i = r.command.indexOf("-p") + 1;
+      const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
+      return { label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
+    }),
+    notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
+  };
+}
