@@ -1,4 +1,5 @@
 import type { CommandSpec } from "./registry.js";
+import { guarded } from "./guarded.js";
 import { requestsCommand } from "./requests-spec.js";
 import { inventoryCommand } from "./inventory.js";
 import { sessionsCommand } from "./sessions.js";
@@ -10,9 +11,10 @@ import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
 import { compareCommand } from "./compare.js";
+import { demoCommand } from "./demo.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
 export const COMMANDS: CommandSpec[] = [
-  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, compareCommand,
+  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, demoCommand, compareCommand,
   inventoryCommand, labCommand, runCommand,
-];
+].map(guarded);

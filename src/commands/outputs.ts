@@ -1,3 +1,4 @@
+import type { Options } from "yargs";
 import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
 import { staircaseRows } from "../analyses/staircase.js";
 import { protectedDirs, staircaseChartSpec, writeChart } from "../render/chart.js";
@@ -120,6 +121,9 @@ async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: str
   return toolsByName(all);
 }
 
+/** `--tools FILE`, shared with report. */
+export const TOOLS_OPTION: Options = { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" };
+
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
@@ -132,7 +136,7 @@ export const outputsCommand: CommandSpec = {
   positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
-    tools: { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" },
+    tools: TOOLS_OPTION,
     only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
     chart: { type: "string", describe: "with --staircase: also write an SVG of result size against request growth, coloured by the check that fired" },
   },

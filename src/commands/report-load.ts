@@ -7,7 +7,7 @@ import { requestsAnalysis, type RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
 import { UsageError } from "../errors.js";
 import { readClaudeRun, runSessionId, type ClaudeRun } from "../records/streamjson.js";
-import { toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
+import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
 import { runSection, type RunSection } from "../report/run-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
@@ -30,6 +30,8 @@ export interface SessionAnalysis {
   outputs: LoadedOutputs;
   debug: DebugEvidence | null;
   rpc: { input: InputFile; result: RpcResult } | null;
+  /** The `--tools FILE` given, if any. */
+  toolsList: InputFile | null;
   run: { input: InputFile; run: ClaudeRun; section: RunSection } | null;
   inputs: InputFile[];
   health: Health;
@@ -39,6 +41,8 @@ export interface SessionAnalysis {
 export interface SessionOptions {
   probe: ProbePatterns;
   wrapperTokens: number | null;
+  /** `--tools FILE`: a tools/list response, for the servers whose message log is not given. */
+  toolsFile?: string;
 }
 
 /**
@@ -86,16 +90,24 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     rpc = { input, result: r.result };
     mergeHealth(health, r.health);
   }
+  let toolsInput: InputFile | null = null;
+  if (so.toolsFile !== undefined) {
+    toolsInput = evidenceInput(so.toolsFile, "rpc-log");
+    const res = await readToolsList(toolsInput);
+    if (res.error) warnings.push(`${so.toolsFile}: stopped reading the tools/list response: ${res.error}`);
+    if (res.tools.length === 0) warnings.push(`${so.toolsFile}: no tools found (expected a tools/list response)`);
+    toolDefs.push(...res.tools);
+  }
 
   // The join steps merge the extra evidence's health themselves; give them scratch health so nothing counts twice.
   const instructions = await instructionsFromPass(resolved, emptyHealth(), { requests: results.requests, instructions: results.instructions }, opts, so, {
     debug,
     run: run ? { input: run.input, run: run.run } : null,
   });
-  const tools = rpc ? toolsByName(toolDefs) : null;
+  const tools = rpc || toolsInput ? toolsByName(toolDefs) : null;
   const outputs = await outputsFromPass(target, resolved, emptyHealth(), results.outputs, results.requests.requests, opts, { tools, debug });
   // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
-  if (rpc && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
+  if (rpc && !toolsInput && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
     warnings.push(`${rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
   warnings.push(...outputs.warnings);
@@ -105,8 +117,9 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     debug ? [debug.input] : [],
     run ? [run.input] : [],
     rpc ? [rpc.input] : [],
+    toolsInput ? [toolsInput] : [],
     outputs.inputs,
     instructions.inputs,
   );
-  return { resolved, sessionId, transcript, requests: results.requests, inventory: results.inventory, instructions, outputs, debug, rpc, run, inputs, health, warnings };
+  return { resolved, sessionId, transcript, requests: results.requests, inventory: results.inventory, instructions, outputs, debug, rpc, toolsList: toolsInput, run, inputs, health, warnings };
 }

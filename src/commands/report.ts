@@ -9,6 +9,7 @@ import type { CommonOptions } from "./common.js";
 import { debugTables } from "./debug.js";
 import { instructionsCommand } from "./instructions.js";
 import { instructionsReport } from "./instructions-report.js";
+import { TOOLS_OPTION } from "./outputs.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
 import { analyseSession, type SessionAnalysis } from "./report-load.js";
@@ -20,17 +21,18 @@ export interface ReportOptions extends CommonOptions {
   probeEnd?: string;
   probeMarker?: string;
   wrapperTokens?: number;
+  tools?: string;
 }
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
   examples: [
-    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl", "the bundled demo (what npm start runs)"],
+    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: instructionsCommand.options,
+  options: { ...instructionsCommand.options, tools: TOOLS_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
@@ -42,7 +44,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     throw new UsageError((e as Error).message);
   }
   if (opts.wrapperTokens !== undefined && !opts.baseline) throw new UsageError("--wrapper-tokens needs --baseline");
-  const s = await analyseSession(target, opts, { probe, wrapperTokens: opts.wrapperTokens ?? null });
+  const s = await analyseSession(target, opts, { probe, wrapperTokens: opts.wrapperTokens ?? null, toolsFile: opts.tools });
   return {
     command: "report",
     inputs: s.inputs,
@@ -91,6 +93,7 @@ export interface SessionSummary {
   debugLog: string | null;
   rpcLog: string | null;
   streamJson: string | null;
+  toolsList: string | null;
   costUsd: number | null;
   numTurns: number | null;
 }
@@ -115,6 +118,7 @@ export function sessionSummary(s: SessionAnalysis): SessionSummary {
     debugLog: s.debug?.input.path ?? null,
     rpcLog: s.rpc?.input.path ?? null,
     streamJson: s.run?.input.path ?? null,
+    toolsList: s.toolsList?.path ?? null,
     costUsd: s.run?.run.result?.totalCostUsd ?? null,
     numTurns: s.run?.run.result?.numTurns ?? null,
   };
@@ -139,6 +143,7 @@ function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unk
     ["debug log", x.debugLog ?? "none given or found"],
     ["MCP message log", x.rpcLog ?? "none given (--rpc-log)"],
     ["claude -p output", x.streamJson ?? "none given (--stream-json)"],
+    ...(x.toolsList ? [["tools/list", x.toolsList] as [string, unknown]] : []),
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];

@@ -16,7 +16,8 @@ export async function runRequests(target: string | undefined, opts: CommonOption
     data: { requests: r.requests, totals: r.totals },
     report: {
       title: `Requests — ${resolved.sessionId ?? resolved.target}`,
-      tables: [...requestTables(r), healthTable(health)],
+      // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
+      tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };

@@ -1,8 +1,9 @@
 import { basename, dirname } from "node:path";
 import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
-import { excerptOf, isObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH } from "./json.js";
 import type { Pos } from "./pos.js";
+import { parseIsoTime } from "./time.js";
 
 export { classifyMessage, durationMs, sizeBytes, type DebugEvent, type DebugEventType } from "./debug-events.js";
 
@@ -147,7 +148,7 @@ function jsonlEntry(line: string, pos: Pos, hint: string | null): Pending | null
   } catch {
     return null;
   }
-  if (!isObject(v)) return null;
+  if (!isObject(v) || depthExceeds(v, MAX_DEPTH)) return null;
   for (const key of Object.keys(JSONL_LEVELS)) {
     const msg = v[key];
     if (typeof msg !== "string") continue;
@@ -176,12 +177,13 @@ function finish(p: Pending): DebugEntry {
     }
   }
   const { server, event } = classifyMessage(text, p.level, p.serverHint);
-  const ms = p.time === null ? null : Date.parse(p.time);
+  // `9999-99-99T…` matches the header yet is no time: unknown, like a pasted line without one.
+  const ms = p.time === null ? undefined : parseIsoTime(p.time);
   return {
     kind: "debug",
     pos: p.pos,
-    time: p.time,
-    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    time: ms === undefined ? null : p.time,
+    ms: ms ?? null,
     level: p.level,
     text,
     server,

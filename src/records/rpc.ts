@@ -1,8 +1,9 @@
 import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import type { RawLine } from "../sources/lines.js";
-import { excerptOf, isObject, type JsonObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, type JsonObject } from "./json.js";
 import type { LineStats } from "./debug.js";
 import type { Pos } from "./pos.js";
+import { isoOrUndefined, parseIsoTime } from "./time.js";
 
 /** Who sent it: client→server or server→client; null when the log does not say and the message cannot tell. */
 export type RpcDir = "c2s" | "s2c" | null;
@@ -104,6 +105,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   if (desktop) {
     const g = desktop.groups!;
     const v = parseJson(g.json!);
+    if (v === TOO_DEEP) return tooDeep(pos, line);
     if (!isObject(v)) return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
     return message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! });
   }
@@ -112,6 +114,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   if (prefix || trimmed.startsWith("{")) {
     const text = prefix ? line.slice(prefix[0].length) : trimmed;
     const v = parseJson(text);
+    if (v === TOO_DEEP) return tooDeep(pos, line);
     if (!isObject(v)) return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
     const g = prefix?.groups ?? {};
     const word = (g.arrow ?? g.io)?.toLowerCase();
@@ -152,12 +155,13 @@ function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir;
   const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";
   const logged = o.dir !== null;
   const dir = o.dir ?? (method !== null ? (SERVER_METHODS.test(method) ? "s2c" : "c2s") : shape === "result" || shape === "error" ? "s2c" : null);
-  const ms = o.time === null ? null : Date.parse(o.time);
+  // A time no Date can hold is unknown, text and ms alike, so nothing downstream trips on it.
+  const ms = o.time === null ? undefined : parseIsoTime(o.time);
   return {
     kind: "rpc",
     pos,
-    time: o.time,
-    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    time: ms === undefined ? null : o.time,
+    ms: ms ?? null,
     dir,
     dirLogged: logged,
     source: o.source,
@@ -184,7 +188,10 @@ function timeOf(v: JsonObject): string | null {
   for (const k of TIME_KEYS) {
     const x = v[k];
     if (typeof x === "string" && ISO.test(x)) return x;
-    if (typeof x === "number" && x > 1e11) return new Date(x).toISOString();
+    if (typeof x === "number" && x > 1e11) {
+      const iso = isoOrUndefined(x);
+      if (iso !== undefined) return iso;
+    }
   }
   return null;
 }
@@ -197,10 +204,16 @@ function dirOf(v: JsonObject): RpcDir {
   return null;
 }
 
+/** What parseJson gives for a value nested deeper than MAX_DEPTH: kept as malformed, never walked (a stack overflow). */
+const TOO_DEEP: unique symbol = Symbol("too deep");
+
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && depthExceeds(v, MAX_DEPTH) ? TOO_DEEP : v;
   } catch {
     return undefined;
   }
 }
+
+const tooDeep = (pos: Pos, line: string): RpcRecord => ({ kind: "malformed", pos, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(line.slice(0, 480)) });

@@ -4,12 +4,13 @@ import { sanitize } from "./sanitize.js";
 
 const blank = (v: unknown) => v === null || v === undefined || v === "";
 
-/** A cell's text: its kind's formatter, then the first mark whose field is set; `empty` (or the column's) for nothing. */
+/** A cell's text: its kind's formatter (or the column's placeholder), then the first mark whose field is set; `empty` for nothing. */
 export function cellText(row: Row, c: Column, empty = ""): string {
   const v = row[c.key];
-  let s = blank(v) ? "" : isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
+  let s = blank(v) ? (c.empty ?? "") : isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
+  // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);
-  return s === "" ? (c.empty ?? empty) : s;
+  return s === "" ? empty : s;
 }
 
 function markOf(row: Row, c: Column): string {

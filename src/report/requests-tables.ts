@@ -6,12 +6,13 @@ export const REQUEST_COLUMNS = [
   col("time", "time", "time", { priority: 2 }),
   col("model", "model", "id", { priority: 3 }),
   col("inputTokens", "input", "int", { priority: 3 }),
-  col("cacheCreation", "cache write (5m/1h)", "split", { priority: 2, parts: ["cacheCreation5m", "cacheCreation1h"] }),
+  // "?" where the evidence held no count (see health).
+  col("cacheCreation", "cache write (5m/1h)", "split", { priority: 2, parts: ["cacheCreation5m", "cacheCreation1h"], empty: "?" }),
   col("cacheReadInputTokens", "cache read", "int", { priority: 2 }),
   col("totalInputTokens", "total input", "int", { priority: 1 }),
   col("deltaTokens", "delta", "signed", { priority: 1 }),
   // Left-aligned since its `*` mark was first printed that way.
-  col("output", "output", "int", { priority: 2, align: "left", marks: [{ key: "outputPlaceholder", text: "*" }] }),
+  col("output", "output", "int", { priority: 2, align: "left", marks: [{ key: "outputPlaceholder", text: "*" }], empty: "?" }),
   col("fragments", "recs", "int", { priority: 4 }),
   col("addedResults", "+results (chars)", "countOf", { priority: 3, parts: ["addedResultChars"] }),
   col("addedUserText", "+user chars", "int", { priority: 3 }),
@@ -35,7 +36,10 @@ export function requestTables(r: RequestsResult): Table[] {
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
     const dups = requests.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
-    if (t && (t.synthetic || t.apiErrors)) notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)`);
+    if (t && (t.synthetic || t.apiErrors || t.notRequests)) {
+      const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
+      notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
+    }
     if (requests.some((x) => x.afterCompaction)) notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
