@@ -20,8 +20,8 @@ export const RESULT_COLUMNS = [
   col("saved", "saved file"),
   col("deltaTokens", "Δ tokens", "signed"),
   col("tokensPerChar", "tok/char", "rate"),
-  col("countTokens", "count_tokens"),
-  col("reads", "follow-up reads"),
+  col("countTokensRequests", "count_tokens", "consulted"),
+  col("followUpReadCount", "follow-up reads", "countGrowth", { parts: ["followUpTokens"] }),
 ];
 
 /** The per-result table of one target, in transcript order. */
@@ -39,8 +39,9 @@ export function resultsTable(l: LoadedOutputs): Table {
     saved: savedText(r),
     deltaTokens: r.deltaTokens,
     tokensPerChar: r.tokensPerChar,
-    countTokens: r.countTokensRequests === null ? "" : r.countTokensRequests > 0 ? `yes (${r.countTokensRequests})` : "no",
-    reads: r.followUpReadCount ? `${r.followUpReadCount}${r.followUpTokens !== null ? ` (+${n(r.followUpTokens)})` : ""}` : "",
+    countTokensRequests: r.countTokensRequests,
+    followUpReadCount: r.followUpReadCount,
+    followUpTokens: r.followUpTokens,
   }));
   const counts = new Map<string, number>();
   for (const r of l.rows) counts.set(r.check, (counts.get(r.check) ?? 0) + 1);

@@ -68,6 +68,16 @@ export const countOf: Formatter = (v, row, c) => {
 /** `20000 → 2048`, as Claude Code's debug log writes it. */
 export const change: Formatter = (v, row, c) => `${text(v, row, c)} → ${text(part(row, c, 0) ?? "?", row, c)}`;
 
+/** `2 (+1,234)`, or `2` when the growth is unknown; blank for none. */
+export const countGrowth: Formatter = (v, row, c) => {
+  if (typeof v !== "number") return text(v, row, c);
+  if (v === 0) return "";
+  const g = part(row, c, 0);
+  return typeof g === "number" ? `${v} (+${INT.format(g)})` : String(v);
+};
+
+export const consulted: Formatter = (v, row, c) => (typeof v !== "number" ? text(v, row, c) : v > 0 ? `yes (${v})` : "no");
+
 export const mixed: Formatter = (v, row, c) => {
   const k = row.kind;
   return formatterFor(typeof k === "string" && KINDS.has(k) && k !== "mixed" ? (k as ColumnKind) : "text")(v, row, c);
@@ -105,6 +115,10 @@ export function formatterFor(kind: ColumnKind): Formatter {
       return countOf;
     case "change":
       return change;
+    case "countGrowth":
+      return countGrowth;
+    case "consulted":
+      return consulted;
     case "mixed":
       return mixed;
     default:
@@ -133,6 +147,8 @@ export function alignOf(c: Column): "left" | "right" {
     case "split":
     case "countOf":
     case "change":
+    case "countGrowth":
+    case "consulted":
     case "mixed":
       return "left";
     default:
@@ -140,4 +156,4 @@ export function alignOf(c: Column): "left" | "right" {
   }
 }
 
-const KINDS = new Set<string>(["int", "signed", "bytes", "ms", "ratio", "rate", "usd", "usdExact", "time", "bool", "text", "id", "path", "split", "countOf", "change", "mixed"] satisfies ColumnKind[]);
+const KINDS = new Set<string>(["int", "signed", "bytes", "ms", "ratio", "rate", "usd", "usdExact", "time", "bool", "text", "id", "path", "split", "countOf", "change", "countGrowth", "consulted", "mixed"] satisfies ColumnKind[]);

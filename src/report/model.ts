@@ -33,6 +33,10 @@ export type ColumnKind =
   | "countOf"
   /** A value and what it became, from `parts[0]`: `20000 → 2048`. */
   | "change"
+  /** A count and the tokens it added, from `parts[0]`: `2 (+1,234)`; blank for none. */
+  | "countGrowth"
+  /** How many times something was consulted: `no`, `yes (3)`. */
+  | "consulted"
   /** Key/value tables: each row's `kind` field names the kind of its value. */
   | "mixed";
 
@@ -111,10 +115,12 @@ export function widthOf(kind: ColumnKind): WidthClass {
     case "split":
     case "countOf":
     case "change":
+    case "countGrowth":
       return "number";
     case "time":
       return "time";
     case "bool":
+    case "consulted":
       return "flag";
     case "id":
       return "id";

@@ -31,6 +31,8 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [0, { c: 0 }, { parts: ["c"] }, ""],
   ],
   change: [[20000, { to: 2048 }, { parts: ["to"] }, "20000 → 2048"]],
+  countGrowth: [[2, { t: 1234 }, { parts: ["t"] }, "2 (+1,234)"], [1, { t: null }, { parts: ["t"] }, "1"], [0, { t: 5 }, { parts: ["t"] }, ""]],
+  consulted: [[3, {}, {}, "yes (3)"], [0, {}, {}, "no"]],
   mixed: [
     [1234, { kind: "int" }, {}, "1,234"],
     [0.203802, { kind: "usdExact" }, {}, "$0.203802"],
