@@ -1,9 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { alignOf } from "../../src/render/kinds.js";
 import type { ColumnKind, Row, Table } from "../../src/report/model.js";
+import { ROOT } from "../helpers.js";
 import { commandOutput, sampleCommands } from "./commands.js";
 
 /** The first file of a folder (…/projects/* → the first project folder's first transcript). */
@@ -47,7 +48,7 @@ test("the check itself: a pre-formatted number under a numeric kind is caught", 
 });
 
 for (const args of sampleCommands(first)) {
-  test(`raw rows: ${args.slice(0, 2).join(" ")} ${args.slice(2).filter((a) => !a.startsWith("/")).join(" ")}`.trim(), async () => {
+  test(`raw rows: ${args.map((a) => (isAbsolute(a) ? relative(ROOT, a) : a)).join(" ")}`, async () => {
     const out = await commandOutput(args);
     assert.ok(out.report.tables.length > 0, "the report has tables");
     const bad = out.report.tables.flatMap(formattedCells);
