@@ -36,10 +36,11 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     title: "MCP server instructions",
     columns: [
       col("server", "server", "text", { priority: 1 }), col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
-      col("carrier", "carrier"), col("line", "line", "int"), col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
-      col("chars", "chars", "int"), col("codePoints", "code points", "int"), col("utf8Bytes", "UTF-8 bytes", "int"), col("keptChars", "kept", "int"),
-      col("keptUtf8Bytes", "kept bytes", "int"), col("sourceChars", "source", "int"), col("renderedChars", "rendered", "int"),
-      col("begin", "BEGIN"), col("end", "END"), col("lastMarker", "last [at N]", "int"),
+      col("carrier", "carrier", "text", { priority: 3 }), col("line", "line", "int", { priority: 3 }), col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      col("chars", "chars", "int", { priority: 1 }), col("codePoints", "code points", "int", { priority: 3 }), col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
+      col("keptChars", "kept", "int", { priority: 2 }), col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }), col("sourceChars", "source", "int", { priority: 2 }),
+      col("renderedChars", "rendered", "int", { priority: 3 }), col("begin", "BEGIN", "text", { priority: 2 }), col("end", "END", "text", { priority: 2 }),
+      col("lastMarker", "last [at N]", "int", { priority: 2 }),
     ],
     rows: rows.map((r) => ({
       server: r.chain === "main" ? r.server : `${r.server} (${r.chain})`,
