@@ -10,7 +10,8 @@ export function compareRunsTable(rows: CompareRow[], columns: Array<keyof Compar
   return {
     id: "runs",
     title: "Runs",
-    columns: columns.map((k) => col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: KEY_COLUMNS.has(k) ? 1 : 2 })),
+    // The first chosen column is kept too, so a `--columns` list without the usual keys still has a row label.
+    columns: columns.map((k, i) => col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: i === 0 || KEY_COLUMNS.has(k) ? 1 : 2 })),
     rows: rows.map((r) => ({ ...r })),
     notes,
   };

@@ -19,7 +19,7 @@ export function matrixRunsTable(rows: MatrixRun[]): Table {
   return {
     id: "run:runs",
     title: "Runs",
-    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("status", "status"), col("session", "session", "id"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
+    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("status", "status", "text", { priority: 1 }), col("session", "session", "id"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
     rows: rows.map((r) => ({ ...r })),
   };
 }
@@ -35,7 +35,7 @@ export function plannedRunsTable(rows: MatrixRun[]): Table {
   return {
     id: "run:planned",
     title: "Planned runs",
-    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("env", "env"), col("command", "command")],
+    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("env", "env", "text", { priority: 3 }), col("command", "command", "text", { priority: 2 })],
     rows: rows.map((r) => {
       const i = r.command.indexOf("-p") + 1;
       const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;

@@ -87,7 +87,7 @@ export function runTables(s: RunSection): Table[] {
     tables.push({
       id: "run:mcpServers",
       title: "MCP servers at init",
-      columns: [col("name", "server"), col("status", "status"), col("tools", "tools", "int")],
+      columns: [col("name", "server", "id", { priority: 1 }), col("status", "status", "text", { priority: 1 }), col("tools", "tools", "int", { priority: 2 })],
       rows: i.mcpServers.map((m) => ({ name: m.name, status: m.status, tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length })),
       notes: s.pendingServers.length
         ? [`pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`]
@@ -115,14 +115,14 @@ export function runTables(s: RunSection): Table[] {
       id: "run:modelUsage",
       title: "Usage per model (modelUsage)",
       columns: [
-        col("model", "model"),
-        col("role", "role"),
+        col("model", "model", "id", { priority: 1 }),
+        col("role", "role", "text", { priority: 2 }),
         col("inputTokens", "input", "int"),
         col("cacheCreationInputTokens", "cache create", "int"),
         col("cacheReadInputTokens", "cache read", "int"),
-        col("totalInputTokens", "total input", "int"),
+        col("totalInputTokens", "total input", "int", { priority: 1 }),
         col("outputTokens", "output", "int"),
-        col("costUSD", "cost", "usd"),
+        col("costUSD", "cost", "usd", { priority: 1 }),
         col("contextWindow", "context", "int"),
       ],
       rows: s.models.map((m) => ({ ...m })),
