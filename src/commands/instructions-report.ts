@@ -14,7 +14,7 @@ export function instructionsReport(l: LoadedInstructions): Report {
     tables.push({
       id: "instructions-pending",
       title: "Servers still connecting whose instructions never arrived",
-      columns: [col("server", "server"), col("evidence", "evidence")],
+      columns: [col("server", "server", "text", { priority: 1 }), col("evidence", "evidence", "text", { priority: 1 })],
       rows: undelivered.map((p) => ({ server: p.server, evidence: p.evidence })),
     });
   }

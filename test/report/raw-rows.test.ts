@@ -54,6 +54,8 @@ for (const args of sampleCommands(first)) {
     const bad = out.report.tables.flatMap(formattedCells);
     assert.deepEqual(bad, [], "cells under numeric kinds hold numbers, not formatted text");
     for (const t of out.report.tables) {
+      // A width-aware renderer drops columns by priority: each table must keep at least one.
+      if (t.columns.length) assert.ok(t.columns.some((c) => c.priority === 1), `${t.id} has a column that is always shown`);
       for (const c of t.columns) {
         assert.ok([1, 2, 3, 4].includes(c.priority), `${t.id}.${c.key} has a priority`);
         assert.ok(c.width, `${t.id}.${c.key} has a width class`);
