@@ -109,8 +109,3 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
   const claudeDir = configDir ? (configDir.includes(",") ? configDir : resolve(configDir)) : undefined;
   return { label: c.label, repeat, folder, dir, server: c.server, claude, args, env: c.env, childEnv, envRemoved: envRemoved.sort(), envInherited, claudeDir, mcpConfig: { mcpServers } };
 }
-
-/** A command line as one shell-pastable string (display only). */
-export function shellLine(argv: string[]): string {
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
-}

@@ -1,4 +1,3 @@
-import { shellLine } from "../lab/run-plan.js";
 import { col, type Table } from "./model.js";
 
 /** What the tables show of a run of `ccforensics run` (commands/run.ts's RunRow). */
@@ -43,4 +42,9 @@ export function plannedRunsTable(rows: MatrixRun[]): Table {
     }),
     notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };
+}
+
+/** A command line as a POSIX shell would read it back: words outside a safe set single-quoted. */
+export function shellLine(argv: string[]): string {
+  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
 }
