@@ -1,4 +1,5 @@
-import { COMPARE_COLUMNS, type CompareGroup, type CompareRow } from "../analyses/compare.js";
+import type { CompareGroup, CompareRow } from "../analyses/compare.js";
+import { COMPARE_COLUMNS } from "./compare-columns.js";
 import { col, type Table } from "./model.js";
 
 const KEY_COLUMNS = new Set<string>(["label", "run", "firstRequestTokens", "deltaVsBaseline"]);

@@ -1,4 +1,4 @@
-import type { Health } from "../analyses/health.js";
+import type { Health } from "../records/health.js";
 import type { Counts, InventoryResult } from "../analyses/inventory.js";
 import { healthTable } from "./health-table.js";
 import { col, type Table } from "./model.js";

@@ -50,10 +50,10 @@ test("the check itself: a pre-formatted number under a numeric kind is caught", 
 for (const args of sampleCommands(first)) {
   test(`raw rows: ${args.map((a) => (isAbsolute(a) ? relative(ROOT, a) : a)).join(" ")}`, async () => {
     const out = await commandOutput(args);
-    assert.ok(out.report.tables.length > 0, "the report has tables");
-    const bad = out.report.tables.flatMap(formattedCells);
+    assert.ok(out.document.tables.length > 0, "the document has tables");
+    const bad = out.document.tables.flatMap(formattedCells);
     assert.deepEqual(bad, [], "cells under numeric kinds hold numbers, not formatted text");
-    for (const t of out.report.tables) {
+    for (const t of out.document.tables) {
       // A width-aware renderer drops columns by priority: each table must keep at least one.
       if (t.columns.length) assert.ok(t.columns.some((c) => c.priority === 1), `${t.id} has a column that is always shown`);
       for (const c of t.columns) {

@@ -1,0 +1,66 @@
+import type { DebugResult } from "../analyses/debug.js";
+import { findingsTable } from "./findings.js";
+import { col, type Table } from "./model.js";
+
+/** Rows per table unless --all-events: more is unreadable, and cli-table3 lays tables out in quadratic time. */
+export const MAX_TIMELINE_ROWS = 1000;
+
+/** Servers, findings, persisted results and the timeline; reused by `report`. */
+export function debugTables(r: DebugResult, allEvents = false): Table[] {
+  const tables: Table[] = [];
+  tables.push({
+    id: "debug:servers",
+    title: "MCP servers",
+    columns: [
+      col("name", "server", "id", { priority: 1 }),
+      col("status", "status", "text", { priority: 1 }),
+      col("transport", "transport", "text", { priority: 3 }),
+      col("connectMs", "connect", "ms", { priority: 1 }),
+      col("lateByMs", "after req 1", "ms", { priority: 2 }),
+      col("protocolEra", "era", "text", { priority: 2 }),
+      col("negotiatedProtocolVersion", "negotiated", "text", { priority: 3 }),
+      col("instructionsTruncatedFrom", "instructions truncated", "change", { priority: 2, parts: ["instructionsTruncatedTo"] }),
+      col("toolCalls", "tool calls", "int"),
+      col("toolsFailed", "failed", "int"),
+      col("toolMs", "tool time", "ms"),
+      col("errors", "errors", "int"),
+      col("stderrLines", "stderr", "int"),
+      col("closed", "closed", "text", { priority: 4 }),
+    ],
+    rows: r.servers.map((s) => ({ ...s })),
+  });
+  if (r.flags.length) tables.push(findingsTable(r.flags));
+  if (r.persisted.length) {
+    const rows = allEvents ? r.persisted : r.persisted.slice(0, MAX_TIMELINE_ROWS);
+    tables.push({
+      id: "debug:persisted",
+      title: "Persisted tool results",
+      columns: [col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 3 }), col("size", "size", "text", { priority: 2 }), col("bytes", "bytes", "int", { priority: 1 }), col("path", "path", "path", { priority: 2 })],
+      rows: rows.map((p) => ({ ...p })),
+      notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
+    });
+  }
+  const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
+  const shown = allEvents ? wanted : wanted.slice(0, MAX_TIMELINE_ROWS);
+  const notes: string[] = [];
+  const other = r.events.length - wanted.length;
+  if (other) notes.push(`${other} other entr${other === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`);
+  if (shown.length < wanted.length) notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
+  tables.push({
+    id: "debug:events",
+    title: "Timeline",
+    columns: [col("line", "line", "int", { priority: 1 }), col("offsetMs", "+ms", "int", { priority: 2 }), col("level", "level", "text", { priority: 3 }), col("server", "server", "id", { priority: 2 }), col("kind", "kind", "text", { priority: 1 }), col("text", "text", "text", { priority: 1 })],
+    rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
+    notes,
+  });
+  return tables;
+}
+
+/** The first line of an entry without the server prefix (already in its own column), cut for a table cell. */
+function oneLine(text: string, server: string | null): string {
+  let t = server !== null ? text.replace(/^MCP server "[^"]+":? /, "") : text;
+  const nl = t.indexOf("\n");
+  const more = nl >= 0 ? ` (+${t.split("\n").length - 1} lines)` : "";
+  if (nl >= 0) t = t.slice(0, nl);
+  return (t.length > 160 ? `${t.slice(0, 159)}…` : t) + more;
+}
