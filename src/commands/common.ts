@@ -1,9 +1,14 @@
+import { statSync } from "node:fs";
 import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js";
 import type { Health } from "../analyses/health.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import type { OutStream } from "../io.js";
+import { sanitize } from "../render/sanitize.js";
+import { timeInZone } from "../render/zone.js";
+import type { Picked } from "../sources/newest.js";
 import { progressReporter } from "./progress.js";
+import { sessionFilter } from "./since.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
 export interface CommonOptions {
@@ -17,6 +22,12 @@ export interface CommonOptions {
   rpcLog?: string;
   streamJson?: string;
   baseline?: string;
+  /** `--project`, `--since`, `--until`: which sessions a lookup may pick (raw flag text; parsed by since.ts). */
+  project?: string;
+  since?: string;
+  until?: string;
+  /** `--tz`: the zone main resolved (given, else TZ, else the local zone). */
+  tz?: string;
   /** The CLI's surroundings (main fills these from its Io): nothing below reads `process` for them. */
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
@@ -46,10 +57,32 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
     env: opts.env,
     cwd: opts.cwd,
     stdinIsTTY: opts.stdinIsTTY,
+    filter: sessionFilter(opts),
   });
+  if (resolved.picked) opts.stderr.write(`${sanitize(newestNote(resolved.picked, opts.tz ?? "UTC"))}\n`);
   const fan = new Fanout(analyses);
-  const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
+  const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: totalBytes(resolved.inputs) });
   const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
   progress?.done();
   return { resolved, health, results: fan.finish() };
+}
+
+/** The stderr line that names the session picked for a command given no target (CONTRACT.md). */
+export function newestNote(p: Picked, zone: string): string {
+  const when = p.byMtime ? `${timeInZone(p.time, zone)} (file time; no record has one)` : timeInZone(p.time, zone);
+  return `newest session: ${p.file.id} · ${p.glance.cwd ?? "(no cwd recorded)"} · ${when}`;
+}
+
+/** Bytes of the files to read, for the progress line; undefined when stdin is among them (its size is unknown). */
+export function totalBytes(inputs: Array<{ path: string }>): number | undefined {
+  let n = 0;
+  for (const i of inputs) {
+    if (i.path === "-") return undefined;
+    try {
+      n += statSync(i.path).size;
+    } catch {
+      return undefined;
+    }
+  }
+  return n;
 }

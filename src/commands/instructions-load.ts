@@ -13,6 +13,9 @@ import { debugEvidenceFor, malformedOnly, type DebugEvidence } from "./debug-evi
 import type { InputFile } from "../sources/input.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
 
+// --project/--since/--until pick the session measured; the baseline is named outright and must not be filtered away.
+const NO_FILTER = { project: undefined, since: undefined, until: undefined };
+
 export interface InstructionsOptions {
   probe: ProbePatterns;
   wrapperTokens: number | null;
@@ -104,7 +107,7 @@ export async function instructionsFromPass(
 
   let baseline: BaselineSummary | null = null;
   if (opts.baseline) {
-    const b = await loadTranscripts(opts.baseline, { ...opts, subagents: false }, { requests: requestsAnalysis, instructions: instructionsAnalysis });
+    const b = await loadTranscripts(opts.baseline, { ...opts, subagents: false, ...NO_FILTER }, { requests: requestsAnalysis, instructions: instructionsAnalysis });
     inputs.push(...b.resolved.inputs);
     mergeHealth(health, b.health);
     const first = b.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null;

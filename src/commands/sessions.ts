@@ -3,13 +3,18 @@ import { Fanout } from "../analyses/analysis.js";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
-import { UsageError } from "../errors.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
+import { sessionMatches } from "../sources/session-filter.js";
+import { totalBytes } from "./common.js";
+import { FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
+import { sessionFilter } from "./since.js";
+
+export { parseSince } from "./since.js";
 import type { CommandSpec } from "./registry.js";
 
 export interface SessionRow {
@@ -33,19 +38,16 @@ export const sessionsCommand: CommandSpec = {
     ["ccforensics sessions", "every session under ~/.config/claude and ~/.claude"],
     ["ccforensics sessions --project widget --since 7d", "sessions of projects whose cwd contains 'widget', active in the last 7 days"],
   ],
-  options: {
-    project: { type: "string", describe: "keep sessions whose cwd (or project folder) contains this text" },
-    since: { type: "string", describe: "keep sessions active since a date (2026-11-01) or a span (7d, 12h)" },
-  },
+  common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
-    const since = parseSince(argv.since as string | undefined);
-    const project = (argv.project as string | undefined)?.toLowerCase();
+    const filter = sessionFilter(argv);
     const health = emptyHealth();
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
-    for (const s of listSessionFiles(dirs)) {
+    const files = listSessionFiles(dirs);
+    const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: totalBytes(files) });
+    for (const s of files) {
       const subs = await findSubagents(s.path, s.id);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
@@ -66,8 +68,7 @@ export const sessionsCommand: CommandSpec = {
         versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
         malformed: h.malformedCount,
       };
-      if (project && !`${row.project ?? ""}\n${row.projectDir}`.toLowerCase().includes(project)) continue;
-      if (since && (row.lastTimestamp === null || row.lastTimestamp < since)) continue;
+      if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp })) continue;
       mergeHealth(health, h);
       inputs.push(main);
       rows.push(row);
@@ -99,19 +100,6 @@ export const sessionsCommand: CommandSpec = {
     };
   },
 };
-
-/** `--since`: an ISO date/time, or a span back from now (`7d`, `12h`, `30m`). Returns an ISO string. */
-export function parseSince(v: string | undefined, now = Date.now()): string | undefined {
-  if (v === undefined || v === "") return undefined;
-  const span = /^(\d+)\s*([dhm])$/.exec(v.trim());
-  if (span) {
-    const ms = Number(span[1]) * ({ d: 86400000, h: 3600000, m: 60000 } as const)[span[2] as "d" | "h" | "m"];
-    return new Date(now - ms).toISOString();
-  }
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw new UsageError(`--since: expected a date (2026-11-01) or a span (7d, 12h), got "${v}"`);
-  return new Date(t).toISOString();
-}
 
 function safeSize(p: string): number {
   try {

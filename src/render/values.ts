@@ -1,5 +1,6 @@
 import type { ColumnKind } from "../report/model.js";
 import { sanitize } from "./sanitize.js";
+import { displayZone, timeInZone } from "./zone.js";
 
 const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const RATIO = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -36,7 +37,8 @@ export function formatValue(v: unknown, kind: ColumnKind, empty = ""): string {
     case "bool":
       return v === true ? "yes" : v === false ? "no" : sanitize(String(v));
     case "time":
-      return sanitize(String(v));
+      // --tz: tables and markdown show the run's zone; UTC text passes through unchanged.
+      return typeof v === "string" ? sanitize(timeInZone(v, displayZone())) : sanitize(String(v));
     default:
       return sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : JSON.stringify(v));
   }
