@@ -13,6 +13,7 @@ import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "./inputs.js";
 import type { CommandSpec } from "./registry.js";
 import { analyseSession, type SessionAnalysis } from "./report-load.js";
+import { OUTPUT } from "./options.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -22,6 +23,7 @@ export interface CompareOptions extends CommonOptions {
 export const compareCommand: CommandSpec = {
   command: "compare <manifest-or-runs-dir>",
   describe: "one row per run for the cross-run tables of a write-up; repeats of a label grouped with their spread",
+  common: [...OUTPUT, "strict", "claude-dir", "baseline"],
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
     ["ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast", "chosen columns against the runs labelled none"],

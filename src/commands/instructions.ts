@@ -6,6 +6,7 @@ import { envelopeInputs } from "./inputs.js";
 import { loadInstructions } from "./instructions-load.js";
 import { instructionsReport } from "./instructions-report.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export interface InstructionsCliOptions extends CommonOptions {
   probeBegin?: string;
@@ -17,6 +18,7 @@ export interface InstructionsCliOptions extends CommonOptions {
 export const instructionsCommand: CommandSpec = {
   command: "instructions [target]",
   describe: "MCP server instructions: carrier, request, size (chars / code points / bytes), truncation, probe values, answer check",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "stream-json", "baseline"],
   examples: [
     ["ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated", "where lab's 20,000-char text landed, how much survived (2,048 + marker), the original length from the session's debug log"],
     ["ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl", "a server pending at init: the request that went out without its instructions"],

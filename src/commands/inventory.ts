@@ -4,10 +4,12 @@ import { col, type Table } from "../report/model.js";
 import { loadTranscripts } from "./common.js";
 import { envelopeInputs } from "./inputs.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export const inventoryCommand: CommandSpec = {
   command: "inventory [target]",
   describe: "record types, attachment kinds, system subtypes, versions, unknowns and parse health",
+  common: [...OUTPUT, ...LOOKUP],
   examples: [["ccforensics inventory 33333333-4444", "what is in a session, and what is damaged"]],
   positionals: { target: { describe: "session id or prefix, transcript path, or - for stdin" } },
   async run(argv) {

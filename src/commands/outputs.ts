@@ -16,6 +16,7 @@ import { loadOutputs, type LoadedOutputs } from "./outputs-load.js";
 import { evidenceInput } from "../sources/evidence.js";
 import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export interface OutputsOptions extends CommonOptions {
   staircase?: boolean;
@@ -127,6 +128,7 @@ export const TOOLS_OPTION: Options = { type: "string", describe: "a tools/list r
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log"],
   examples: [
     ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
     ["ccforensics outputs session.jsonl --debug-file debug.txt --tools tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],

@@ -1,6 +1,7 @@
 import type { Options } from "yargs";
 import type { CommandOutput } from "../report/envelope.js";
 import type { CommonOptions } from "./common.js";
+import type { CommonName } from "./options.js";
 
 /** Parsed arguments as yargs hands them to a command: the common options plus the command's own. */
 export type Argv = CommonOptions & Record<string, unknown> & { target?: string; targets?: string[]; _: Array<string | number> };
@@ -15,7 +16,10 @@ export interface CommandSpec {
   describe: string;
   /** Real examples shown in help and README: [command line, what it does]. */
   examples: Array<[string, string]>;
+  /** The command's own options, listed first in its help. */
   options?: Record<string, Options>;
+  /** The common options that mean something here (options.ts OUTPUT, LOOKUP, …); any other is refused with exit 2. */
+  common?: readonly CommonName[];
   /** Positional names this command accepts. */
   positionals?: Record<string, { describe: string; array?: boolean }>;
   run(argv: Argv): Promise<CommandOutput>;

@@ -15,6 +15,7 @@ import type { CommandSpec } from "./registry.js";
 import { analyseSession, type SessionAnalysis } from "./report-load.js";
 import { requestTables } from "./requests.js";
 import { rpcTables } from "./rpc.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export interface ReportOptions extends CommonOptions {
   probeBegin?: string;
@@ -27,6 +28,7 @@ export interface ReportOptions extends CommonOptions {
 export const reportCommand: CommandSpec = {
   command: "report [target]",
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log", "stream-json", "baseline"],
   examples: [
     ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],

@@ -2,10 +2,12 @@ import { protectedDirs, requestsChartSpec, writeChart } from "../render/chart.js
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export const requestsCommand: CommandSpec = {
   command: "requests [target]",
   describe: "one row per API request: tokens, delta vs the previous request of the same chain, what was added in between",
+  common: [...OUTPUT, ...LOOKUP],
   examples: [
     ["ccforensics requests 11111111-2222", "the request table of a session found by id prefix"],
     ["ccforensics requests session.jsonl --format markdown", "the same as a markdown table for a write-up"],

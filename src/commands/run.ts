@@ -15,10 +15,12 @@ import { col, type Table } from "../report/model.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import type { Argv, CommandSpec } from "./registry.js";
+import { OUTPUT } from "./options.js";
 
 export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
+  common: [...OUTPUT, "claude-dir"],
   examples: [
     ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
     ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
