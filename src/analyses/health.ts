@@ -1,4 +1,5 @@
 import type { AnyRecord } from "../records/transcript.js";
+import type { SkippedEntry } from "../sources/guard.js";
 
 export interface MalformedEntry {
   file: string;
@@ -16,6 +17,8 @@ export interface Health {
   /** All malformed lines; `malformed` lists at most MAX_LISTED of them. */
   malformedCount: number;
   unknownTypes: Record<string, number>;
+  /** Discovered files passed over (a link out of the config dir, a loop, a FIFO); present only when there were some. */
+  skipped?: SkippedEntry[];
 }
 
 export const MAX_LISTED = 1000;
@@ -40,6 +43,7 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.records += from.records;
   into.malformedCount += from.malformedCount;
   for (const m of from.malformed) if (into.malformed.length < MAX_LISTED) into.malformed.push(m);
+  if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
   for (const [k, v] of Object.entries(from.unknownTypes)) into.unknownTypes[k] = (into.unknownTypes[k] ?? 0) + v;
   return into;
 }

@@ -36,6 +36,8 @@ export interface ToolResultRow {
   savedPath: string | null;
   savedFormat: "json" | "text" | null;
   savedExists: boolean | null;
+  /** Why the printed saved path was not looked up (it names a place outside the session's tool-results/); null otherwise. */
+  savedSuspicious: string | null;
   reportedSize: string | null;
   reportedChars: number | null;
   deltaTokens: number | null;
@@ -91,6 +93,7 @@ export interface ToolResultRow {
 export interface SavedLookup {
   resolvedPath: string | null;
   exists: boolean | null;
+  suspicious: string | null;
   bytes: number | null;
   lines: number | null;
   newlines: number | null;
@@ -141,7 +144,8 @@ function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollecte
     toolUseId: r.toolUseId, tool: name, server: split.server, file: r.file, line: r.line,
     requestIndex: req?.index ?? null, chars: seen.chars, utf8Bytes: seen.utf8Bytes, fullChars: r.fullChars, check,
     savedPath: msg.savedPath, savedFormat: msg.savedPath === null ? null : (saved?.format ?? formatFromName(msg.savedPath)),
-    savedExists: msg.savedPath === null ? null : (saved?.exists ?? null), reportedSize: msg.reportedSize,
+    savedExists: msg.savedPath === null ? null : (saved?.exists ?? null),
+    savedSuspicious: saved?.suspicious ?? null, reportedSize: msg.reportedSize,
     reportedChars: msg.reportedChars, deltaTokens: delta, followUpReads: [],
     sessionId: r.sessionId, chain: r.chain, timestamp: r.timestamp, toolName: split.tool, plugin: split.plugin,
     inputSummary: use?.inputSummary ?? null, isError: r.isError, codePoints: seen.codePoints, fullUtf8Bytes: r.fullUtf8Bytes, images: r.images,

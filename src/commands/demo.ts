@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
+import { packageInfo } from "../package-root.js";
 import type { CommandOutput } from "../report/envelope.js";
 import type { CommandSpec } from "./registry.js";
 import { runReport, type ReportOptions } from "./report.js";
@@ -9,8 +9,8 @@ import { OUTPUT } from "./options.js";
 /** The demo session of samples/gen/make-demo.mjs; package.json "files" ships exactly its evidence. */
 export const DEMO_SESSION = "c0ffee00-1111-4222-8333-444444444444";
 
-/** The package root: dist/commands/demo.js → ../../, so an installed copy finds its own samples, never the cwd's. */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The package root, so an installed copy finds its own samples, never the cwd's. */
+export const PACKAGE_ROOT = packageInfo().root;
 
 export interface DemoEvidence {
   claudeDir: string;

@@ -1,4 +1,5 @@
 import type { CommandSpec } from "./registry.js";
+import { guarded } from "./guarded.js";
 import { requestsCommand } from "./requests-spec.js";
 import { inventoryCommand } from "./inventory.js";
 import { sessionsCommand } from "./sessions.js";
@@ -16,4 +17,4 @@ import { demoCommand } from "./demo.js";
 export const COMMANDS: CommandSpec[] = [
   sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, demoCommand, compareCommand,
   inventoryCommand, labCommand, runCommand,
-];
+].map(guarded);

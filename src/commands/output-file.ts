@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
 import { writeOut } from "../io.js";
 import { protectedDirs } from "../render/chart.js";
-import { configDirHolding, configDirs } from "../sources/discover.js";
+import { configDirHolding, configDirs, evidenceTreeHolding } from "../sources/discover.js";
 
 export interface OutputTarget {
   path: string;
@@ -37,14 +37,6 @@ export async function writeDocument(abs: string, shownAs: string, chunks: Iterab
   failed.catch(() => undefined);
   for (const c of chunks) await Promise.race([writeOut(stream, c), failed]);
   await Promise.race([new Promise<void>((res) => stream.end(res)), failed]);
-}
-
-/** A copied evidence tree is a config dir too, named or not: any folder at or above `dir` that holds `projects/`. */
-function evidenceTreeHolding(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (isDir(join(d, "projects"))) return d;
-    if (dirname(d) === d) return undefined;
-  }
 }
 
 function isDir(p: string): boolean {

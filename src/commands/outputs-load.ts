@@ -84,7 +84,7 @@ async function lookUpSaved(c: OutputsCollected, dir: string | null, inputs: Inpu
   const byFile = new Map<string, SavedLookup>();
   for (const p of [...printed].sort()) {
     const res = resolveSavedPath(p, dir);
-    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
+    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, suspicious: res.suspicious, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
     if (res.exists && res.path !== null) {
       const known = byFile.get(res.path);
       if (known) look = known;
@@ -99,6 +99,8 @@ async function lookUpSaved(c: OutputsCollected, dir: string | null, inputs: Inpu
         }
         byFile.set(res.path, look);
       }
+    } else if (res.suspicious !== null) {
+      warnings.push(`saved output not looked up, suspicious: ${p} (${res.suspicious})`);
     } else if (res.exists === false) {
       warnings.push(`saved output not found: ${p} (looked in ${dir})`);
     }

@@ -71,6 +71,7 @@ export function reportedText(r: ToolResultRow): string {
 export function savedText(r: ToolResultRow): string {
   if (r.savedPath === null) return "";
   const name = baseName(r.savedPath);
+  if (r.savedSuspicious !== null) return `${name} (suspicious: ${r.savedSuspicious})`;
   if (r.savedExists === false) return `${name} (not found)`;
   if (r.savedExists === null) return `${name} (session folder unknown)`;
   const lines = r.savedLines !== null ? `, ${n(r.savedLines)} line${r.savedLines === 1 ? "" : "s"}, longest ${n(r.savedLongestLine ?? 0)}` : "";
@@ -81,7 +82,7 @@ export function savedText(r: ToolResultRow): string {
 export function savedTable(all: LoadedOutputs[]): Table {
   const rows = all.flatMap((l) =>
     l.rows.filter((r) => r.savedPath !== null).map((r) => ({
-      toolUseId: r.toolUseId, name: baseName(r.savedPath!), printed: r.savedPath, found: foundText(r, l.toolResultsDir),
+      toolUseId: r.toolUseId, name: baseName(r.savedPath!), printed: r.savedPath, found: foundText(r),
       format: r.savedFormat, bytes: r.savedBytes, lines: r.savedLines, longest: r.savedLongestLine, reported: r.reportedSize,
       matches: r.reportedSizeMatchesFile, persisted: r.persistedLogged,
     })),
@@ -95,14 +96,15 @@ export function savedTable(all: LoadedOutputs[]): Table {
       col("matches", "size matches", "bool"), col("persisted", "debug: persisted", "bool"),
     ],
     rows,
-    notes: ["found: looked up by name in the session's own tool-results/ folder first, whatever home or folder the printed path names"],
+    notes: ["found: looked up by name in the session's own tool-results/ folder only, whatever home or folder the printed path names; a name that would lead elsewhere is suspicious and not opened"],
   };
 }
 
-function foundText(r: ToolResultRow, dir: string | null): string {
+function foundText(r: ToolResultRow): string {
+  if (r.savedSuspicious !== null) return `suspicious: ${r.savedSuspicious}`;
   if (r.savedExists === null) return "session folder unknown";
   if (!r.savedExists) return "missing";
-  return dir !== null && r.savedResolvedPath?.startsWith(dir) ? "session's tool-results/" : "at the printed path";
+  return "session's tool-results/";
 }
 
 /** Later Read/Bash/Grep calls that named a saved file, with the request that carried each. */

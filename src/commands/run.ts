@@ -8,7 +8,8 @@ import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix, type Matrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
-import { configDirHolding } from "../sources/discover.js";
+import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
+import { checkNamedFile } from "../sources/guard.js";
 import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { col, type Table } from "../report/model.js";
@@ -168,7 +169,8 @@ function plannedTable(rows: RunRow[]): Table {
 function readMatrix(file: string, cwd: string): string {
   const abs = resolve(cwd, file);
   try {
-    if (statSync(abs).isDirectory()) throw new UsageError(`${file} is a directory; give the matrix JSON file`);
+    // A FIFO or device named as the matrix must not block the read below.
+    checkNamedFile(abs, "matrix JSON");
     return readFileSync(abs, "utf8");
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -191,24 +193,11 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   const home = env.HOME ?? homedir();
   const dirs = new Set([...configDirs({ claudeDir, env, cwd }), join(home, ".claude"), join(home, ".config", "claude")]);
   for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(cwd, d));
-  const holder = configDirHolding(outDir, [...dirs]) ?? evidenceTreeHolding(outDir);
+  const holder = configDirHolding(outDir, [...dirs]);
   if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
-}
-
-/** A copied evidence tree is a config dir too, named or not: any folder at or above `dir` that holds `projects/`. */
-function evidenceTreeHolding(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (isDirectory(join(d, "projects"))) return d;
-    if (dirname(d) === d) return undefined;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  // A copied evidence tree is evidence too, named with --claude-dir or not.
+  const tree = evidenceTreeHolding(outDir);
+  if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
 /** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { Fanout } from "../analyses/analysis.js";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
@@ -6,6 +5,7 @@ import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { sessionMatches } from "../sources/session-filter.js";
@@ -102,9 +102,5 @@ export const sessionsCommand: CommandSpec = {
 };
 
 function safeSize(p: string): number {
-  try {
-    return statSync(p).size;
-  } catch {
-    return 0;
-  }
+  return statPath(p)?.size ?? 0;
 }

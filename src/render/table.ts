@@ -12,7 +12,7 @@ export const BLOCK_ROWS = 500;
 /** Terminal rendering with cli-table3: one boxed table per report table, numbers right-aligned. */
 export function renderTerminal(report: Report, p: Palette): string {
   const out: string[] = [p.heading(sanitize(report.title))];
-  for (const [k, v, kind] of report.summary ?? []) out.push(`${p.dim(`${k}:`)} ${formatValue(v, kind ?? "text", "—")}`);
+  for (const [k, v, kind] of report.summary ?? []) out.push(`${p.dim(`${sanitize(k)}:`)} ${formatValue(v, kind ?? "text", "—")}`);
   let section: string | undefined;
   for (const t of report.tables) {
     if (t.section !== undefined && t.section !== section) out.push("", p.heading(`━━ ${sanitize(t.section)} ━━`));
@@ -32,7 +32,7 @@ function renderOne(t: Table, p: Palette): string {
     const blocks = Math.max(1, Math.ceil(t.rows.length / BLOCK_ROWS));
     for (let b = 0; b < blocks; b++) {
       const table = new Table3({
-        head: t.columns.map((c) => c.header),
+        head: t.columns.map((c) => sanitize(c.header)),
         style: { head: [], border: [], compact: true },
         colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
       });

@@ -1,27 +1,11 @@
-import { readFileSync } from "node:fs";
+import { packageInfo } from "../package-root.js";
 import type { Health } from "../analyses/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { Report } from "./model.js";
 
-let cachedVersion: string | undefined;
-
-function readPackage(url: URL): { name?: string; version?: string } | undefined {
-  try {
-    return JSON.parse(readFileSync(url, "utf8")) as { name?: string; version?: string };
-  } catch {
-    return undefined;
-  }
-}
-
+/** The tool's own version, from its package.json. */
 export function toolVersion(): string {
-  if (cachedVersion) return cachedVersion;
-  // dist/report/ in the package; build-test/src/report/ when the tests compile the sources with themselves.
-  for (const rel of ["../../package.json", "../../../package.json"]) {
-    const pkg = readPackage(new URL(rel, import.meta.url));
-    if (pkg?.name === "ccforensics") return (cachedVersion = pkg.version ?? "0.0.0");
-  }
-  cachedVersion = "0.0.0";
-  return cachedVersion;
+  return packageInfo().version;
 }
 
 /** What every command returns: the domain results for JSON, and the neutral report for the other formats. */

@@ -1,4 +1,5 @@
 import type { Health } from "../analyses/health.js";
+import type { SkippedEntry } from "../sources/guard.js";
 import { col, type Table } from "./model.js";
 
 /** Parse health as a table: one row per malformed line, with unknown types in the notes. */
@@ -29,4 +30,21 @@ export function healthWarnings(h: Health, max = 10): string[] {
   const unknown = Object.entries(h.unknownTypes);
   if (unknown.length) w.push(`unknown record types passed over: ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
   return w;
+}
+
+/** Discovered files that were not read, and why (health.skipped). */
+export function skippedTable(skipped: SkippedEntry[]): Table {
+  return {
+    id: "skipped",
+    title: "Skipped files (outside the session tree or not regular files; not read)",
+    columns: [col("path", "path"), col("reason", "reason")],
+    rows: skipped.map((s) => ({ ...s })),
+  };
+}
+
+/** One stderr line for everything discovery passed over. */
+export function skippedWarning(skipped: SkippedEntry[]): string {
+  const list = skipped.slice(0, 5).map((s) => `${s.path} (${s.reason})`).join("; ");
+  const more = skipped.length > 5 ? `; … and ${skipped.length - 5} more (see health.skipped in --json)` : "";
+  return `skipped ${skipped.length} discovered file${skipped.length === 1 ? "" : "s"}, not read: ${list}${more}`;
 }

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
 import { parseLine } from "../records/json.js";
+import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir, skippedSoFar } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
+
+export { isFile, pathExists, safeReaddir } from "./guard.js";
 
 export interface ConfigDirOptions {
   claudeDir?: string[];
@@ -32,19 +34,25 @@ export interface SessionFile {
   configDir: string;
 }
 
-/** Main transcripts `projects/*\/<id>.jsonl` under each config dir, following symlinked dirs once. */
+/**
+ * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
+ * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ */
 export function listSessionFiles(dirs: string[]): SessionFile[] {
   const out: SessionFile[] = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
+    if (admitDiscoveredDir(projects, configDir) === undefined) continue;
     for (const p of safeReaddir(projects)) {
       const projectDir = join(projects, p);
-      if (!isDir(projectDir) || !firstVisit(seen, projectDir)) continue;
+      const real = admitDiscoveredDir(projectDir, configDir);
+      if (real === undefined || seen.has(real)) continue;
+      seen.add(real);
       for (const f of safeReaddir(projectDir)) {
         if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
         const path = join(projectDir, f);
-        if (isFile(path)) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+        if (admitDiscovered(path, configDir) !== undefined) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
       }
     }
   }
@@ -69,8 +77,10 @@ export function findSession(idOrPrefix: string, dirs: string[], narrow?: { keep:
     throw new UsageError(`"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`);
   }
   if (unique.length === 0) {
-    const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${existsSync(d) ? "" : "  (directory does not exist)"}`);
-    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
+    const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`);
+    const passed = skippedSoFar().filter((s) => s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix));
+    const skippedNote = passed.map((s) => `  skipped ${s.path}: ${s.reason}\n`).join("");
+    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
   }
   const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
@@ -89,25 +99,37 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  */
 export async function findSubagents(mainPath: string, sessionId: string): Promise<SubagentFile[]> {
   const dir = dirname(mainPath);
+  const root = sessionRoot(mainPath);
   const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
-    if (depth > 8 || !firstVisit(seen, d)) return;
+    const real = admitDiscoveredDir(d, root);
+    // A loop or a link back up comes round to a folder already seen: stop there.
+    if (depth > 8 || real === undefined || seen.has(real)) return;
+    seen.add(real);
     for (const f of safeReaddir(d)) {
       const p = join(d, f);
-      if (isDir(p)) walk(p, seen, depth + 1);
-      else {
-        const m = AGENT_FILE.exec(f);
-        if (m && isFile(p)) out.push({ path: p, agentId: m[1]! });
-      }
+      const m = AGENT_FILE.exec(f);
+      if (m) {
+        if (admitDiscovered(p, root) !== undefined) out.push({ path: p, agentId: m[1]! });
+      } else walk(p, seen, depth + 1);
     }
   };
   walk(join(dir, sessionId, "subagents"), new Set(), 0);
   for (const f of safeReaddir(dir)) {
     const m = AGENT_FILE.exec(f);
     const p = join(dir, f);
-    if (m && isFile(p) && (await sessionIdOf(p)) === sessionId) out.push({ path: p, agentId: m[1]! });
+    if (m && admitDiscovered(p, root) !== undefined && (await sessionIdOf(p)) === sessionId) out.push({ path: p, agentId: m[1]! });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * What a session's discovered files must stay inside: its config dir when the transcript sits at
+ * `<dir>/projects/<key>/<id>.jsonl`, else the folder the transcript was named in.
+ */
+export function sessionRoot(mainPath: string): string {
+  const projectDir = dirname(resolve(mainPath));
+  return basename(dirname(projectDir)) === "projects" ? dirname(dirname(projectDir)) : projectDir;
 }
 
 /** The session id named by the first records of a transcript (`sessionId`, or `session_id` from 2.1.239). */
@@ -135,49 +157,10 @@ function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
 }
 
 function firstVisit(seen: Set<string>, p: string): boolean {
-  let real: string;
-  try {
-    real = realpathSync(p);
-  } catch {
-    return false;
-  }
-  if (seen.has(real)) return false;
+  const real = realPath(p);
+  if (real === undefined || seen.has(real)) return false;
   seen.add(real);
   return true;
-}
-
-/** Sorted entries of a directory; none when it is missing or unreadable. */
-export function safeReaddir(d: string): string[] {
-  try {
-    return readdirSync(d).sort();
-  } catch {
-    return [];
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-export function pathExists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists. */
@@ -190,17 +173,29 @@ export function configDirHolding(path: string, configDirs: string[]): string | u
   return undefined;
 }
 
-function realish(p: string): string {
-  let head = resolve(p);
-  const tail: string[] = [];
-  while (!existsSync(head) && dirname(head) !== head) {
-    tail.unshift(head.slice(dirname(head).length).replace(/^[\\/]/, ""));
-    head = dirname(head);
+
+/**
+ * The nearest folder at or above `path` (symlinks resolved) that looks like a Claude config dir, named
+ * or not (a copied evidence tree): it holds `projects/` with a project folder of `.jsonl` transcripts.
+ * An everyday `~/projects` of source code has no transcripts one level down, so it does not count.
+ */
+export function evidenceTreeHolding(path: string): string | undefined {
+  for (let d = realish(path); ; d = dirname(d)) {
+    if (holdsTranscripts(join(d, "projects"))) return d;
+    if (dirname(d) === d) return undefined;
   }
-  try {
-    head = realpathSync(head);
-  } catch {
-    // unreadable: compare as given
+}
+
+/**
+ * A `projects/` folder of Claude Code's: one of its folders is named like a project key (a cwd with every
+ * char outside [A-Za-z0-9] made `-`, so `-home-…` or `C--Users-…`) or holds transcripts. A `~/projects`
+ * of source code is neither.
+ */
+function holdsTranscripts(projects: string): boolean {
+  if (!isDir(projects)) return false;
+  for (const p of safeReaddir(projects).slice(0, 200)) {
+    if (/^(?:-|[A-Za-z]--)/.test(p) && isDir(join(projects, p))) return true;
+    if (safeReaddir(join(projects, p)).some((f) => f.endsWith(".jsonl"))) return true;
   }
-  return tail.length ? join(head, ...tail) : head;
+  return false;
 }

@@ -1,24 +1,12 @@
-import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { UsageError } from "../errors.js";
-import { isFile, safeReaddir } from "./discover.js";
+import { admitDiscovered, checkNamedFile, plainName, safeReaddir } from "./guard.js";
 import type { InputFile, InputKind } from "./input.js";
 
 /** An evidence file named on the command line ("-" is stdin); a missing or unreadable one is a usage error (exit 2). */
 export function evidenceInput(path: string, kind: InputKind): InputFile {
   if (path === "") path = "-"; // yargs hands a "-" positional over as ""
-  if (path !== "-") {
-    let st;
-    try {
-      st = statSync(path);
-      accessSync(path, constants.R_OK);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
-    }
-    if (st.isDirectory()) throw new UsageError(`${path} is a directory; give the ${kind} file itself`);
-  }
+  if (path !== "-") checkNamedFile(path, kind);
   return { path, kind, bytes: 0, sha256: "" };
 }
 
@@ -27,10 +15,12 @@ export function evidenceInput(path: string, kind: InputKind): InputFile {
  * `$CLAUDE_CODE_DEBUG_LOGS_DIR/<sessionId>.txt` when that variable is set and the file exists there.
  */
 export function findDebugLog(configDirs: string[], sessionId: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!plainName(sessionId)) return undefined;
   const dirs = [...(env.CLAUDE_CODE_DEBUG_LOGS_DIR ? [env.CLAUDE_CODE_DEBUG_LOGS_DIR] : []), ...configDirs.map((d) => join(d, "debug"))];
   for (const d of dirs) {
+    // A discovered log stays inside its own folder: debug/<id>.txt linked to /etc/passwd is skipped, not read.
     const p = join(d, `${sessionId}.txt`);
-    if (isFile(p)) return p;
+    if (admitDiscovered(p, d) !== undefined) return p;
   }
   return undefined;
 }
@@ -85,7 +75,7 @@ export function findRpcLogs(opts: RpcLogOptions = {}): RpcLogFile[] {
         if (opts.server !== undefined && server !== opts.server) continue;
         for (const f of safeReaddir(join(pdir, d))) {
           const path = join(pdir, d, f);
-          if (f.endsWith(".jsonl") && isFile(path)) out.push({ server, path });
+          if (f.endsWith(".jsonl") && admitDiscovered(path, root) !== undefined) out.push({ server, path });
         }
       }
     }

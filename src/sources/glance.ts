@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openEvidenceFd } from "./guard.js";
 import { parseIsoTime } from "../records/time.js";
 
 /** What a session's first and last records say, read from the file's two ends only. */
@@ -16,13 +17,12 @@ const LIMIT = 8 * 1_048_576;
 
 /**
  * First time and cwd from the head, last time from the tail, so picking the newest of many sessions
- * never reads them whole. Opened non-blocking so a FIFO planted in a config dir cannot stall the lookup.
+ * never reads them whole. Opened through the guard: a FIFO planted in a config dir cannot stall the lookup.
  */
 export function glance(path: string): Glance {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openEvidenceFd(path);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { cwd: null, first: null, last: null, mtimeMs: st.mtimeMs, bytes: 0 };
     const head = fromHead(fd, st.size);
     return { ...head, last: fromTail(fd, st.size), mtimeMs: st.mtimeMs, bytes: st.size };
   } finally {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { openEvidence } from "./guard.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -27,7 +27,7 @@ export interface ReadOptions {
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
   if (input.path === "-" && !opts.stdin) throw new Error("stdin (-) read without the CLI's stdin handed down");
-  const stream = input.path === "-" ? opts.stdin! : createReadStream(input.path, { highWaterMark: 1 << 16 });
+  const stream = input.path === "-" ? opts.stdin! : openEvidence(input.path);
   const hash = createHash("sha256");
   let bytes = 0;
   for await (const chunk of stream) {

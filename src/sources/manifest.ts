@@ -1,10 +1,9 @@
-import { createReadStream, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import { UsageError } from "../errors.js";
 import { isObject, type JsonObject } from "../records/json.js";
-import { pathExists } from "./discover.js";
+import { checkNamedFile, isDir, isFile, openEvidence, pathExists, safeReaddir, statPath } from "./guard.js";
 
 /** One run of a comparison, paths resolved (CONTRACT.md `compare`; the runs dir is what `ccforensics run` writes). */
 export interface RunSpec {
@@ -28,13 +27,10 @@ const PATH_KEYS = ["claudeDir", "debugFile", "rpcLog", "streamJson"] as const;
 
 /** A manifest file (a JSON array of runs) or a runs dir (one folder per run, each with run.json). */
 export async function readRuns(path: string): Promise<RunSpec[]> {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new UsageError(`no such manifest or runs dir: ${path}`);
-  }
+  const st = statPath(path);
+  if (st === undefined) throw new UsageError(`no such manifest or runs dir: ${path}`);
   if (st.isDirectory()) return readRunsDir(path);
+  checkNamedFile(path, "manifest");
   const runs: RunSpec[] = [];
   const counts = new Map<string, number>();
   for await (const [i, v] of streamJson(path, "array")) {
@@ -50,16 +46,10 @@ export async function readRuns(path: string): Promise<RunSpec[]> {
 
 async function readRunsDir(dir: string): Promise<RunSpec[]> {
   const runs: RunSpec[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of safeReaddir(dir)) {
     const folder = join(dir, name);
     const file = join(folder, "run.json");
-    let isRun = false;
-    try {
-      isRun = statSync(folder).isDirectory() && statSync(file).isFile();
-    } catch {
-      isRun = false;
-    }
-    if (!isRun) continue;
+    if (!isDir(folder) || !isFile(file)) continue;
     for await (const [, v] of streamJson(file, "values")) {
       if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object`);
       runs.push(toSpec(v, folder, name, file));
@@ -97,7 +87,7 @@ const RUN_JSON_EXTRAS = new Set([
 /** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */
 async function* streamJson(path: string, mode: "array" | "values"): AsyncGenerator<[number, unknown]> {
   const parser = mode === "array" ? streamArray.withParserAsStream() : streamValues.withParserAsStream();
-  const source = createReadStream(path);
+  const source = openEvidence(path);
   source.on("error", (e) => parser.destroy(e));
   source.pipe(parser);
   try {

@@ -1,8 +1,8 @@
-import { statSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
 import { listSessionFiles, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
+import { skip, statPath } from "./guard.js";
 
 export interface Picked {
   file: SessionFile;
@@ -62,18 +62,16 @@ function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {
   return sessionMatches(filter, { cwd: g.cwd, projectDir: f.projectDir, first: g.first ?? fileTime, last: g.last ?? fileTime });
 }
 
+/** A file that cannot be glanced at is passed over and listed (health.skipped), never silently. */
 function safeGlance(path: string): Glance | undefined {
   try {
     return glance(path);
-  } catch {
+  } catch (e) {
+    skip(path, `not read to find the newest session: ${(e as Error).message}`);
     return undefined;
   }
 }
 
 function mtimeOf(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return -Infinity;
-  }
+  return statPath(path)?.mtimeMs ?? -Infinity;
 }

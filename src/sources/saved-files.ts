@@ -1,7 +1,6 @@
-import { statSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { savedName } from "../records/tool-names.js";
+import { plainName, realPath, statPath, within, fileType } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 
 /**
@@ -18,28 +17,62 @@ export function toolResultsDir(transcriptPath: string | null, sessionId: string 
     if (basename(d) === "subagents") return join(dirname(d), "tool-results");
     d = dirname(d);
   }
-  if (sessionId === null) return null;
+  if (sessionId === null || !plainName(sessionId)) return null;
   return join(dirname(transcriptPath), sessionId, "tool-results");
 }
 
 export interface ResolvedSaved {
   /** The file on this machine, or the best candidate when none exists. */
   path: string | null;
-  /** true/false when a place to look was known; null when neither the session folder nor the printed path could be used. */
+  /** true/false when a place to look was known; null when the session folder is unknown or the name is suspicious. */
   exists: boolean | null;
+  /** Why the printed name was not looked up (traversal, absolute path, a link out of tool-results/); null when it was. */
+  suspicious: string | null;
 }
 
-/** Joins the printed path's name onto the session's `tool-results/` folder; falls back to the printed path itself. */
-export function resolveSavedPath(printed: string, dir: string | null, home = homedir()): ResolvedSaved {
+/**
+ * A printed saved path is evidence, not an instruction: only its name under `tool-results/` is used,
+ * looked up in the session's own folder, and only when it names a plain file below that folder whose
+ * real path stays there. Nothing at the printed location itself is ever opened.
+ */
+export function resolveSavedPath(printed: string, dir: string | null): ResolvedSaved {
   const rel = savedName(printed).relative;
-  const candidates: string[] = [];
-  if (dir !== null && rel !== "") candidates.push(join(dir, ...rel.split("/")));
-  const literal = printed.startsWith("~/") ? join(home, printed.slice(2)) : printed;
-  // Only a path inside some tool-results/ folder: a transcript must not make us read files elsewhere.
-  if (isAbsolute(literal) && /[\\/]tool-results[\\/]/.test(literal)) candidates.push(literal);
-  for (const c of candidates) if (isFile(c)) return { path: c, exists: true };
-  if (dir !== null) return { path: candidates[0] ?? null, exists: false };
-  return { path: candidates[0] ?? null, exists: null };
+  const why = suspiciousName(printed, rel);
+  if (why !== null) return { path: null, exists: null, suspicious: why };
+  if (dir === null) return { path: null, exists: null, suspicious: null };
+  const candidate = join(dir, ...rel.split("/"));
+  const realDir = realPath(dir);
+  if (realDir === undefined) return { path: candidate, exists: false, suspicious: null };
+  if (!within(realDir, realPath(dirname(dirname(dir))) ?? dirname(dirname(dir)))) {
+    return { path: null, exists: null, suspicious: "the tool-results/ folder links outside the session folder" };
+  }
+  const real = realPath(candidate);
+  if (real === undefined) return { path: candidate, exists: false, suspicious: null };
+  if (!within(real, realDir) || real === realDir) return { path: null, exists: null, suspicious: "the saved file links outside tool-results/" };
+  const st = statPath(real);
+  if (st === undefined) return { path: candidate, exists: false, suspicious: null };
+  if (!st.isFile()) return { path: null, exists: null, suspicious: `the saved file is ${fileType(st)}` };
+  return { path: candidate, exists: true, suspicious: null };
+}
+
+/** Names that try to leave the folder: `..`, absolute or drive paths, backslashes, NUL, or any of these URL-encoded. */
+export function suspiciousName(printed: string, rel: string): string | null {
+  if (rel === "") return "no file name after tool-results/";
+  if (/%[0-9a-f]{2}/i.test(rel)) {
+    let decoded = rel;
+    try {
+      decoded = decodeURIComponent(rel);
+    } catch {
+      return "malformed URL encoding in the name";
+    }
+    if (/[\\/]|\.\./.test(decoded) || decoded.includes("\0")) return "URL-encoded path separators or .. in the name";
+  }
+  if (rel.includes("\0")) return "NUL in the name";
+  if (/^[\\/]|^[A-Za-z]:/.test(rel)) return "absolute path after tool-results/";
+  if (rel.split("/").some((seg) => seg === ".." || seg === "." || seg === "")) return "the name climbs out of tool-results/ (..)";
+  // A printed path without any tool-results/ segment is only a name; one with `..` before it still was written to point elsewhere.
+  if (printed.replace(/\\/g, "/").split("/").includes("..")) return "the printed path contains .. segments";
+  return null;
 }
 
 /** The two layouts of FORMATS.md 2.5: the MCP content array as pretty-printed JSON, or the text verbatim. */
@@ -85,12 +118,4 @@ export function utf16Length(buf: Buffer): number {
     if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
   }
   return n;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -1,8 +1,8 @@
-import { accessSync, constants, statSync } from "node:fs";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, pathExists, sessionIdFromPath, type ConfigDirOptions, type SessionFile } from "./discover.js";
+import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions, type SessionFile } from "./discover.js";
+import { checkNamedFile, pathExists } from "./guard.js";
 import { describe, filterSessions, newestSession, noSessionError, type Picked } from "./newest.js";
 import { filtering, type SessionFilter } from "./session-filter.js";
 
@@ -55,14 +55,7 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
-  let st;
-  try {
-    st = statSync(path);
-    accessSync(path, constants.R_OK);
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  if (st.isDirectory()) throw new UsageError(`${path} is a directory; give a .jsonl transcript or a session id`);
+  checkNamedFile(path, "transcript");
   const agent = AGENT_FILE.exec(basename(path));
   if (agent) {
     return { target, sessionId: null, mainPath: null, inputs: [input(path, "subagent-transcript", agent[1]!)], searched: dirs };

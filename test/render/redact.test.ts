@@ -33,9 +33,3 @@ test("--redact: no home path and no full id survives in any format; numbers are 
   assert.deepEqual(red.requests.map((r: any) => r.totalInputTokens), plain.requests.map((r: any) => r.totalInputTokens));
   assert.equal(red.inputs[0].sha256, plain.inputs[0].sha256);
 });
-
-test("markdown escapes tag-like evidence outside code spans, so a blog does not swallow it", async () => {
-  const { noHtml } = await import("../../src/render/markdown.js");
-  assert.equal(noHtml("wrapped in <system-reminder> and `<kept>` as code"), "wrapped in &lt;system-reminder&gt; and `<kept>` as code");
-  assert.equal(noHtml("plain"), "plain");
-});
