@@ -51,7 +51,7 @@ export const demoCommand: CommandSpec = {
   common: [...OUTPUT, "strict"],
   examples: [
     ["ccforensics demo", "the report on the bundled demo session, as terminal tables"],
-    ["ccforensics demo --format markdown > demo.md", "the same as a write-up appendix"],
+    ["ccforensics demo --format markdown -o demo.md", "the same as a write-up appendix"],
   ],
   run: (argv) => runDemo(argv as ReportOptions),
 };

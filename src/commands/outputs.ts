@@ -131,7 +131,7 @@ export const outputsCommand: CommandSpec = {
   common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log"],
   examples: [
     ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
-    ["ccforensics outputs session.jsonl --debug-file debug.txt --tools tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
+    ["ccforensics outputs samples/claude-home/projects/-tmp-lab-demo/c0ffee00-1111-4222-8333-444444444444.jsonl --debug-file samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt --tools samples/demo/big-tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
     ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
     ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg", "the same, drawn: size against Δ tokens by check"],
   ],

@@ -23,8 +23,8 @@ export const runCommand: CommandSpec = {
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
   common: [...OUTPUT, "claude-dir"],
   examples: [
-    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
-    ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+    ["ccforensics run samples/lab/matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
+    ["ccforensics run samples/lab/matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
   ],
   positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "server", "serverArgs", "env", …}]}' } },
   options: {

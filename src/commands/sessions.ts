@@ -37,6 +37,7 @@ export const sessionsCommand: CommandSpec = {
   examples: [
     ["ccforensics sessions", "every session under ~/.config/claude and ~/.claude"],
     ["ccforensics sessions --project widget --since 7d", "sessions of projects whose cwd contains 'widget', active in the last 7 days"],
+    ["ccforensics sessions --claude-dir samples/claude-home --until 2026-04-30 --tz Europe/Berlin", "the sample sessions active until the end of April, times in Berlin time"],
   ],
   common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
   async run(argv) {
