@@ -2,13 +2,13 @@ import yargs, { type Argv as YArgv } from "yargs";
 
 import { COMMANDS } from "./commands/index.js";
 import { commonFor, normaliseArgs, checkArgv } from "./commands/options.js";
-import { checkOutputPath, writeDocument } from "./commands/output-file.js";
+import { checkOutputPath, writeFileDocument } from "./commands/output-file.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { resolveZone } from "./commands/tz.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
 import { unknownMessage, aliasWords } from "./commands/mistakes.js";
-import { render } from "./render/emit.js";
+import { renderChunks, writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { withZone } from "./render/zone.js";
@@ -86,9 +86,9 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     if (file !== undefined && a.output !== undefined) {
       // Now the inputs are known, their config dirs are protected too.
       file = checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-") });
-      await writeDocument(file, a.output, [render(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }))]);
+      await writeFileDocument(file, a.output, renderChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env })));
     } else {
-      await writeOut(io.stdout, render(shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env })));
+      await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
     }
     if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
     if (out.failure) throw new RuntimeError(out.failure);

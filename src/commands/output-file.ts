@@ -31,7 +31,7 @@ export function checkOutputPath(t: OutputTarget): string {
 }
 
 /** Writes the document a chunk at a time and waits until the file is closed, so exit codes follow a failed write. */
-export async function writeDocument(abs: string, shownAs: string, chunks: Iterable<string>): Promise<void> {
+export async function writeFileDocument(abs: string, shownAs: string, chunks: Iterable<string>): Promise<void> {
   const stream = createWriteStream(abs);
   const failed = new Promise<never>((_, rej) => stream.once("error", (e) => rej(new RuntimeError(`--output ${shownAs}: ${e.message}`))));
   failed.catch(() => undefined);

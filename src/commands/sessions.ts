@@ -4,7 +4,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
-import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
@@ -13,9 +13,9 @@ import { totalBytes } from "./common.js";
 import { FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
 import { sessionFilter } from "./since.js";
+import type { CommandSpec } from "./registry.js";
 
 export { parseSince } from "./since.js";
-import type { CommandSpec } from "./registry.js";
 
 export interface SessionRow {
   sessionId: string;
@@ -48,8 +48,9 @@ export const sessionsCommand: CommandSpec = {
     const rows: SessionRow[] = [];
     const files = listSessionFiles(dirs);
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: totalBytes(files) });
+    const index = new SubagentIndex();
     for (const s of files) {
-      const subs = await findSubagents(s.path, s.id);
+      const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
       const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });

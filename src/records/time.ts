@@ -24,12 +24,12 @@ export function parseIsoTime(text: string): number | undefined {
   return Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? ms : undefined;
 }
 
-/** V8 rolls `2026-02-30` over to March 2nd; a forensic time is either a real day or unknown. */
+/** V8 rolls `2026-02-30` over to March 2nd; a forensic time is either a real day or unknown. Arithmetic only: this runs per record. */
 function realDay(text: string): boolean {
   const y = Number(text.slice(0, 4));
   const m = Number(text.slice(5, 7));
   const d = Number(text.slice(8, 10));
-  const day = new Date(Date.UTC(2000, m - 1, d));
-  day.setUTCFullYear(y);
-  return m >= 1 && m <= 12 && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (m === 2 ? (leap ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31);
 }

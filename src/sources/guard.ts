@@ -189,6 +189,11 @@ export function checkNamedFile(path: string, what: string): void {
  * not wait for a writer, then fstat on the open descriptor decides. Only a regular file is read.
  */
 export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream {
+  return createReadStream("", { fd: openEvidenceFd(path), highWaterMark });
+}
+
+/** The descriptor form of openEvidence, for sync reads: the caller closes it. */
+export function openEvidenceFd(path: string): number {
   touch("open", path);
   let fd: number;
   try {
@@ -202,7 +207,7 @@ export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream 
     closeSync(fd);
     throw new UsageError(`${path} is ${fileType(st)}; give a regular file`);
   }
-  return createReadStream("", { fd, highWaterMark });
+  return fd;
 }
 
 /** stdin may be read: a pipe, a socket (how Node spawns children) or a redirected file; never a terminal or a device. */
@@ -226,15 +231,4 @@ export function realish(p: string): string {
   }
   head = realPath(head) ?? head;
   return tail.length ? join(head, ...tail) : head;
-}
-
-/** openEvidence for a bounded synchronous read (a session's two ends): the descriptor of a regular file, never blocking on open. */
-export function openEvidenceFd(path: string): number {
-  touch("open", path);
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new UsageError(`${path} is not a regular file`);
-  }
-  return fd;
 }
