@@ -7,7 +7,7 @@ import type { Argv, CommandSpec } from "./commands/registry.js";
 import { resolveZone } from "./commands/tz.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
-import { unknownMessage, aliasWords } from "./commands/mistakes.js";
+import { aliasWords, commandFirst, unknownMessage } from "./commands/mistakes.js";
 import { renderChunks, writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
@@ -98,7 +98,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
 /** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */
 export async function main(args: string[], io: Io): Promise<number> {
   try {
-    const words = normaliseArgs(aliasWords(args), COMMANDS);
+    const words = commandFirst(normaliseArgs(aliasWords(args), COMMANDS), COMMANDS);
     const parser = buildParser(io, (spec, argv) => runCommand(spec, argv, io), words);
     // With a callback yargs hands help, version and completion text back instead of printing it to the process's console.
     let shown = "";

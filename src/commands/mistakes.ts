@@ -11,6 +11,18 @@ export function aliasWords(args: string[]): string[] {
 
 const nameOf = (c: CommandSpec) => c.command.split(" ")[0]!;
 
+/**
+ * Options are registered per command, so yargs would refuse one written before the command
+ * (`ccforensics --json requests`); flags before the command word move after it, as users expect.
+ * Runs after normaliseArgs, so a flag's value is already joined to it (`--format=json`).
+ */
+export function commandFirst(words: string[], commands: CommandSpec[]): string[] {
+  const names = new Set(commands.map(nameOf));
+  const i = words.findIndex((w) => !w.startsWith("-"));
+  if (i <= 0 || !names.has(words[i]!) || words.slice(0, i).includes("--")) return words;
+  return [words[i]!, ...words.slice(0, i), ...words.slice(i + 1)];
+}
+
 /** The command a command line names, if any (flag values are joined to their flags by normaliseArgs). */
 export function commandOf(args: string[], commands: CommandSpec[]): CommandSpec | undefined {
   return commands.find((c) => args.includes(nameOf(c)));
@@ -43,6 +55,7 @@ function oneFlag(n: string, cmd: CommandSpec | undefined, commands: CommandSpec[
     return `${flag} does not apply to ${where}${takers.length ? `; it goes with ${takers.join(", ")}` : ""}`;
   }
   const known = cmd ? [...Object.keys(cmd.options ?? {}), ...(cmd.common ?? []), "help", "version"] : ["help", "version"];
-  const s = n.length > 1 ? suggest(n, known) : undefined;
+  const found = n.length > 1 ? suggest(n, known) : undefined;
+  const s = found === n ? undefined : found;
   return `Unknown argument: ${n}${s ? ` (did you mean --${s}?)` : ""}`;
 }

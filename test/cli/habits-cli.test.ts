@@ -31,6 +31,15 @@ test("-h and -v are --help and --version; `help CMD` and `version` read the same
   assert.match((await runCli(["-h"])).stdout, /Commands:\n {2}ccforensics sessions/);
 });
 
+test("common options may come before the command, as with global flags", async () => {
+  const a = await runCli(["--json", "inventory", BASIC]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, (await runCli(["inventory", BASIC, "--json"])).stdout);
+  const b = await runCli(["--format", "csv", "--tz", "UTC", "requests", BASIC]);
+  assert.equal(b.stdout, (await runCli(["requests", BASIC, "--format", "csv"])).stdout);
+  usage(await runCli(["--baseline", "x", "sessions"]), /--baseline does not apply to sessions/);
+});
+
 test("did-you-mean: a mistyped command or flag gets the nearest one; a far one gets none", async () => {
   usage(await runCli(["sesions"]), /unknown command "sesions"; did you mean sessions\?/);
   usage(await runCli(["reqeusts", BASIC]), /did you mean requests\?/);
