@@ -126,6 +126,10 @@ test("-o FILE writes the document there (stdout stays empty), beside --chart; a 
   assert.equal(existsSync(join(HOME, "out.md")), false);
   usage(await runCli(["requests", BASIC, "-o", join(dir, "no", "such", "x.md")]), /no such directory/);
   usage(await runCli(["requests", BASIC, "-o", dir]), /is a directory/);
+  const copy = join(dir, "t.jsonl");
+  writeFileSync(copy, readFileSync(BASIC));
+  usage(await runCli(["requests", copy, "-o", "t.jsonl"], { cwd: dir }), /refusing to write over an input of this run/);
+  assert.ok(readFileSync(copy).equals(readFileSync(BASIC)), "the evidence is untouched");
 });
 
 test("colour: FORCE_COLOR and --color force it on a pipe; NO_COLOR wins over both; FORCE_COLOR=0 is off", async () => {
