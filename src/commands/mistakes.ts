@@ -29,10 +29,15 @@ export function commandOf(args: string[], commands: CommandSpec[]): CommandSpec 
 }
 
 /**
- * yargs' "Unknown argument(s): …" made useful: a mistyped command or flag gets a did-you-mean, and a
- * common option given to a command it means nothing to says which commands it goes with.
+ * yargs' "Unknown argument(s): …" made useful: a mistyped command, flag or choice gets a did-you-mean,
+ * and a common option given to a command it means nothing to says which commands it goes with.
  */
 export function unknownMessage(msg: string, args: string[], commands: CommandSpec[]): string {
+  const v = /^Invalid values: Argument: ([\w-]+), Given: "([^"]*)", Choices: (.+)$/.exec(msg);
+  if (v) {
+    const s = suggest(v[2]!, [...v[3]!.matchAll(/"([^"]*)"/g)].map((c) => c[1]!));
+    return `--${v[1]}: "${v[2]}" is not one of ${v[3]}${s ? `; did you mean ${s}?` : ""}`;
+  }
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
   if (!m) return msg;
   const cmd = commandOf(args, commands);

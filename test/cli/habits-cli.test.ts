@@ -47,6 +47,7 @@ test("did-you-mean: a mistyped command or flag gets the nearest one; a far one g
   usage(await runCli(["--frmat", "json", "requests", BASIC]), /did you mean --format\?/);
   usage(await runCli(["outputs", BASIC, "--stair-case"]), /did you mean --staircase\?/);
   usage(await runCli(["requests", BASIC, "--zzzzzz"]), /^ccforensics: Unknown argument: zzzzzz\n$/);
+  usage(await runCli(["requests", BASIC, "--format", "tabel"]), /--format: "tabel" is not one of "table", .*; did you mean table\?/);
   usage(await runCli(["frobnicate"]), /^ccforensics: unknown command "frobnicate" \(ccforensics --help lists the commands\)\n$/);
 });
 
