@@ -6,6 +6,7 @@ import { scanTranscripts } from "../sources/scan.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import type { OutStream } from "../io.js";
 import { sanitize } from "../render/sanitize.js";
+import { makeRedactor } from "../report/redact.js";
 import { timeInZone } from "../render/zone.js";
 import type { Picked } from "../sources/newest.js";
 import { progressReporter } from "./progress.js";
@@ -60,7 +61,7 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
     stdinIsTTY: opts.stdinIsTTY,
     filter: sessionFilter(opts),
   });
-  if (resolved.picked) opts.stderr.write(`${sanitize(newestNote(resolved.picked, opts.tz ?? "UTC"))}\n`);
+  if (resolved.picked) opts.stderr.write(`${sanitize(newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true))}\n`);
   const fan = new Fanout(analyses);
   const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: totalBytes(resolved.inputs) });
   const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
@@ -73,9 +74,14 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
 }
 
 /** The stderr line that names the session picked for a command given no target (CONTRACT.md). */
-export function newestNote(p: Picked, zone: string): string {
+export function newestNote(p: Picked, zone: string, redact = false): string {
   const when = p.byMtime ? `${timeInZone(p.time, zone)} (file time; no record has one)` : timeInZone(p.time, zone);
-  return `newest session: ${p.file.id} · ${p.glance.cwd ?? "(no cwd recorded)"} · ${when}`;
+  const note = `newest session: ${p.file.id} · ${p.glance.cwd ?? "(no cwd recorded)"} · ${when}`;
+  if (!redact) return note;
+  // A terminal session gets pasted too: --redact shortens the id and the home dir here as in the document.
+  const r = makeRedactor();
+  r.collect(note);
+  return r.apply(note);
 }
 
 /** Bytes of the files to read, for the progress line; undefined when stdin is among them (its size is unknown). */

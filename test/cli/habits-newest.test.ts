@@ -55,6 +55,13 @@ test("no target on a terminal: the newest session by last record time, named on 
   assert.equal(j.requests.length, 2);
 });
 
+test("--redact shortens the id and the home dir in the note as in the document", async () => {
+  const r = await runCli(["requests", "--claude-dir", DIR, "--redact", "--json"], { tty: TTY });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "newest session: aaaaaaaa… · ~/widget · 2026-11-02T09:30:00.000Z\n");
+  assert.ok(!r.stdout.includes(A));
+});
+
 test("the newest session's time is shown in --tz, and TZ from the environment", async () => {
   const r = await runCli(["inventory", "--claude-dir", DIR, "--tz", "Asia/Tokyo", "--json"], { tty: TTY });
   assert.equal(r.code, 0, r.stderr);
