@@ -1,4 +1,4 @@
-import { COMMON_OPTIONS, commandsTaking, type CommonName } from "./options.js";
+import { COMMON_OPTIONS, commandsTaking, commonNames, type CommonName } from "./options.js";
 import type { CommandSpec } from "./registry.js";
 import { suggest } from "./suggest.js";
 
@@ -55,11 +55,11 @@ export function unknownMessage(msg: string, args: string[], commands: CommandSpe
 function oneFlag(n: string, cmd: CommandSpec | undefined, commands: CommandSpec[]): string {
   const flag = n.length === 1 ? `-${n}` : `--${n}`;
   const where = cmd ? nameOf(cmd) : undefined;
-  if (where && n in COMMON_OPTIONS && !(cmd!.common ?? []).includes(n as CommonName)) {
+  if (where && n in COMMON_OPTIONS && !commonNames(cmd!).includes(n as CommonName)) {
     const takers = commandsTaking(n, commands);
     return `${flag} does not apply to ${where}${takers.length ? `; it goes with ${takers.join(", ")}` : ""}`;
   }
-  const known = cmd ? [...Object.keys(cmd.options ?? {}), ...(cmd.common ?? []), "help", "version"] : ["help", "version"];
+  const known = cmd ? [...Object.keys(cmd.options ?? {}), ...commonNames(cmd), "help", "version"] : ["help", "version"];
   const found = n.length > 1 ? suggest(n, known) : undefined;
   const s = found === n ? undefined : found;
   return `Unknown argument: ${n}${s ? ` (did you mean --${s}?)` : ""}`;

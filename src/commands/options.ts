@@ -44,14 +44,16 @@ export const FILTERS = ["project", "since", "until"] as const satisfies readonly
 /** A session looked up by id, path, stdin or (no target on a terminal) the newest one. */
 export const LOOKUP = ["strict", "claude-dir", "subagents", ...FILTERS] as const satisfies readonly CommonName[];
 
-/** The common options a command takes, by its spec. */
+/** The common options a command takes, by its spec; a spec that does not say takes them all (as before specs said). */
 export function commonFor(spec: CommandSpec): Record<string, Options> {
-  return Object.fromEntries((spec.common ?? []).map((n) => [n, COMMON_OPTIONS[n]]));
+  return Object.fromEntries(commonNames(spec).map((n) => [n, COMMON_OPTIONS[n]]));
 }
+
+export const commonNames = (spec: CommandSpec): readonly CommonName[] => spec.common ?? (Object.keys(COMMON_OPTIONS) as CommonName[]);
 
 /** The commands a common option goes with, for the message that refuses it elsewhere. */
 export function commandsTaking(name: string, commands: CommandSpec[]): string[] {
-  return commands.filter((c) => (c.common ?? []).includes(name as CommonName)).map((c) => c.command.split(" ")[0]!);
+  return commands.filter((c) => commonNames(c).includes(name as CommonName)).map((c) => c.command.split(" ")[0]!);
 }
 
 /** Flags that may be given more than once; every other flag takes one value. */

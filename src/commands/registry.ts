@@ -18,7 +18,10 @@ export interface CommandSpec {
   examples: Array<[string, string]>;
   /** The command's own options, listed first in its help. */
   options?: Record<string, Options>;
-  /** The common options that mean something here (options.ts OUTPUT, LOOKUP, …); any other is refused with exit 2. */
+  /**
+   * The common options that mean something here (options.ts OUTPUT, LOOKUP, …); any other is refused
+   * with exit 2. Left out, the command takes them all; a test asks every command to say.
+   */
   common?: readonly CommonName[];
   /** Positional names this command accepts. */
   positionals?: Record<string, { describe: string; array?: boolean }>;

@@ -58,6 +58,10 @@ test("a common option a command does not use is refused (exit 2), naming the com
   usage(await runCli(["lab", "output", "--format", "json"]), /--format does not apply to lab/);
 });
 
+test("every command says which common options it takes", () => {
+  for (const spec of COMMANDS) assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);
+});
+
 test("every command's help lists its own options first, then the common ones it takes, and no other", async () => {
   for (const spec of COMMANDS) {
     const name = spec.command.split(" ")[0]!;
