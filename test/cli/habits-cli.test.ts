@@ -62,6 +62,22 @@ test("every command says which common options it takes", () => {
   for (const spec of COMMANDS) assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);
 });
 
+test("every command refuses every common option it does not take, in one message naming the ones that do", async () => {
+  let checked = 0;
+  for (const spec of COMMANDS) {
+    const name = spec.command.split(" ")[0]!;
+    for (const [opt, o] of Object.entries(COMMON_OPTIONS)) {
+      if ((spec.common ?? []).includes(opt as never) || opt in (spec.options ?? {})) continue;
+      const flag = "type" in o && o.type === "boolean" ? [`--${opt}`] : [`--${opt}`, "x"];
+      // Required positionals are checked before unknown flags: give one (lab's must be a server name).
+      const pos = (spec.command.match(/<[^>]+>/g) ?? []).map(() => (name === "lab" ? "output" : "x"));
+      usage(await runCli([name, ...pos, ...flag]), new RegExp(`--${opt} does not apply to ${name}`));
+      checked++;
+    }
+  }
+  assert.ok(checked > 50, `${checked} refusals checked`);
+});
+
 test("every command's help lists its own options first, then the common ones it takes, and no other", async () => {
   for (const spec of COMMANDS) {
     const name = spec.command.split(" ")[0]!;
