@@ -5,6 +5,7 @@ import { commonFor, normaliseArgs, checkArgv } from "./commands/options.js";
 import { checkOutputPath, writeFileDocument } from "./commands/output-file.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { resolveZone } from "./commands/tz.js";
+import { sessionFilter } from "./commands/since.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
 import { aliasWords, commandFirst, unknownMessage } from "./commands/mistakes.js";
@@ -12,6 +13,7 @@ import { renderChunks, writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { withZone } from "./render/zone.js";
+import { writeFiles } from "./output/files.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
 
@@ -71,6 +73,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
   if (a.json) a.format = "json";
   a.format ??= "table";
   const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
+  a.filter = sessionFilter({ ...a, tz: zone });
   Object.assign(a, { tz: zone, stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
   await withZone(zone, async () => {
     // Checked before the evidence is read: a refused -o should not cost a long scan.
@@ -82,7 +85,10 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
       throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
     }
     const shown = a.redact ? redactOutput(out) : out;
-    for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+    // The one output step: files (charts) first, so a refused path fails before stdout is used; their
+    // contents redacted with the document, their paths and guards as given.
+    await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+    for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     if (file !== undefined && a.output !== undefined) {
       // Now the inputs are known, their config dirs are protected too.
       file = checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-") });

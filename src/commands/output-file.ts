@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
 import { writeOut } from "../io.js";
-import { protectedDirs } from "../render/chart.js";
+import { protectedDirs } from "../output/files.js";
 import { configDirHolding, configDirs, evidenceTreeHolding } from "../sources/discover.js";
 import { realish } from "../sources/guard.js";
 

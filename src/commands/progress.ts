@@ -4,6 +4,8 @@ import type { OutStream } from "../io.js";
 export interface Progress {
   update: (file: string, bytes: number) => void;
   done: () => void;
+  /** The bytes of all inputs, once known (after the target is resolved). */
+  total: (bytes: number | undefined) => void;
 }
 
 export interface ProgressOptions {
@@ -19,6 +21,7 @@ export function progressReporter(stream: OutStream, isTTY: boolean, opts: Progre
   if (!isTTY) return undefined;
   const clock = opts.clock ?? Date.now;
   const every = opts.everyMs ?? 200;
+  let total = opts.total;
   const started = clock();
   let last = -Infinity;
   let shown = false;
@@ -33,10 +36,13 @@ export function progressReporter(stream: OutStream, isTTY: boolean, opts: Progre
       shown = true;
       let done = 0;
       for (const b of read.values()) done += b;
-      stream.write(`\r\x1b[K${progressLine(done, opts.total, now - started)}`);
+      stream.write(`\r\x1b[K${progressLine(done, total, now - started)}`);
     },
     done() {
       if (shown) stream.write("\r\x1b[K");
+    },
+    total(bytes) {
+      total = bytes;
     },
   };
 }

@@ -1,5 +1,4 @@
-import { Fanout } from "../analyses/analysis.js";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
@@ -7,9 +6,9 @@ import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
-import { scanTranscripts } from "../sources/scan.js";
+import { readTranscripts } from "../pipeline/transcripts.js";
 import { sessionMatches } from "../sources/session-filter.js";
-import { totalBytes } from "./common.js";
+import { totalBytes } from "../pipeline/newest-note.js";
 import { FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
 import { sessionFilter } from "./since.js";
@@ -42,8 +41,8 @@ export const sessionsCommand: CommandSpec = {
   common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
-    const filter = sessionFilter(argv);
-    const health = emptyHealth();
+    const filter = sessionFilter(argv as { project?: unknown; since?: unknown; until?: unknown; tz?: unknown });
+    const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const files = listSessionFiles(dirs);
@@ -52,9 +51,9 @@ export const sessionsCommand: CommandSpec = {
     for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
-      const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
-      const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });
-      const res = fan.finish();
+      const pass = await readTranscripts([main], { requests: requestsAnalysis, inventory: inventoryAnalysis }, { onProgress: progress?.update });
+      const res = pass.results;
+      const h = pass.inputs[0]!.health;
       const inv = res.inventory;
       const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
       const row: SessionRow = {
@@ -71,18 +70,19 @@ export const sessionsCommand: CommandSpec = {
         malformed: h.malformedCount,
       };
       if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp })) continue;
-      mergeHealth(health, h);
+      parts.push({ health: h, share: "whole" });
       inputs.push(main);
       rows.push(row);
     }
     progress?.done();
+    const health = documentHealth(parts);
     rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
     return {
       command: "sessions",
       inputs,
       health,
       data: { sessions: rows, searched: dirs },
-      report: {
+      document: {
         title: "Sessions",
         summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
         tables: [

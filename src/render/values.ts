@@ -39,8 +39,11 @@ export function formatValue(v: unknown, kind: ColumnKind, empty = ""): string {
     case "time":
       // --tz: tables and markdown show the run's zone; UTC text passes through unchanged.
       return typeof v === "string" ? sanitize(timeInZone(v, displayZone())) : sanitize(String(v));
-    default:
+    case "text":
       return sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : JSON.stringify(v));
+    default:
+      // A new column kind must say here how it prints.
+      return kind satisfies never;
   }
 }
 

@@ -1,6 +1,5 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openEvidenceFd } from "./guard.js";
-import { parseIsoTime } from "../records/time.js";
 
 /** What a session's first and last records say, read from the file's two ends only. */
 export interface Glance {
@@ -87,5 +86,6 @@ function record(line: string): Record<string, unknown> | undefined {
 
 function timeOf(r: Record<string, unknown>): string | null {
   const t = r.timestamp;
-  return typeof t === "string" && parseIsoTime(t) !== undefined ? t : null;
+  // Only ranking and filtering use it; records/time.ts checks times fully (sources sit below records).
+  return typeof t === "string" && /^\d{4}-\d{2}-\d{2}T/.test(t) && Number.isFinite(Date.parse(t)) ? t : null;
 }
