@@ -49,7 +49,7 @@ export function commonFor(spec: CommandSpec): Record<string, Options> {
   return Object.fromEntries(commonNames(spec).map((n) => [n, COMMON_OPTIONS[n]]));
 }
 
-export const commonNames = (spec: CommandSpec): readonly CommonName[] => spec.common ?? (Object.keys(COMMON_OPTIONS) as CommonName[]);
+export const commonNames = (spec: CommandSpec): readonly CommonName[] => (spec.common ?? Object.keys(COMMON_OPTIONS)) as readonly CommonName[];
 
 /** The commands a common option goes with, for the message that refuses it elsewhere. */
 export function commandsTaking(name: string, commands: CommandSpec[]): string[] {

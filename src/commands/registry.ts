@@ -1,7 +1,6 @@
 import type { Options } from "yargs";
 import type { CommandOutput } from "../report/envelope.js";
 import type { CommonOptions } from "./common.js";
-import type { CommonName } from "./options.js";
 
 /** Parsed arguments as yargs hands them to a command: the common options plus the command's own. */
 export type Argv = CommonOptions & Record<string, unknown> & { target?: string; targets?: string[]; _: Array<string | number> };
@@ -22,7 +21,8 @@ export interface CommandSpec {
    * The common options that mean something here (options.ts OUTPUT, LOOKUP, …); any other is refused
    * with exit 2. Left out, the command takes them all; a test asks every command to say.
    */
-  common?: readonly CommonName[];
+  // Names from options.ts COMMON_OPTIONS (typed there; importing the type here would make a cycle).
+  common?: readonly string[];
   /** Positional names this command accepts. */
   positionals?: Record<string, { describe: string; array?: boolean }>;
   run(argv: Argv): Promise<CommandOutput>;
