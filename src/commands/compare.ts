@@ -17,6 +17,7 @@ import type { CommandSpec } from "./registry.js";
 import { compareRow } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
+import { OUTPUT } from "./options.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -26,6 +27,7 @@ export interface CompareOptions extends CommonOptions {
 export const compareCommand: CommandSpec = {
   command: "compare <manifest-or-runs-dir>",
   describe: "one row per run for the cross-run tables of a write-up; repeats of a label grouped with their spread",
+  common: [...OUTPUT, "strict", "claude-dir", "baseline"],
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
     ["ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast", "chosen columns against the runs labelled none"],

@@ -3,11 +3,13 @@ import { inventoryTables } from "../report/inventory-tables.js";
 import { loadTranscripts } from "./common.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export const inventoryCommand: CommandSpec = {
   command: "inventory [target]",
   describe: "record types, attachment kinds, system subtypes, versions, unknowns and parse health",
-  examples: [["ccforensics inventory 33333333-4444", "what is in a session, and what is damaged"]],
+  common: [...OUTPUT, ...LOOKUP],
+  examples: [["ccforensics inventory samples/damaged/33333333-4444-4555-8666-777777777777.jsonl", "what is in a session, and what is damaged"]],
   positionals: { target: { describe: "session id or prefix, transcript path, or - for stdin" } },
   async run(argv) {
     const { resolved, health, results } = await loadTranscripts(argv.target, argv, ["inventory"]);

@@ -15,15 +15,17 @@ import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
 import { rpcTables } from "../report/rpc-tables.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log", "stream-json", "baseline"],
   examples: [
     ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
-    ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
+    ["ccforensics report --stream-json samples/demo/claude-p.stream.jsonl --claude-dir samples/claude-home --format markdown -o appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
   options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },

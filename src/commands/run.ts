@@ -16,16 +16,17 @@ import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { labCommand, labSetup } from "./lab.js";
-import { checkArgv } from "./options.js";
 import type { Argv, CommandSpec } from "./registry.js";
+import { checkArgv, OUTPUT } from "./options.js";
 
 export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
+  common: [...OUTPUT, "claude-dir"],
   examples: [
-    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
+    ["ccforensics run samples/lab/matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
     ["ccforensics run samples/matrices/order-two.json --dry-run", "a shipped matrix: two servers' instructions in both orders"],
-    ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+    ["ccforensics run samples/lab/matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
   ],
   positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")' } },
   options: {

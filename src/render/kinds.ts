@@ -1,5 +1,6 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
 import { sanitize } from "./sanitize.js";
+import { displayZone, timeInZone } from "./zone.js";
 
 /** One cell's text from its raw value; the row gives a composing kind its companion fields. Never throws. */
 export type Formatter = (v: unknown, row: Row, c: Column) => string;
@@ -46,7 +47,8 @@ export const rate = numeric(formatRate);
 export const usd = numeric((n) => `$${n.toFixed(4)}`);
 export const usdExact = numeric((n) => `$${n.toFixed(6)}`);
 export const bool: Formatter = (v, row, c) => (v === true ? "yes" : v === false ? "no" : text(v, row, c));
-export const time: Formatter = (v) => sanitize(String(v));
+// --tz: tables and markdown show the run's zone; UTC text passes through unchanged.
+export const time: Formatter = (v) => sanitize(typeof v === "string" ? timeInZone(v, displayZone()) : String(v));
 
 /** `2,194 (0/2,194)`; the brackets only when either part is known. */
 export const split: Formatter = (v, row, c) => {

@@ -3,6 +3,7 @@ import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
 import { cellText, formatValue } from "./cell.js";
 import { alignOf } from "./kinds.js";
+import { displayZone, isUtcZone, timeInZone } from "./zone.js";
 import { sanitize } from "./sanitize.js";
 
 /** Rows per cli-table3 block. */
@@ -50,18 +51,21 @@ function* tableLines(t: Table, p: Palette): Generator<string> {
       if (blocks > 1) yield p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`);
       yield table.toString();
     }
-    if (shortTimes) yield p.dim(`times are UTC on ${shortTimes}`);
+    if (shortTimes) yield p.dim(`times are ${zoneName()} on ${shortTimes}`);
   }
   for (const n of t.notes ?? []) yield p.dim(sanitize(n));
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
+// Group 2 keeps the Z in UTC so UTC tables read as before; a zone's offset goes to the note instead.
+const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|(?=[+-])))([+-]\d{2}:\d{2})?$/;
+const local = (v: string) => timeInZone(v, displayZone());
+const zoneName = () => (isUtcZone(displayZone()) ? "UTC" : displayZone());
 
-/** When every time in a table falls on one UTC day, the terminal shows the time of day only (the title or summary has the date). */
+/** When every time in a table falls on one day (in the --tz zone), the terminal shows the time of day only (the title or summary has the date). */
 function sameDay(t: Table): string | undefined {
   const days = new Set<string>();
   for (const c of t.columns) if (c.kind === "time") for (const r of t.rows) {
-    const m = ISO.exec(String(r[c.key] ?? ""));
+    const m = ISO.exec(local(String(r[c.key] ?? "")));
     if (m) days.add(m[1]!);
     else if (r[c.key]) return undefined;
   }
@@ -71,7 +75,7 @@ function sameDay(t: Table): string | undefined {
 function cell(r: Row, c: Column, shortTimes: string | undefined): string {
   const v = r[c.key];
   if (c.kind === "time" && shortTimes && typeof v === "string") {
-    const m = ISO.exec(v);
+    const m = ISO.exec(local(v));
     if (m) return m[2]!;
   }
   return cellText(r, c);
