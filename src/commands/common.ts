@@ -3,11 +3,12 @@ import type { Health } from "../analyses/health.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import type { OutStream } from "../io.js";
+import type { Format } from "../render/emit.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
 export interface CommonOptions {
-  format: "table" | "markdown" | "json" | "csv";
+  format: Format;
   claudeDir?: string[];
   subagents?: boolean;
   strict?: boolean;

@@ -2,7 +2,7 @@ import { applyBaselines, COMPARE_COLUMNS, DEFAULT_COLUMNS, groupRows, type Compa
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
-import { compareChartSpec, protectedDirs, writeChart } from "../render/chart.js";
+import { compareChartSpec, protectedDirs } from "../render/chart.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
@@ -60,10 +60,10 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
   const groups = groupRows(rows);
-  if (opts.chart) {
-    const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs, opts.cwd);
-  }
+  const chartTitle = `First-request tokens per run — ${manifest}`;
+  const chartFile = opts.chart
+    ? { path: opts.chart, protect: protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])])) }
+    : undefined;
   const failed = rows.filter((r) => r.error !== null).length;
   return {
     command: "compare",
@@ -71,10 +71,12 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups },
+    ...(chartFile ? { chartFile } : {}),
     report: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
       tables: [runsTable(rows, columns), groupsTable(groups, baseline), healthTable(health)],
+      charts: [{ title: chartTitle, spec: compareChartSpec(rows, chartTitle) }],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };

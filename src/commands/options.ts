@@ -1,9 +1,7 @@
 import type { Options } from "yargs";
 import { UsageError } from "../errors.js";
-import type { Format } from "../render/emit.js";
+import { FORMATS } from "../render/emit.js";
 import type { Argv, CommandSpec } from "./registry.js";
-
-const FORMATS = ["table", "markdown", "json", "csv"] as const satisfies readonly Format[];
 
 /** Options every command accepts (CONTRACT.md "Common options"). */
 export const GLOBAL_OPTIONS: Record<string, Options> = {

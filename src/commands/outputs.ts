@@ -1,14 +1,14 @@
 import type { Options } from "yargs";
 import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
 import { staircaseRows } from "../analyses/staircase.js";
-import { protectedDirs, staircaseChartSpec, writeChart } from "../render/chart.js";
+import { protectedDirs, staircaseChartSpec } from "../render/chart.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
 import { readRpcLog } from "../records/rpc.js";
 import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { Table } from "../report/model.js";
+import type { Chart, Table } from "../report/model.js";
 import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "./inputs.js";
@@ -48,15 +48,18 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   }
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
+  const charts: Chart[] = [];
+  let chartFile: CommandOutput["chartFile"];
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
     const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
     data.staircase = stairs;
     tables.push(staircaseTable(stairs));
+    const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+    const title = `Tool output size staircase — ${loaded.length} run(s)`;
+    charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
-      const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
-      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs, opts.cwd);
+      chartFile = { path: opts.chart, protect: protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-")) };
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -69,6 +72,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     inputs: envelopeInputs(...loaded.map((l) => l.inputs), extra),
     health,
     data,
+    ...(chartFile ? { chartFile } : {}),
     report: {
       title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
       summary: one
@@ -82,6 +86,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
           ]
         : [["runs", loaded.length, "int"], ["tool results", toolResults.length, "int"]],
       tables,
+      ...(charts.length ? { charts } : {}),
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };

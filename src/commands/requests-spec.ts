@@ -1,4 +1,4 @@
-import { protectedDirs, requestsChartSpec, writeChart } from "../render/chart.js";
+import { protectedDirs, requestsChartSpec } from "../render/chart.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
@@ -16,10 +16,12 @@ export const requestsCommand: CommandSpec = {
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },
   async run(argv) {
     const out = await runRequests(argv.target, argv);
+    const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
+    const title = out.report.title;
+    // An empty chart helps nobody in a page; a file asked for with --chart is still written.
+    if (rows.length || typeof argv.chart === "string") out.report.charts = [{ title, spec: requestsChartSpec(rows, title) }];
     if (typeof argv.chart === "string") {
-      const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
-      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
-      await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs, argv.cwd);
+      out.chartFile = { path: argv.chart, protect: protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-")) };
     }
     return out;
   },

@@ -1,10 +1,10 @@
 import { resolve, sep } from "node:path";
 import { writeFileSync } from "node:fs";
 import { UsageError, RuntimeError } from "../errors.js";
+import type { ChartSpec } from "../report/model.js";
 import { configDirHolding } from "../sources/discover.js";
 
-/** A vega-lite spec (kept loose: vega-lite validates it). */
-export type ChartSpec = Record<string, unknown>;
+export type { ChartSpec } from "../report/model.js";
 
 const BASE = {
   $schema: "https://vega.github.io/schema/vega-lite/v6.json",

@@ -1,14 +1,18 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
 import { renderCsv } from "./csv.js";
+import { renderHtml } from "./html.js";
 import { renderMarkdown } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { renderTerminal } from "./table.js";
 
-export type Format = "table" | "markdown" | "json" | "csv";
+export type Format = "table" | "markdown" | "json" | "csv" | "html";
+
+/** Every format, for the --format choices. */
+export const FORMATS = ["table", "markdown", "json", "csv", "html"] as const satisfies readonly Format[];
 
 /** The document for stdout in the chosen format. */
-export function render(out: CommandOutput, format: Format, palette: Palette): string {
+export async function render(out: CommandOutput, format: Format, palette: Palette): Promise<string> {
   switch (format) {
     case "json":
       return `${jsonSafe(JSON.stringify(envelope(out), null, 2))}\n`;
@@ -16,9 +20,17 @@ export function render(out: CommandOutput, format: Format, palette: Palette): st
       return renderMarkdown(out.report);
     case "csv":
       return renderCsv(out.report);
-    default:
+    case "html":
+      return renderHtml(out.report);
+    case "table":
       return renderTerminal(out.report, palette);
+    default:
+      return unknownFormat(format);
   }
+}
+
+function unknownFormat(f: never): never {
+  throw new Error(`unknown format ${String(f)}`);
 }
 
 /**

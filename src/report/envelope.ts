@@ -20,6 +20,11 @@ export interface CommandOutput {
   failure?: string;
   /** One line for stderr after the document: what to try next (`demo`). */
   next?: string;
+  /**
+   * `--chart FILE`: where to write the report's first chart, and the config dirs it must stay out of.
+   * Written by the CLI after `--redact`, so the file carries the same redacted texts as the document.
+   */
+  chartFile?: { path: string; protect: string[] };
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */

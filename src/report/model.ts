@@ -23,11 +23,21 @@ export interface Table {
   notes?: string[];
 }
 
+/** A vega-lite spec (kept loose: vega-lite validates it). Its texts are evidence, so `--redact` rewrites them too. */
+export type ChartSpec = Record<string, unknown>;
+
+export interface Chart {
+  title: string;
+  spec: ChartSpec;
+}
+
 export interface Report {
   title: string;
   /** Key/value lines shown above the tables (summary). */
   summary?: Array<[string, unknown, ColumnKind?]>;
   tables: Table[];
+  /** Charts the command can draw from its rows: inline SVG in HTML, the `--chart FILE` file. */
+  charts?: Chart[];
   /** Warnings for stderr. */
   warnings: string[];
 }

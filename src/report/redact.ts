@@ -69,12 +69,16 @@ function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   return v;
 }
 
-/** A redacted copy of a command's output: data, report and input paths alike. */
+/**
+ * A redacted copy of a command's output: data, report (chart specs included, so every SVG text and
+ * aria-label is redacted too) and input paths alike. `chartFile` is where to write, not what is shown.
+ */
 export function redactOutput(out: CommandOutput): CommandOutput {
+  const { chartFile, ...shown } = out;
   const r = makeRedactor();
-  mapStrings(out, (s) => {
+  mapStrings(shown, (s) => {
     r.collect(s);
     return s;
   });
-  return mapStrings(out, (s) => r.apply(s));
+  return { ...mapStrings(shown, (s) => r.apply(s)), ...(chartFile ? { chartFile } : {}) };
 }

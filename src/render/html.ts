@@ -1,0 +1,122 @@
+import type { Column, Report, Table } from "../report/model.js";
+import { renderSvg } from "./chart.js";
+import { HTML_STYLE } from "./html-style.js";
+import { escapeHtml } from "./html-escape.js";
+import { sanitize } from "./sanitize.js";
+import { safeSvg } from "./svg-safe.js";
+import { formatValue } from "./values.js";
+
+const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
+
+/**
+ * Scripts, fonts, frames, forms and every fetch are refused; only the inline stylesheet and data: images
+ * load. The page is evidence shown to whoever opens it, so nothing in it may run or phone home.
+ */
+export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/** Evidence text for an HTML text node or attribute: control/bidi characters as escapes, then `& < > " '`. */
+const text = (s: string) => escapeHtml(sanitize(s));
+/** formatValue already sanitises. */
+const cell = (v: unknown, c: Column, empty: string) => breakable(escapeHtml(formatValue(v, c.kind, empty)));
+
+/**
+ * Break opportunities inside long ids and paths (after a run of `/ _ - = . , :`, the last three
+ * never between two digits, so times and numbers stay whole), so a column is as narrow as its longest segment rather
+ * than its longest path, yet a word or a tool name never splits.
+ * Runs on escaped text: none of these characters occurs inside an entity.
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
+
+export function breakable(escaped: string): string {
+  return escaped.replace(/[^\s<>]{24,}/g, (run) =>
+    ISO_TIME.test(run) ? run : run.replace(/(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g, "$1<wbr>"),
+  );
+}
+
+/**
+ * One self-contained HTML5 page: the markdown document's sections (title, summary, each table with its
+ * notes and footer), charts as inline SVG, a stylesheet in the page and nothing fetched.
+ */
+export async function renderHtml(report: Report): Promise<string> {
+  const body: string[] = [`<h1>${text(report.title)}</h1>`];
+  if (report.summary?.length) {
+    body.push('<ul class="summary">');
+    for (const [k, v, kind] of report.summary) body.push(`<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>`);
+    body.push("</ul>");
+  }
+  let n = 0;
+  for (const c of report.charts ?? []) body.push(await chartFigure(c.title, c.spec, `c${++n}-`));
+  let section: string | undefined;
+  for (const t of report.tables) {
+    if (t.section !== section) {
+      if (section !== undefined) body.push("</section>");
+      if (t.section !== undefined) body.push(`<section><h2>${text(t.section)}</h2>`);
+    }
+    section = t.section;
+    body.push(renderTable(t, t.section !== undefined ? 3 : 2));
+  }
+  if (section !== undefined) body.push("</section>");
+  return page(report.title, body);
+}
+
+function page(title: string, body: string[]): string {
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${text(title)}</title>`,
+    `<style>${HTML_STYLE}</style>`,
+    "</head>",
+    "<body>",
+    "<main>",
+    ...body,
+    "</main>",
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+function renderTable(t: Table, level: number): string {
+  const out = [`<section class="table"><h${level}>${text(t.title)}</h${level}>`];
+  if (t.rows.length === 0 && !t.footer?.length) {
+    out.push('<p class="none">(none)</p>');
+  } else {
+    const cls = t.columns.map((c) => columnClass(c, t.rows));
+    const tr = (cells: string[], tag: "td" | "th") => `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>`;
+    // A focusable, labelled region: keyboard users can scroll a wide table, screen readers can name it.
+    out.push(`<div class="scroll" role="region" tabindex="0" aria-label="${text(t.title)}"><table>`);
+    out.push(`<thead>${tr(t.columns.map((c) => text(c.header)), "th")}</thead>`);
+    out.push("<tbody>");
+    for (const r of t.rows) out.push(tr(t.columns.map((c) => cell(r[c.key], c, "—")), "td"));
+    out.push("</tbody>");
+    if (t.footer?.length) out.push(`<tfoot>${t.footer.map((r) => tr(t.columns.map((c) => cell(r[c.key], c, "")), "td")).join("")}</tfoot>`);
+    out.push("</table></div>");
+  }
+  for (const note of t.notes ?? []) out.push(`<p class="note">${text(note)}</p>`);
+  out.push("</section>");
+  return out.join("\n");
+}
+
+/** A count with its parts ("2,194 (0/2,194)", "3*", "5,000 → 2,048") reads as a number: right-aligned. */
+const COUNT_TEXT = /^[+\-−]?\$?\d[\d,.]*(?:KB|MB|GB|\*|\s|$)/;
+
+function columnClass(c: Column, rows: Array<Record<string, unknown>>): string {
+  if (NUMERIC.has(c.kind)) return "num";
+  if (c.kind === "time" || c.kind === "bool") return "short";
+  const shown = rows.map((r) => formatValue(r[c.key], c.kind)).filter((s) => s !== "");
+  return shown.length > 0 && shown.every((s) => COUNT_TEXT.test(s)) ? "num" : "text";
+}
+
+async function chartFigure(title: string, spec: Record<string, unknown>, idPrefix: string): Promise<string> {
+  try {
+    const svg = safeSvg(await renderSvg(spec), idPrefix);
+    return `<figure class="chart" aria-label="${text(title)}">${svg}</figure>`;
+  } catch (e) {
+    return `<p class="note">chart “${text(title)}” not drawn: ${text((e as Error).message)}</p>`;
+  }
+}
