@@ -18,7 +18,7 @@ ul.summary{padding-left:1.25rem;margin:.5rem 0 1rem}
  radial-gradient(farthest-side at 0 50%,#0003,#0000) left/10px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/10px 100% no-repeat scroll}
 .scroll:focus{outline:2px solid #0969da;outline-offset:1px}
 table{border-collapse:collapse;font-size:13px;line-height:1.35;font-variant-numeric:tabular-nums}
-th,td{padding:4px 8px;text-align:left;vertical-align:top;border-bottom:1px solid #eaeef2}
+th,td{padding:4px 7px;text-align:left;vertical-align:top;border-bottom:1px solid #eaeef2}
 thead th{background:#f6f8fa;font-weight:600;border-bottom:1px solid #d0d7de}
 tbody tr:last-child td{border-bottom:0}
 tfoot td{font-weight:600;border-top:2px solid #d0d7de;border-bottom:0}

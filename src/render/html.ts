@@ -19,18 +19,21 @@ const text = (s: string) => escapeHtml(sanitize(s));
 /** formatValue already sanitises. */
 const cell = (v: unknown, c: Column, empty: string) => breakable(escapeHtml(formatValue(v, c.kind, empty)));
 
-/**
- * Break opportunities inside long ids and paths (after a run of `/ _ - = . , :`, the last three
- * never between two digits, so times and numbers stay whole), so a column is as narrow as its longest segment rather
- * than its longest path, yet a word or a tool name never splits.
- * Runs on escaped text: none of these characters occurs inside an entity.
- */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 
+/**
+ * Break opportunities inside long ids and paths, so a column is as narrow as its longest segment rather
+ * than its longest path, yet a word never splits: after `/ \ = __` in a token of 16+ characters
+ * (`mcp__big__` | `emit_text`), also after `- _` in one of 24+ (UUIDs, file names), and after `. , :`
+ * only away from digits, so times and numbers stay whole. Runs on escaped text: none of these
+ * characters occurs inside an entity.
+ */
 export function breakable(escaped: string): string {
-  return escaped.replace(/[^\s<>]{24,}/g, (run) =>
-    ISO_TIME.test(run) ? run : run.replace(/(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g, "$1<wbr>"),
-  );
+  return escaped.replace(/[^\s<>]{16,}/g, (run) => {
+    if (ISO_TIME.test(run)) return run;
+    const seps = run.length >= 24 ? /(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g : /(\D[.,:]+|[.,:]+(?=\D)|[/\\=]+|__+)(?=[^\s/\\_\-.,=:])/g;
+    return run.replace(seps, "$1<wbr>");
+  });
 }
 
 /**
