@@ -6,7 +6,7 @@ import type { Argv, CommandSpec } from "./commands/registry.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
 import { writeChart } from "./render/chart.js";
-import { render } from "./render/emit.js";
+import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { redactOutput } from "./report/redact.js";
@@ -65,7 +65,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
   const shown = a.redact ? redactOutput(out) : out;
   for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
   if (shown.chartFile) await writeChartFile(shown, io.cwd);
-  await writeOut(io.stdout, await render(shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env })));
+  await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
+import { mdBlock, mdHeading, mdInline } from "../src/render/md-escape.js";
 import { Readable } from "node:stream";
 import { main, type Io } from "../src/main.js";
 
@@ -102,8 +103,11 @@ export function parseEnvelope(r: CliResult, command: string): Record<string, any
  * Goldens are made with TZ=UTC, NO_COLOR and a fixed width (runCli does that).
  */
 export function golden(name: string, actual: string): void {
-  // Absolute paths of this checkout (config dirs are resolved) would tie goldens to one folder.
-  actual = actual.split(ROOT).join("<repo>");
+  // Absolute paths of this checkout (config dirs are resolved) would tie goldens to one folder; markdown shows
+  // them escaped (a clone in /tmp/ci_run.x/ reads `ci\_run`), so every form the renderers give is replaced.
+  for (const form of [...new Set([mdInline(ROOT), mdBlock(ROOT), mdHeading(ROOT), ROOT])].sort((x, y) => y.length - x.length)) {
+    actual = actual.split(form).join("<repo>");
+  }
   const file = join(ROOT, "test", "golden", name);
   if (process.env.UPDATE_GOLDEN === "1") {
     mkdirSync(dirname(file), { recursive: true });

@@ -1,6 +1,7 @@
 import { renderAttachment } from "../records/attachments.js";
 import { imageCount, visibleText } from "../records/content.js";
 import type { AssistantRecord, UserRecord } from "../records/transcript.js";
+import { addCounts } from "../records/values.js";
 import type { Analysis } from "./analysis.js";
 
 /** What entered a chain between one request and the next: the seed write-ups' "request N+1 − request N". */
@@ -30,16 +31,18 @@ export interface RequestRow {
   model: string | null;
   timestamp: string | null;
   fragments: number;
-  inputTokens: number;
-  cacheCreationInputTokens: number;
+  /** Token fields: max over the fragments whose value is a count; null when none had one (FORMATS.md 4.4). */
+  inputTokens: number | null;
+  cacheCreationInputTokens: number | null;
   cacheCreation5m: number | null;
   cacheCreation1h: number | null;
-  cacheReadInputTokens: number;
-  outputTokens: number;
+  cacheReadInputTokens: number | null;
+  outputTokens: number | null;
   /** No fragment carried a stop_reason: the output count is a streaming snapshot, not the final figure. */
   outputPlaceholder: boolean;
   stopReason: string | null;
-  totalInputTokens: number;
+  /** null when a part is unknown: a guess would move every delta after it. */
+  totalInputTokens: number | null;
   deltaTokens: number | null;
   /** A compaction boundary lies between the previous request and this one. */
   afterCompaction: boolean;
@@ -49,14 +52,15 @@ export interface RequestRow {
   added: Added;
 }
 
+/** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
 export interface ChainTotals {
   chain: string;
   requests: number;
-  inputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  outputTokens: number;
-  totalInputTokens: number;
+  inputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  outputTokens: number | null;
+  totalInputTokens: number | null;
   firstTotalInputTokens: number | null;
   lastTotalInputTokens: number | null;
   maxTotalInputTokens: number | null;
@@ -64,11 +68,22 @@ export interface ChainTotals {
   duplicates: number;
   synthetic: number;
   apiErrors: number;
+  /** Assistant records with no message or no usage object (listed in health). */
+  notRequests: number;
+}
+
+/** A total that would pass 2^53 − 1: named at the request that pushed it over, for health. */
+export interface TotalOverflow {
+  file: string;
+  line: number;
+  field: string;
+  value: string;
 }
 
 export interface RequestsResult {
   requests: RequestRow[];
   totals: ChainTotals[];
+  overflows: TotalOverflow[];
 }
 
 interface ChainState {
@@ -78,6 +93,7 @@ interface ChainState {
   compacted: boolean;
   synthetic: number;
   apiErrors: number;
+  notRequests: number;
 }
 
 interface State {
@@ -97,7 +113,7 @@ export const requestsAnalysis: Analysis<State, RequestsResult> = {
   step(s, rec) {
     if (rec.kind === "malformed") return;
     let c = s.chains.get(rec.chain);
-    if (!c) s.chains.set(rec.chain, (c = { rows: [], byKey: new Map(), pending: emptyAdded(), compacted: false, synthetic: 0, apiErrors: 0 }));
+    if (!c) s.chains.set(rec.chain, (c = { rows: [], byKey: new Map(), pending: emptyAdded(), compacted: false, synthetic: 0, apiErrors: 0, notRequests: 0 }));
     switch (rec.kind) {
       case "assistant":
         onAssistant(s, c, rec);
@@ -123,18 +139,19 @@ export const requestsAnalysis: Analysis<State, RequestsResult> = {
   finish(s) {
     const requests: RequestRow[] = [];
     const totals: ChainTotals[] = [];
+    const overflows: TotalOverflow[] = [];
     for (const [chain, c] of s.chains) {
-      if (c.rows.length === 0 && c.synthetic === 0 && c.apiErrors === 0) continue;
+      if (c.rows.length === 0 && c.synthetic === 0 && c.apiErrors === 0 && c.notRequests === 0) continue;
       let prev: RequestRow | undefined;
       for (const r of c.rows) {
-        r.totalInputTokens = r.inputTokens + r.cacheCreationInputTokens + r.cacheReadInputTokens;
-        r.deltaTokens = prev ? r.totalInputTokens - prev.totalInputTokens : null;
+        r.totalInputTokens = addCounts(addCounts(r.inputTokens, r.cacheCreationInputTokens), r.cacheReadInputTokens);
+        r.deltaTokens = prev && prev.totalInputTokens !== null && r.totalInputTokens !== null ? r.totalInputTokens - prev.totalInputTokens : null;
         prev = r;
         requests.push(r);
       }
-      totals.push(totalsOf(chain, c));
+      totals.push(totalsOf(chain, c, overflows));
     }
-    return { requests, totals };
+    return { requests, totals, overflows };
   },
 };
 
@@ -148,17 +165,22 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     c.synthetic += 1;
     return;
   }
-  const key = rec.messageId ?? rec.requestId ?? rec.uuid ?? `${rec.pos.file}:${rec.pos.line}`;
   const u = rec.usage;
+  // No message or no usage: nothing was billed that this record could show (counted in health).
+  if (u === undefined) {
+    c.notRequests += 1;
+    return;
+  }
+  const key = rec.messageId ?? rec.requestId ?? rec.uuid ?? `${rec.pos.file}:${rec.pos.line}`;
   let row = c.byKey.get(key);
   if (!row) {
     row = {
       chain: rec.chain, index: c.rows.length + 1, file: rec.pos.file, line: rec.pos.line,
       sessionId: rec.sessionId ?? null, messageId: rec.messageId ?? null, requestId: rec.requestId ?? null,
       model: rec.model ?? null, timestamp: rec.timestamp ?? null, fragments: 0,
-      inputTokens: 0, cacheCreationInputTokens: 0, cacheCreation5m: null, cacheCreation1h: null,
-      cacheReadInputTokens: 0, outputTokens: 0, outputPlaceholder: true, stopReason: null,
-      totalInputTokens: 0, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
+      inputTokens: null, cacheCreationInputTokens: null, cacheCreation5m: null, cacheCreation1h: null,
+      cacheReadInputTokens: null, outputTokens: null, outputPlaceholder: true, stopReason: null,
+      totalInputTokens: null, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
       toolUses: [], added: c.pending,
     };
     const first = rec.messageId ? s.seen.get(rec.messageId) : undefined;
@@ -170,14 +192,12 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     c.compacted = false;
   }
   row.fragments += 1;
-  if (u) {
-    row.inputTokens = Math.max(row.inputTokens, u.inputTokens);
-    row.cacheCreationInputTokens = Math.max(row.cacheCreationInputTokens, u.cacheCreationInputTokens);
-    row.cacheReadInputTokens = Math.max(row.cacheReadInputTokens, u.cacheReadInputTokens);
-    row.outputTokens = Math.max(row.outputTokens, u.outputTokens);
-    if (u.cacheCreation5m !== null) row.cacheCreation5m = Math.max(row.cacheCreation5m ?? 0, u.cacheCreation5m);
-    if (u.cacheCreation1h !== null) row.cacheCreation1h = Math.max(row.cacheCreation1h ?? 0, u.cacheCreation1h);
-  }
+  row.inputTokens = maxKnown(row.inputTokens, u.inputTokens);
+  row.cacheCreationInputTokens = maxKnown(row.cacheCreationInputTokens, u.cacheCreationInputTokens);
+  row.cacheReadInputTokens = maxKnown(row.cacheReadInputTokens, u.cacheReadInputTokens);
+  row.outputTokens = maxKnown(row.outputTokens, u.outputTokens);
+  row.cacheCreation5m = maxKnown(row.cacheCreation5m, u.cacheCreation5m);
+  row.cacheCreation1h = maxKnown(row.cacheCreation1h, u.cacheCreation1h);
   if (rec.stopReason !== null) {
     row.stopReason = rec.stopReason;
     row.outputPlaceholder = false;
@@ -208,25 +228,43 @@ function onUser(a: Added, rec: UserRecord): void {
   }
 }
 
-function totalsOf(chain: string, c: ChainState): ChainTotals {
+/** Max over fragments, where an unknown (null) fragment value takes no part. */
+function maxKnown(a: number | null, b: number | null): number | null {
+  if (b === null) return a;
+  return a === null || b > a ? b : a;
+}
+
+function totalsOf(chain: string, c: ChainState, overflows: TotalOverflow[]): ChainTotals {
   const rows = c.rows.filter((r) => r.duplicateOf === null);
-  const sum = (f: (r: RequestRow) => number) => rows.reduce((n, r) => n + f(r), 0);
-  const totalsIn = rows.map((r) => r.totalInputTokens);
+  const sum = (field: string, f: (r: RequestRow) => number | null): number | null => {
+    let n = 0;
+    for (const r of rows) {
+      const v = f(r);
+      if (v === null) continue;
+      if (!Number.isSafeInteger(n + v)) {
+        overflows.push({ file: r.file, line: r.line, field: `totals.${field} (chain ${chain})`, value: "sum passes 2^53 − 1" });
+        return null;
+      }
+      n += v;
+    }
+    return n;
+  };
+  const totalsIn = rows.map((r) => r.totalInputTokens).filter((x): x is number => x !== null);
   return {
     chain,
     requests: rows.length,
-    inputTokens: sum((r) => r.inputTokens),
-    cacheCreationInputTokens: sum((r) => r.cacheCreationInputTokens),
-    cacheReadInputTokens: sum((r) => r.cacheReadInputTokens),
-    outputTokens: sum((r) => r.outputTokens),
-    totalInputTokens: sum((r) => r.totalInputTokens),
-    firstTotalInputTokens: totalsIn[0] ?? null,
-    lastTotalInputTokens: totalsIn.at(-1) ?? null,
+    inputTokens: sum("inputTokens", (r) => r.inputTokens),
+    cacheCreationInputTokens: sum("cacheCreationInputTokens", (r) => r.cacheCreationInputTokens),
+    cacheReadInputTokens: sum("cacheReadInputTokens", (r) => r.cacheReadInputTokens),
+    outputTokens: sum("outputTokens", (r) => r.outputTokens),
+    totalInputTokens: sum("totalInputTokens", (r) => r.totalInputTokens),
+    firstTotalInputTokens: rows[0]?.totalInputTokens ?? null,
+    lastTotalInputTokens: rows.at(-1)?.totalInputTokens ?? null,
     maxTotalInputTokens: totalsIn.length ? totalsIn.reduce((m, x) => (x > m ? x : m)) : null,
     outputPlaceholders: rows.filter((r) => r.outputPlaceholder).length,
     duplicates: c.rows.length - rows.length,
     synthetic: c.synthetic,
     apiErrors: c.apiErrors,
+    notRequests: c.notRequests,
   };
 }
-

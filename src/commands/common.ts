@@ -1,5 +1,6 @@
 import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js";
-import type { Health } from "../analyses/health.js";
+import { addInvalid, type Health } from "../analyses/health.js";
+import type { RequestsResult } from "../analyses/requests.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import type { OutStream } from "../io.js";
@@ -52,5 +53,9 @@ export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
   const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
   const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
   progress?.done();
-  return { resolved, health, results: fan.finish() };
+  const results = fan.finish();
+  // Totals past 2^53 − 1 are found only when the requests are summed: they join the health here.
+  const requests = (results as Record<string, unknown>).requests as RequestsResult | undefined;
+  if (requests?.overflows.length) addInvalid(health, requests.overflows);
+  return { resolved, health, results };
 }

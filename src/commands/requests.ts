@@ -16,7 +16,8 @@ export async function runRequests(target: string | undefined, opts: CommonOption
     data: { requests: r.requests, totals: r.totals },
     report: {
       title: `Requests — ${resolved.sessionId ?? resolved.target}`,
-      tables: [...requestTables(r), healthTable(health)],
+      // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
+      tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };
@@ -24,16 +25,26 @@ export async function runRequests(target: string | undefined, opts: CommonOption
 
 /** The per-request table, one per chain, with a totals footer each. */
 export function requestTables(r: RequestsResult): Table[] {
-  const chains = [...new Set(r.requests.map((q) => q.chain))];
-  return chains.map((chain) => {
-    const rows = r.requests.filter((q) => q.chain === chain).map(requestRow);
-    const t = r.totals.find((x) => x.chain === chain);
+  // Grouped in one pass: a filter per chain is quadratic with 100,000 subagents.
+  const byChain = new Map<string, RequestRow[]>();
+  for (const q of r.requests) {
+    const list = byChain.get(q.chain);
+    if (list) list.push(q);
+    else byChain.set(q.chain, [q]);
+  }
+  const totals = new Map(r.totals.map((t) => [t.chain, t]));
+  return [...byChain].map(([chain, requests]) => {
+    const rows = requests.map(requestRow);
+    const t = totals.get(chain);
     const notes: string[] = [];
     const placeholders = rows.filter((x) => x.outputPlaceholder).length;
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
     const dups = rows.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
-    if (t && (t.synthetic || t.apiErrors)) notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)`);
+    if (t && (t.synthetic || t.apiErrors || t.notRequests)) {
+      const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
+      notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
+    }
     if (rows.some((x) => x.afterCompaction)) notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(rows.map((x) => x.model));
@@ -67,6 +78,8 @@ export const REQUEST_COLUMNS = [
 ];
 
 const INT = new Intl.NumberFormat("en-US");
+/** A token count for a composite cell; "?" where the evidence held no count (see health). */
+const count = (n: number | null) => (n === null ? "?" : INT.format(n));
 
 function requestRow(q: RequestRow): Record<string, unknown> & { outputPlaceholder: boolean; duplicateOf: string | null; afterCompaction: boolean } {
   const split = q.cacheCreation5m !== null || q.cacheCreation1h !== null ? ` (${INT.format(q.cacheCreation5m ?? 0)}/${INT.format(q.cacheCreation1h ?? 0)})` : "";
@@ -76,11 +89,11 @@ function requestRow(q: RequestRow): Record<string, unknown> & { outputPlaceholde
     time: q.timestamp ?? "",
     model: q.model ?? "",
     inputTokens: q.inputTokens,
-    cacheCreation: `${INT.format(q.cacheCreationInputTokens)}${split}`,
+    cacheCreation: `${count(q.cacheCreationInputTokens)}${split}`,
     cacheReadInputTokens: q.cacheReadInputTokens,
     totalInputTokens: q.totalInputTokens,
     deltaTokens: q.deltaTokens,
-    output: `${INT.format(q.outputTokens)}${q.outputPlaceholder ? "*" : ""}`,
+    output: `${count(q.outputTokens)}${q.outputPlaceholder ? "*" : ""}`,
     fragments: q.fragments,
     addedResults: a.toolResults ? `${a.toolResults} (${INT.format(a.toolResultChars)})` : "",
     addedUserText: a.userTextChars || null,
@@ -96,10 +109,10 @@ function totalsRow(t: ChainTotals): Record<string, unknown> {
     index: "total",
     time: `${t.requests} requests`,
     inputTokens: t.inputTokens,
-    cacheCreation: INT.format(t.cacheCreationInputTokens),
+    cacheCreation: count(t.cacheCreationInputTokens),
     cacheReadInputTokens: t.cacheReadInputTokens,
     totalInputTokens: t.totalInputTokens,
     deltaTokens: t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null ? t.lastTotalInputTokens - t.firstTotalInputTokens : null,
-    output: INT.format(t.outputTokens),
+    output: count(t.outputTokens),
   };
 }

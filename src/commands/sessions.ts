@@ -2,15 +2,17 @@ import { Fanout } from "../analyses/analysis.js";
 import { emptyHealth, mergeHealth } from "../analyses/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
-import { UsageError } from "../errors.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
-import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
 import { progressReporter } from "./progress.js";
+import { parseSince } from "./since.js";
 import type { CommandSpec } from "./registry.js";
+
+export { parseSince } from "./since.js";
 
 export interface SessionRow {
   sessionId: string;
@@ -45,8 +47,9 @@ export const sessionsCommand: CommandSpec = {
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
+    const index = new SubagentIndex();
     for (const s of listSessionFiles(dirs)) {
-      const subs = await findSubagents(s.path, s.id);
+      const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
       const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });
@@ -99,19 +102,6 @@ export const sessionsCommand: CommandSpec = {
     };
   },
 };
-
-/** `--since`: an ISO date/time, or a span back from now (`7d`, `12h`, `30m`). Returns an ISO string. */
-export function parseSince(v: string | undefined, now = Date.now()): string | undefined {
-  if (v === undefined || v === "") return undefined;
-  const span = /^(\d+)\s*([dhm])$/.exec(v.trim());
-  if (span) {
-    const ms = Number(span[1]) * ({ d: 86400000, h: 3600000, m: 60000 } as const)[span[2] as "d" | "h" | "m"];
-    return new Date(now - ms).toISOString();
-  }
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw new UsageError(`--since: expected a date (2026-11-01) or a span (7d, 12h), got "${v}"`);
-  return new Date(t).toISOString();
-}
 
 function safeSize(p: string): number {
   return statPath(p)?.size ?? 0;

@@ -77,10 +77,19 @@ export interface Classified {
 /** Classifies one (already unquoted) message. `level` decides the MCP error form. */
 export function classifyMessage(text: string, level: string | null, serverHint: string | null = null): Classified {
   const mcp = MCP_PREFIX.exec(text);
-  if (mcp) return { server: mcp.groups!.server!, event: mcpEvent(mcp.groups!.rest!, level, mcp.groups!.colon !== undefined) };
-  if (serverHint !== null) return { server: serverHint, event: mcpEvent(text, level, level !== "ERROR") };
+  if (mcp) return { server: mcp.groups!.server!, event: counted(mcpEvent(mcp.groups!.rest!, level, mcp.groups!.colon !== undefined)) };
+  if (serverHint !== null) return { server: serverHint, event: counted(mcpEvent(text, level, level !== "ERROR")) };
   const tagged = MCP_TAG_SERVER.exec(text);
-  return { server: tagged ? tagged.groups!.server! : null, event: plainEvent(text) };
+  return { server: tagged ? tagged.groups!.server! : null, event: counted(plainEvent(text)) };
+}
+
+/**
+ * `connected … in 99999999999999999999ms` is no duration: a count no double holds exactly makes the
+ * line an unrecognised entry (kept, with its text) instead of a fact with Infinity or a rounded number.
+ */
+function counted(ev: DebugEvent): DebugEvent {
+  for (const v of Object.values(ev)) if (typeof v === "number" && !Number.isSafeInteger(v)) return { type: "other" };
+  return ev;
 }
 
 function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEvent {
@@ -154,7 +163,7 @@ export function durationMs(text: string): number | null {
     if (!m) return null;
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
-  return parts.length > 0 ? Math.round(total) : null;
+  return parts.length > 0 && Number.isSafeInteger(Math.round(total)) ? Math.round(total) : null;
 }
 
 const SIZE_UNIT: Record<string, number> = { B: 1, bytes: 1, byte: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
@@ -162,5 +171,6 @@ const SIZE_UNIT: Record<string, number> = { B: 1, bytes: 1, byte: 1, KB: 1024, M
 /** `51.7KB` (1024-based, FORMATS.md 1.10), `4.8MB`, `900 bytes` → bytes; null when unrecognised. */
 export function sizeBytes(text: string): number | null {
   const m = /^(\d+(?:\.\d+)?)\s*(bytes?|B|KB|MB|GB)$/.exec(text.trim());
-  return m ? Math.round(Number(m[1]) * SIZE_UNIT[m[2]!]!) : null;
+  const n = m ? Math.round(Number(m[1]) * SIZE_UNIT[m[2]!]!) : null;
+  return n !== null && Number.isSafeInteger(n) ? n : null;
 }

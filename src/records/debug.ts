@@ -3,6 +3,7 @@ import { readLines, type InputFile, type ReadOptions } from "../sources/input.js
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
 import { excerptOf, isObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import { parseIsoTime } from "./time.js";
 
 export { classifyMessage, durationMs, sizeBytes, type DebugEvent, type DebugEventType } from "./debug-events.js";
 
@@ -176,12 +177,13 @@ function finish(p: Pending): DebugEntry {
     }
   }
   const { server, event } = classifyMessage(text, p.level, p.serverHint);
-  const ms = p.time === null ? null : Date.parse(p.time);
+  // `9999-99-99T…` matches the header yet is no time: unknown, like a pasted line without one.
+  const ms = p.time === null ? undefined : parseIsoTime(p.time);
   return {
     kind: "debug",
     pos: p.pos,
-    time: p.time,
-    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    time: ms === undefined ? null : p.time,
+    ms: ms ?? null,
     level: p.level,
     text,
     server,

@@ -3,6 +3,7 @@ import type { RawLine } from "../sources/lines.js";
 import { excerptOf, isObject, type JsonObject } from "./json.js";
 import type { LineStats } from "./debug.js";
 import type { Pos } from "./pos.js";
+import { isoOrUndefined, parseIsoTime } from "./time.js";
 
 /** Who sent it: client→server or server→client; null when the log does not say and the message cannot tell. */
 export type RpcDir = "c2s" | "s2c" | null;
@@ -152,12 +153,13 @@ function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir;
   const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";
   const logged = o.dir !== null;
   const dir = o.dir ?? (method !== null ? (SERVER_METHODS.test(method) ? "s2c" : "c2s") : shape === "result" || shape === "error" ? "s2c" : null);
-  const ms = o.time === null ? null : Date.parse(o.time);
+  // A time no Date can hold is unknown, text and ms alike, so nothing downstream trips on it.
+  const ms = o.time === null ? undefined : parseIsoTime(o.time);
   return {
     kind: "rpc",
     pos,
-    time: o.time,
-    ms: ms === null || Number.isNaN(ms) ? null : ms,
+    time: ms === undefined ? null : o.time,
+    ms: ms ?? null,
     dir,
     dirLogged: logged,
     source: o.source,
@@ -184,7 +186,10 @@ function timeOf(v: JsonObject): string | null {
   for (const k of TIME_KEYS) {
     const x = v[k];
     if (typeof x === "string" && ISO.test(x)) return x;
-    if (typeof x === "number" && x > 1e11) return new Date(x).toISOString();
+    if (typeof x === "number" && x > 1e11) {
+      const iso = isoOrUndefined(x);
+      if (iso !== undefined) return iso;
+    }
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import { countField, valueText, type InvalidValue } from "./values.js";
 
 /** `mcp_servers[]` of the init event: a snapshot taken before connections finish (`pending` is not a failure). */
 export interface McpServerStatus {
@@ -26,19 +27,22 @@ export interface RunInit {
   plugins: string[];
 }
 
-/** `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14). */
+/**
+ * `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14).
+ * Counts as in transcripts: absent is 0, a value that is no count is null (unknown, listed in health).
+ */
 export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
 }
 
 export interface ModelUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
   costUSD: number | null;
   contextWindow: number | null;
   webSearchRequests: number | null;
@@ -87,18 +91,24 @@ export function toRunInit(m: JsonObject, pos: Pos): RunInit {
   };
 }
 
-export function toRunResult(m: JsonObject, pos: Pos): RunResult {
+/** The `result` message; fields whose value is no count go to `invalid` (field paths from the message). */
+export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = []): RunResult {
   const u = isObject(m.usage) ? m.usage : null;
+  const count = (o: JsonObject, key: string, path: string) => {
+    const v = countField(o, key, path, invalid);
+    return v === undefined ? 0 : v;
+  };
   const modelUsage: Record<string, ModelUsage> = {};
   if (isObject(m.modelUsage)) {
     for (const [model, v] of Object.entries(m.modelUsage)) {
       if (!isObject(v)) continue;
+      const path = `modelUsage[${JSON.stringify(model)}]`;
       modelUsage[model] = {
-        inputTokens: num(v.inputTokens) ?? 0,
-        outputTokens: num(v.outputTokens) ?? 0,
-        cacheReadInputTokens: num(v.cacheReadInputTokens) ?? 0,
-        cacheCreationInputTokens: num(v.cacheCreationInputTokens) ?? 0,
-        costUSD: num(v.costUSD) ?? null,
+        inputTokens: count(v, "inputTokens", path),
+        outputTokens: count(v, "outputTokens", path),
+        cacheReadInputTokens: count(v, "cacheReadInputTokens", path),
+        cacheCreationInputTokens: count(v, "cacheCreationInputTokens", path),
+        costUSD: cost(v, "costUSD", path, invalid) ?? null,
         contextWindow: num(v.contextWindow) ?? null,
         webSearchRequests: num(v.webSearchRequests) ?? null,
         maxOutputTokens: num(v.maxOutputTokens) ?? null,
@@ -109,17 +119,17 @@ export function toRunResult(m: JsonObject, pos: Pos): RunResult {
     pos,
     subtype: str(m.subtype) ?? null,
     isError: bool(m.is_error) ?? false,
-    durationMs: num(m.duration_ms) ?? null,
-    durationApiMs: num(m.duration_api_ms) ?? null,
-    numTurns: num(m.num_turns) ?? null,
+    durationMs: countField(m, "duration_ms", "result", invalid) ?? null,
+    durationApiMs: countField(m, "duration_api_ms", "result", invalid) ?? null,
+    numTurns: countField(m, "num_turns", "result", invalid) ?? null,
     result: str(m.result) ?? null,
-    totalCostUsd: num(m.total_cost_usd) ?? num(m.cost_usd) ?? null,
+    totalCostUsd: cost(m, "total_cost_usd", "result", invalid) ?? cost(m, "cost_usd", "result", invalid) ?? null,
     usage: u
       ? {
-          inputTokens: num(u.input_tokens) ?? 0,
-          outputTokens: num(u.output_tokens) ?? 0,
-          cacheReadInputTokens: num(u.cache_read_input_tokens) ?? 0,
-          cacheCreationInputTokens: num(u.cache_creation_input_tokens) ?? 0,
+          inputTokens: count(u, "input_tokens", "usage"),
+          outputTokens: count(u, "output_tokens", "usage"),
+          cacheReadInputTokens: count(u, "cache_read_input_tokens", "usage"),
+          cacheCreationInputTokens: count(u, "cache_creation_input_tokens", "usage"),
         }
       : null,
     modelUsage,
@@ -128,6 +138,15 @@ export function toRunResult(m: JsonObject, pos: Pos): RunResult {
     stopReason: str(m.stop_reason) ?? null,
     errors: (arr(m.errors) ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
   };
+}
+
+/** A cost in USD: a finite non-negative number (not a count: fractions are the point). */
+function cost(o: JsonObject, key: string, path: string, invalid: InvalidValue[]): number | null | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v === "number" && Number.isFinite(v) && v >= 0 && v < 1e15) return v;
+  invalid.push({ field: `${path}.${key}`, value: valueText(v) });
+  return null;
 }
 
 /**

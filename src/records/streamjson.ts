@@ -1,12 +1,13 @@
 import { Readable } from "node:stream";
 import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
-import { countRecord, emptyHealth, type Health } from "../analyses/health.js";
+import { addInvalid, countRecord, emptyHealth, type Health } from "../analyses/health.js";
 import { readChunks, type InputFile, type ReadOptions } from "../sources/input.js";
 import { LineSplitter, type RawLine } from "../sources/lines.js";
 import { excerptOf, isObject, parseLine, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { toRunInit, toRunResult, type RunInit, type RunResult } from "./streamjson-messages.js";
+import type { InvalidValue } from "./values.js";
 
 export { modelRoles, type ModelUsage, type RunInit, type RunResult, type RunUsage, type McpServerStatus } from "./streamjson-messages.js";
 
@@ -155,7 +156,11 @@ class RunAccumulator {
     this.health.records += 1;
     if (!KNOWN_TYPES.has(type)) this.health.unknownTypes[type] = (this.health.unknownTypes[type] ?? 0) + 1;
     if (key === "system/init") this.inits.push(toRunInit(m, pos));
-    else if (type === "result") this.results.push(toRunResult(m, pos));
+    else if (type === "result") {
+      const invalid: InvalidValue[] = [];
+      this.results.push(toRunResult(m, pos, invalid));
+      if (invalid.length) addInvalid(this.health, invalid.map((v) => ({ file: pos.file, line: pos.line, ...v })));
+    }
     else if (type === "assistant") {
       this.assistant += 1;
       const id = isObject(m.message) && typeof m.message.id === "string" ? m.message.id : null;

@@ -76,7 +76,10 @@ const TRUNCATED_TAIL = 4096;
 export function parseLocaleInt(s: string | undefined): number | null {
   if (s === undefined) return null;
   const digits = s.replace(/\D/g, "");
-  return digits === "" ? null : Number(digits);
+  if (digits === "") return null;
+  // `(1e400 characters)` in evidence is no count: unknown rather than Infinity in a sum.
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
 }
 
 const base = (check: Check, variant: Variant): OutputMessage => ({

@@ -1,12 +1,18 @@
-import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
+import { arr, bool, isObject, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import { parseIsoTime } from "./time.js";
+import { checkCounts, countField, valueText, type InvalidValue } from "./values.js";
 
-/** Token usage of one assistant record; absent fields are 0 except where the split matters. */
+/**
+ * Token usage of one assistant record. An absent field is 0 (builds differ in what they write); a
+ * field that holds no count (`1e308`, `-500`, `"12"`, `null`) is null: unknown for this fragment,
+ * and listed in the record's `invalid`.
+ */
 export interface Usage {
-  inputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  outputTokens: number;
+  inputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  outputTokens: number | null;
   cacheCreation5m: number | null;
   cacheCreation1h: number | null;
 }
@@ -26,6 +32,8 @@ export interface Envelope {
   version: string | undefined;
   cwd: string | undefined;
   raw: JsonObject;
+  /** Fields whose value is not what the field claims (a count that is no count, a time that is no time). */
+  invalid: InvalidValue[];
 }
 
 export type ContentBlock = JsonObject & { type?: unknown };
@@ -39,6 +47,8 @@ export interface AssistantRecord extends Envelope {
   stopReason: string | null;
   content: ContentBlock[];
   isApiError: boolean;
+  /** Why this assistant record is no API request (no message, no usage), or undefined when it is one. */
+  notRequest: string | undefined;
 }
 
 export interface UserRecord extends Envelope {
@@ -111,6 +121,7 @@ export const META_TYPES: ReadonlySet<string> = new Set([
 /** Turns a parsed JSON object into a typed record. Wrong-typed fields become undefined; nothing throws. */
 export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRecord {
   const type = str(raw.type) ?? "";
+  const invalid: InvalidValue[] = [];
   const env: Envelope = {
     pos,
     chain,
@@ -120,24 +131,29 @@ export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRe
     sessionId: str(raw.sessionId) ?? str(raw.session_id),
     agentId: str(raw.agentId),
     isSidechain: raw.isSidechain === true,
-    timestamp: str(raw.timestamp),
+    timestamp: timestampOf(raw.timestamp, invalid),
     version: str(raw.version),
     cwd: str(raw.cwd),
     raw,
+    invalid,
   };
   switch (type) {
     case "assistant": {
       const m = isObject(raw.message) ? raw.message : {};
+      const usage = usageOf(m.usage, invalid);
+      const isApiError = raw.isApiErrorMessage === true;
+      const model = str(m.model);
       return {
         ...env,
         kind: "assistant",
         messageId: str(m.id),
         requestId: str(raw.requestId),
-        model: str(m.model),
-        usage: usageOf(m.usage),
+        model,
+        usage,
         stopReason: str(m.stop_reason) ?? null,
         content: blocksOf(m.content),
-        isApiError: raw.isApiErrorMessage === true,
+        isApiError,
+        notRequest: isApiError || model === "<synthetic>" ? undefined : notRequestReason(raw.message, usage),
       };
     }
     case "user": {
@@ -177,17 +193,40 @@ export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRe
   }
 }
 
-export function usageOf(u: unknown): Usage | undefined {
+/** `message.usage` (FORMATS.md 4.4); every count checked, the nested `cache_creation` and `server_tool_use` too. */
+export function usageOf(u: unknown, invalid: InvalidValue[] = [], path = "message.usage"): Usage | undefined {
   if (!isObject(u)) return undefined;
   const cc = isObject(u.cache_creation) ? u.cache_creation : undefined;
-  return {
-    inputTokens: num(u.input_tokens) ?? 0,
-    cacheCreationInputTokens: num(u.cache_creation_input_tokens) ?? 0,
-    cacheReadInputTokens: num(u.cache_read_input_tokens) ?? 0,
-    outputTokens: num(u.output_tokens) ?? 0,
-    cacheCreation5m: cc ? (num(cc.ephemeral_5m_input_tokens) ?? null) : null,
-    cacheCreation1h: cc ? (num(cc.ephemeral_1h_input_tokens) ?? null) : null,
+  if (cc === undefined && u.cache_creation !== undefined && u.cache_creation !== null) invalid.push({ field: `${path}.cache_creation`, value: valueText(u.cache_creation) });
+  checkCounts(u.server_tool_use ?? undefined, `${path}.server_tool_use`, invalid);
+  const top = (k: string) => {
+    const v = countField(u, k, path, invalid);
+    return v === undefined ? 0 : v;
   };
+  const nested = (k: string) => (cc ? (countField(cc, k, `${path}.cache_creation`, invalid) ?? null) : null);
+  return {
+    inputTokens: top("input_tokens"),
+    cacheCreationInputTokens: top("cache_creation_input_tokens"),
+    cacheReadInputTokens: top("cache_read_input_tokens"),
+    outputTokens: top("output_tokens"),
+    cacheCreation5m: nested("ephemeral_5m_input_tokens"),
+    cacheCreation1h: nested("ephemeral_1h_input_tokens"),
+  };
+}
+
+function notRequestReason(message: unknown, usage: Usage | undefined): string | undefined {
+  if (message === undefined) return "assistant record without a message: not a request";
+  if (!isObject(message)) return `assistant record whose message is ${valueText(message)}: not a request`;
+  if (usage === undefined) return "assistant record without a usage object: not a request";
+  return undefined;
+}
+
+/** A timestamp that is no ISO time (`"garbage"`, `2026-02-30`, a number) is unknown, and listed. */
+function timestampOf(v: unknown, invalid: InvalidValue[]): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === "string" && parseIsoTime(v) !== undefined) return v;
+  invalid.push({ field: "timestamp", value: valueText(v) });
+  return undefined;
 }
 
 function blocksOf(c: unknown): ContentBlock[] {

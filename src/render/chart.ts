@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { UsageError, RuntimeError } from "../errors.js";
 import type { ChartSpec } from "../report/model.js";
 import { configDirHolding } from "../sources/discover.js";
+import { sanitize } from "./sanitize.js";
 
 export type { ChartSpec } from "../report/model.js";
 
@@ -18,8 +19,8 @@ const BASE = {
 export function requestsChartSpec(rows: Array<{ chain: string; index: number; totalInputTokens: number }>, title: string): ChartSpec {
   return {
     ...BASE,
-    title,
-    data: { values: rows },
+    title: sanitize(title),
+    data: { values: textSafe(rows) },
     mark: { type: "line", point: true },
     encoding: {
       x: { field: "index", type: "quantitative", title: "request #", axis: { tickMinStep: 1 } },
@@ -34,8 +35,8 @@ export function requestsChartSpec(rows: Array<{ chain: string; index: number; to
 export function compareChartSpec(rows: Array<{ label: string; run: string; firstRequestTokens: number | null }>, title: string): ChartSpec {
   return {
     ...BASE,
-    title,
-    data: { values: rows.filter((r) => r.firstRequestTokens !== null) },
+    title: sanitize(title),
+    data: { values: textSafe(rows.filter((r) => r.firstRequestTokens !== null)) },
     mark: "bar",
     encoding: {
       x: { field: "run", type: "nominal", title: "run", sort: null },
@@ -50,8 +51,8 @@ export function compareChartSpec(rows: Array<{ label: string; run: string; first
 export function staircaseChartSpec(rows: Array<{ chars: number; deltaTokens: number | null; check: string; label: string }>, title: string): ChartSpec {
   return {
     ...BASE,
-    title,
-    data: { values: rows.filter((r) => r.deltaTokens !== null) },
+    title: sanitize(title),
+    data: { values: textSafe(rows.filter((r) => r.deltaTokens !== null)) },
     mark: { type: "point", filled: true, size: 90 },
     encoding: {
       x: { field: "chars", type: "quantitative", title: "result size (characters)" },
@@ -61,6 +62,11 @@ export function staircaseChartSpec(rows: Array<{ chars: number; deltaTokens: num
       tooltip: [{ field: "label" }, { field: "chars", format: "," }, { field: "deltaTokens", format: "," }, { field: "check" }],
     },
   };
+}
+
+/** Chain ids, run labels and titles come from evidence: the SVG shows their control and invisible characters as escapes. */
+function textSafe<T extends object>(rows: T[]): T[] {
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? sanitize(v) : v])) as T);
 }
 
 /** Compiles vega-lite and renders SVG headless with vega (no browser, no canvas). Loaded only when asked for. */

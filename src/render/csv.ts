@@ -1,23 +1,38 @@
+import { stringify } from "csv-stringify/sync";
 import type { Report } from "../report/model.js";
-import { rawValue } from "./values.js";
+import { csvValue } from "./values.js";
 
-/** RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break. Raw numbers. */
+/**
+ * RFC 4180 through csv-stringify: CRLF line ends, fields quoted when they hold a comma, quote or line
+ * break; several tables one after the other with a `table` column, a blank line between. Numbers stay
+ * typed, so a negative number is a number; a text cell that a spreadsheet would run as a formula
+ * (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP CSV injection rule).
+ */
 export function renderCsv(report: Report): string {
-  const out: string[] = [];
+  return [...csvLines(report)].join("");
+}
+
+/** The CSV document a record at a time (each with its CRLF), so long tables are written as they are formatted. */
+export function* csvLines(report: Report): Generator<string> {
   const many = report.tables.length > 1;
+  let first = true;
   for (const t of report.tables) {
-    if (many && out.length > 0) out.push("");
-    const cols = t.columns;
-    const head = many ? ["table", ...cols.map((c) => c.key)] : cols.map((c) => c.key);
-    out.push(head.map(field).join(","));
-    for (const r of [...t.rows, ...(t.footer ?? [])]) {
-      const cells = cols.map((c) => field(rawValue(r[c.key])));
-      out.push((many ? [field(t.id), ...cells] : cells).join(","));
+    if (many && !first) yield "\r\n";
+    first = false;
+    const head = many ? ["table", ...t.columns.map((c) => c.key)] : t.columns.map((c) => c.key);
+    yield stringify([head], OPTIONS);
+    for (const rows of [t.rows, t.footer ?? []]) {
+      for (const r of rows) {
+        const cells = t.columns.map((c) => csvValue(r[c.key]));
+        yield stringify([many ? [t.id, ...cells] : cells], OPTIONS);
+      }
     }
   }
-  return out.length ? `${out.join("\r\n")}\r\n` : "";
 }
 
-function field(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+const OPTIONS = {
+  record_delimiter: "\r\n",
+  escape_formulas: true,
+  // csv-stringify's default writes booleans as 1 and "".
+  cast: { boolean: (v: boolean) => String(v) },
+} as const;

@@ -1,31 +1,53 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
-import { renderCsv } from "./csv.js";
-import { renderHtml } from "./html.js";
-import { renderMarkdown } from "./markdown.js";
+import { csvLines } from "./csv.js";
+import { chartFigures, htmlChunks } from "./html.js";
+import { jsonChunks } from "./json-stream.js";
+import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
-import { renderTerminal } from "./table.js";
+import { writeChunks, type Sink } from "./sink.js";
+import { terminalChunks } from "./table.js";
 
 export type Format = "table" | "markdown" | "json" | "csv" | "html";
 
 /** Every format, for the --format choices. */
 export const FORMATS = ["table", "markdown", "json", "csv", "html"] as const satisfies readonly Format[];
 
-/** The document for stdout in the chosen format. */
+/** The document for stdout in the chosen format, as one string (tests, small outputs). */
 export async function render(out: CommandOutput, format: Format, palette: Palette): Promise<string> {
+  return [...renderChunks(out, format, palette, await figuresFor(out, format))].join("");
+}
+
+/** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
+export async function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
+  return writeChunks(sink, renderChunks(out, format, palette, await figuresFor(out, format)));
+}
+
+/** Charts are drawn (asynchronously, by vega) only for the one format that shows them. */
+const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> => (format === "html" ? chartFigures(out.report) : Promise.resolve([]));
+
+/** The document in pieces; joined, they are the document. `figures`: the HTML charts, drawn ahead. */
+export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, figures: string[] = []): Generator<string> {
   switch (format) {
     case "json":
-      return `${jsonSafe(JSON.stringify(envelope(out), null, 2))}\n`;
+      // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
+      for (const c of jsonChunks(envelope(out))) yield jsonSafe(c);
+      yield "\n";
+      return;
     case "markdown":
-      return renderMarkdown(out.report);
+      yield* markdownChunks(out.report);
+      return;
     case "csv":
-      return renderCsv(out.report);
+      yield* csvLines(out.report);
+      return;
     case "html":
-      return renderHtml(out.report);
+      yield* htmlChunks(out.report, figures);
+      return;
     case "table":
-      return renderTerminal(out.report, palette);
+      yield* terminalChunks(out.report, palette);
+      return;
     default:
-      return unknownFormat(format);
+      unknownFormat(format);
   }
 }
 
@@ -34,11 +56,14 @@ function unknownFormat(f: never): never {
 }
 
 /**
- * JSON.stringify escapes C0 controls but leaves DEL, C1 controls (0x9b is CSI to some terminals), bidi
- * overrides and line/paragraph separators raw. Escaping them keeps the same JSON value and a safe terminal.
+ * JSON.stringify escapes C0 controls and lone surrogates but leaves DEL, C1 controls (0x9b is CSI to
+ * some terminals), bidi controls, invisible characters (zero-width, BOM, tag characters…) and the
+ * line/paragraph separators raw. `\uXXXX` keeps the same JSON value and a safe terminal; the set is the
+ * one `sanitize` escapes for the human formats (a test keeps the two equal).
  */
 // eslint-disable-next-line no-control-regex
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const u4 = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
 export function jsonSafe(text: string): string {
-  return text.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(UNSAFE_IN_JSON, (c) => c.split("").map((u) => u4(u.charCodeAt(0))).join(""));
 }

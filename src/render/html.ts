@@ -41,29 +41,41 @@ export function breakable(escaped: string): string {
  * notes and footer), charts as inline SVG, a stylesheet in the page and nothing fetched.
  */
 export async function renderHtml(report: Report): Promise<string> {
-  const body: string[] = [`<h1>${text(report.title)}</h1>`];
+  return [...htmlChunks(report, await chartFigures(report))].join("");
+}
+
+/** The charts' markup, drawn ahead (vega renders asynchronously) so the page itself can stream. */
+export async function chartFigures(report: Report): Promise<string[]> {
+  const out: string[] = [];
+  for (const c of report.charts ?? []) out.push(await chartFigure(c.title, c.spec, `c${out.length + 1}-`));
+  return out;
+}
+
+/** The page in pieces, a table row at a time; `figures` from chartFigures. */
+export function* htmlChunks(report: Report, figures: string[]): Generator<string> {
+  yield* head(report.title);
+  yield `<h1>${text(report.title)}</h1>\n`;
   if (report.summary?.length) {
-    body.push('<ul class="summary">');
-    for (const [k, v, kind] of report.summary) body.push(`<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>`);
-    body.push("</ul>");
+    yield '<ul class="summary">\n';
+    for (const [k, v, kind] of report.summary) yield `<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>\n`;
+    yield "</ul>\n";
   }
-  let n = 0;
-  for (const c of report.charts ?? []) body.push(await chartFigure(c.title, c.spec, `c${++n}-`));
+  for (const f of figures) yield `${f}\n`;
   let section: string | undefined;
   for (const t of report.tables) {
     if (t.section !== section) {
-      if (section !== undefined) body.push("</section>");
-      if (t.section !== undefined) body.push(`<section><h2>${text(t.section)}</h2>`);
+      if (section !== undefined) yield "</section>\n";
+      if (t.section !== undefined) yield `<section><h2>${text(t.section)}</h2>\n`;
     }
     section = t.section;
-    body.push(renderTable(t, t.section !== undefined ? 3 : 2));
+    yield* tableChunks(t, t.section !== undefined ? 3 : 2);
   }
-  if (section !== undefined) body.push("</section>");
-  return page(report.title, body);
+  if (section !== undefined) yield "</section>\n";
+  yield "</main>\n</body>\n</html>\n";
 }
 
-function page(title: string, body: string[]): string {
-  return [
+function* head(title: string): Generator<string> {
+  yield* [
     "<!DOCTYPE html>",
     '<html lang="en">',
     "<head>",
@@ -76,33 +88,27 @@ function page(title: string, body: string[]): string {
     "</head>",
     "<body>",
     "<main>",
-    ...body,
-    "</main>",
-    "</body>",
-    "</html>",
-    "",
-  ].join("\n");
+  ].map((l) => `${l}\n`);
 }
 
-function renderTable(t: Table, level: number): string {
-  const out = [`<section class="table"><h${level}>${text(t.title)}</h${level}>`];
+function* tableChunks(t: Table, level: number): Generator<string> {
+  yield `<section class="table"><h${level}>${text(t.title)}</h${level}>\n`;
   if (t.rows.length === 0 && !t.footer?.length) {
-    out.push('<p class="none">(none)</p>');
+    yield '<p class="none">(none)</p>\n';
   } else {
     const cls = t.columns.map((c) => columnClass(c, t.rows));
-    const tr = (cells: string[], tag: "td" | "th") => `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>`;
+    const tr = (cells: string[], tag: "td" | "th") => `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>\n`;
     // A focusable, labelled region: keyboard users can scroll a wide table, screen readers can name it.
-    out.push(`<div class="scroll" role="region" tabindex="0" aria-label="${text(t.title)}"><table>`);
-    out.push(`<thead>${tr(t.columns.map((c) => text(c.header)), "th")}</thead>`);
-    out.push("<tbody>");
-    for (const r of t.rows) out.push(tr(t.columns.map((c) => cell(r[c.key], c, "—")), "td"));
-    out.push("</tbody>");
-    if (t.footer?.length) out.push(`<tfoot>${t.footer.map((r) => tr(t.columns.map((c) => cell(r[c.key], c, "")), "td")).join("")}</tfoot>`);
-    out.push("</table></div>");
+    yield `<div class="scroll" role="region" tabindex="0" aria-label="${text(t.title)}"><table>\n`;
+    yield `<thead>${tr(t.columns.map((c) => text(c.header)), "th").trimEnd()}</thead>\n`;
+    yield "<tbody>\n";
+    for (const r of t.rows) yield tr(t.columns.map((c) => cell(r[c.key], c, "—")), "td");
+    yield "</tbody>\n";
+    if (t.footer?.length) yield `<tfoot>${t.footer.map((r) => tr(t.columns.map((c) => cell(r[c.key], c, "")), "td").trimEnd()).join("")}</tfoot>\n`;
+    yield "</table></div>\n";
   }
-  for (const note of t.notes ?? []) out.push(`<p class="note">${text(note)}</p>`);
-  out.push("</section>");
-  return out.join("\n");
+  for (const note of t.notes ?? []) yield `<p class="note">${text(note)}</p>\n`;
+  yield "</section>\n";
 }
 
 /** A count with its parts ("2,194 (0/2,194)", "3*", "5,000 → 2,048") reads as a number: right-aligned. */

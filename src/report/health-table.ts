@@ -10,14 +10,23 @@ export function healthTable(h: Health): Table {
   ];
   const unknown = Object.entries(h.unknownTypes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (unknown.length) notes.push(`unknown record types (passed over): ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
+  if (h.invalidValueCount) notes.push(`${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, not counted)${listed(h.invalidValueCount, h.invalidValues.length)}`);
+  if (h.notRequestCount) notes.push(`${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} without message or usage (not requests)${listed(h.notRequestCount, h.notRequests.length)}`);
   return {
     id: "health",
     title: "Parse health",
     columns: [col("file", "file"), col("line", "line", "int"), col("reason", "reason"), col("excerpt", "excerpt")],
-    rows: h.malformed.map((m) => ({ ...m, excerpt: m.excerpt.length > 60 ? `${m.excerpt.slice(0, 60)}…` : m.excerpt })),
+    rows: [
+      ...h.malformed.map((m) => ({ ...m, excerpt: cut(m.excerpt) })),
+      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: cut(v.value) })),
+      ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
+    ],
     notes,
   };
 }
+
+const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
+const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} listed)` : "");
 
 /** One-line-per-problem warnings for stderr. */
 export function healthWarnings(h: Health, max = 10): string[] {
@@ -29,6 +38,16 @@ export function healthWarnings(h: Health, max = 10): string[] {
   }
   const unknown = Object.entries(h.unknownTypes);
   if (unknown.length) w.push(`unknown record types passed over: ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
+  if (h.invalidValueCount > 0) {
+    w.push(`${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, left out of every sum; counted in health):`);
+    for (const v of h.invalidValues.slice(0, max)) w.push(`  ${v.file}:${v.line}: ${v.field} = ${v.value}`);
+    if (h.invalidValueCount > max) w.push(`  … and ${h.invalidValueCount - max} more (see health in --json)`);
+  }
+  if (h.notRequestCount > 0) {
+    w.push(`${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} not counted as requests (counted in health):`);
+    for (const n of h.notRequests.slice(0, max)) w.push(`  ${n.file}:${n.line}: ${n.reason}`);
+    if (h.notRequestCount > max) w.push(`  … and ${h.notRequestCount - max} more (see health in --json)`);
+  }
   return w;
 }
 

@@ -1,11 +1,13 @@
 import { modelRoles, type ClaudeRun, type ModelUsage, type RunInit, type RunResult } from "../records/streamjson.js";
+import { addCounts } from "../records/values.js";
 import { col, type Table } from "./model.js";
 
 export interface RunModelUsage extends ModelUsage {
   model: string;
   /** `main` is the model `usage` describes; the rest are background calls (FORMATS.md 1.14). */
   role: "main" | "background";
-  totalInputTokens: number;
+  /** null when a part is unknown or the sum passes 2^53 − 1. */
+  totalInputTokens: number | null;
 }
 
 /** The `run` section of `report` (CONTRACT.md): the init event and the result of a `claude -p` run. */
@@ -32,7 +34,7 @@ export function runSection(run: ClaudeRun): RunSection {
   const roles = res ? modelRoles(res, init?.model ?? null) : {};
   const models: RunModelUsage[] = res
     ? Object.entries(res.modelUsage)
-        .map(([model, u]) => ({ model, role: roles[model] ?? "background", ...u, totalInputTokens: u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens }))
+        .map(([model, u]) => ({ model, role: roles[model] ?? "background", ...u, totalInputTokens: inputTotal(u) }))
         .sort((a, b) => (a.role === b.role ? a.model.localeCompare(b.model) : a.role === "main" ? -1 : 1))
     : [];
   const bg = models.filter((m) => m.role === "background");
@@ -49,6 +51,10 @@ export function runSection(run: ClaudeRun): RunSection {
     pendingServers: (init?.mcpServers ?? []).filter((s) => s.status === "pending").map((s) => s.name),
     inits: run.inits.length,
   };
+}
+
+function inputTotal(u: { inputTokens: number | null; cacheReadInputTokens: number | null; cacheCreationInputTokens: number | null }): number | null {
+  return addCounts(addCounts(u.inputTokens, u.cacheReadInputTokens), u.cacheCreationInputTokens);
 }
 
 function strip<T extends { pos: unknown }>(x: T): Omit<T, "pos"> {
@@ -103,7 +109,7 @@ export function runTables(s: RunSection): Table[] {
       ]),
     );
     const footer = r.usage
-      ? [{ model: "usage (main model only)", role: "", inputTokens: r.usage.inputTokens, cacheCreationInputTokens: r.usage.cacheCreationInputTokens, cacheReadInputTokens: r.usage.cacheReadInputTokens, outputTokens: r.usage.outputTokens, totalInputTokens: r.usage.inputTokens + r.usage.cacheCreationInputTokens + r.usage.cacheReadInputTokens }]
+      ? [{ model: "usage (main model only)", role: "", inputTokens: r.usage.inputTokens, cacheCreationInputTokens: r.usage.cacheCreationInputTokens, cacheReadInputTokens: r.usage.cacheReadInputTokens, outputTokens: r.usage.outputTokens, totalInputTokens: inputTotal(r.usage) }]
       : [];
     tables.push({
       id: "run:modelUsage",

@@ -261,3 +261,13 @@ test("findDebugLog: <configDir>/debug/<sessionId>.txt, first dir wins", () => {
   assert.equal(findDebugLog([a, b], "c0ffee00-1111-4222-8333-444455556666", {}), join(b, "debug", "c0ffee00-1111-4222-8333-444455556666.txt"));
   assert.equal(findDebugLog([a], "c0ffee00-1111-4222-8333-444455556666", {}), undefined);
 });
+
+test("debug events: a count no double holds exactly is no fact (the entry stays, as `other`)", () => {
+  const huge = "9".repeat(400);
+  assert.equal(classifyMessage(`MCP server "lab": Successfully connected (transport: stdio) in ${huge}ms`, "DEBUG").event.type, "other");
+  assert.equal(classifyMessage(`MCP server "lab": Server instructions truncated from ${huge} to 2048 chars`, "DEBUG").event.type, "other");
+  assert.equal(classifyMessage(`MCP server "lab": Server instructions truncated from 9007199254740992 to 2048 chars`, "DEBUG").event.type, "other");
+  assert.deepEqual(classifyMessage(`MCP server "lab": Server instructions truncated from 20000 to 2048 chars`, "DEBUG").event, { type: "mcp-instructions-truncated", from: 20000, to: 2048 });
+  assert.equal(sizeBytes(`${huge}KB`), null);
+  assert.equal(durationMs(`${huge}s`), null);
+});

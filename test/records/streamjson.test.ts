@@ -126,3 +126,25 @@ test("empty input is an empty run", async () => {
   assert.equal(r.init, null);
   assert.equal(r.result, null);
 });
+
+test("stream-json result: counts, durations and costs that are not what they claim are unknown and in health", async () => {
+  const result = {
+    type: "result", subtype: "success", is_error: false, duration_ms: -10, duration_api_ms: "5", num_turns: 1.5, result: "ok",
+    total_cost_usd: 1e308, session_id: "s1",
+    usage: { input_tokens: 1e308, output_tokens: 7, cache_read_input_tokens: null },
+    modelUsage: { "claude-opus-5": { inputTokens: -1, outputTokens: 7, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: -0.5 }, haiku: { inputTokens: 900, outputTokens: 3, costUSD: 1e308 } },
+  };
+  const r = await fromText(JSON.stringify({ type: "system", subtype: "init", session_id: "s1", model: "claude-opus-5" }) + "\n" + JSON.stringify(result) + "\n");
+  const res = r.result!;
+  assert.deepEqual([res.durationMs, res.durationApiMs, res.numTurns, res.totalCostUsd], [null, null, null, null]);
+  assert.deepEqual(res.usage, { inputTokens: null, outputTokens: 7, cacheReadInputTokens: null, cacheCreationInputTokens: 0 });
+  assert.equal(res.modelUsage["claude-opus-5"]!.inputTokens, null);
+  assert.equal(res.modelUsage.haiku!.costUSD, null);
+  assert.equal(r.health.invalidValueCount, 9);
+  assert.ok(r.health.invalidValues.every((v) => v.file === "-" && v.line === 2));
+  assert.deepEqual(r.health.invalidValues.map((v) => v.field).sort(), [
+    'modelUsage["claude-opus-5"].costUSD', 'modelUsage["claude-opus-5"].inputTokens', 'modelUsage["haiku"].costUSD',
+    "result.duration_api_ms", "result.duration_ms", "result.num_turns", "result.total_cost_usd",
+    "usage.cache_read_input_tokens", "usage.input_tokens",
+  ]);
+});

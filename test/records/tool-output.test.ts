@@ -101,3 +101,8 @@ test("sizeTextMatches: Claude Code's 1024-based size text against a byte count",
   assert.equal(sizeTextMatches("2KB", 2000), true);
   assert.equal(sizeTextMatches("huge", 1), null);
 });
+
+test("parseLocaleInt: a count of thousands of digits is unknown, not Infinity", () => {
+  assert.equal(parseLocaleInt("9".repeat(400)), null);
+  assert.equal(parseLocaleInt("179,889"), 179889);
+});

@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { renderCsv } from "../../src/render/csv.js";
+import { col, type Report } from "../../src/report/model.js";
+
+const one = (rows: Array<Record<string, unknown>>): Report => ({
+  title: "t",
+  tables: [{ id: "t", title: "t", columns: [col("name", "name"), col("n", "n", "int")], rows }],
+  warnings: [],
+});
+
+test("CSV: a text cell a spreadsheet would run as a formula gets a leading quote; numbers stay numbers", () => {
+  const csv = renderCsv(one([
+    { name: '=HYPERLINK("http://evil.example","click")', n: -5 },
+    { name: "+1+2", n: -0.5 },
+    { name: "-2+3", n: 0 },
+    { name: "@SUM(A1)", n: 1e21 },
+    { name: "\uff1d1", n: 7 },
+    { name: "-5", n: null },
+    { name: "a=b", n: 12 },
+  ]));
+  assert.equal(csv, [
+    "name,n",
+    `"'=HYPERLINK(""http://evil.example"",""click"")",-5`,
+    "'+1+2,-0.5",
+    "'-2+3,0",
+    "'@SUM(A1),1e+21",
+    "'\uff1d1,7",
+    "'-5,",
+    "a=b,12",
+    "",
+  ].join("\r\n"));
+});
+
+test("CSV: tab and CR never start a cell raw (they show as \\t, \\r), and line breaks stay inside one record", () => {
+  const csv = renderCsv(one([{ name: "\tcmd", n: 1 }, { name: "\r=1", n: 2 }, { name: "a\nb", n: 3 }, { name: "l\u200bab\u2028", n: 4 }]));
+  assert.equal(csv, "name,n\r\n\\tcmd,1\r\n\\r=1,2\r\na\\nb,3\r\nl\\u200bab\\u2028,4\r\n");
+});
+
+test("CSV: several tables keep the layout: a table column, a blank line between, CRLF, quoting per RFC 4180", () => {
+  const r: Report = {
+    title: "t",
+    tables: [
+      { id: "a", title: "A", columns: [col("x", "x"), col("ok", "ok", "bool"), col("list", "list")], rows: [{ x: 'say "hi", then', ok: true, list: ["p", "q"] }], footer: [{ x: "total", ok: false }] },
+      { id: "b", title: "B", columns: [col("y", "y", "int")], rows: [] },
+    ],
+    warnings: [],
+  };
+  assert.equal(renderCsv(r), 'table,x,ok,list\r\na,"say ""hi"", then",true,p; q\r\na,total,false,\r\n\r\ntable,y\r\n');
+  assert.equal(renderCsv({ title: "t", tables: [], warnings: [] }), "");
+});
