@@ -1,8 +1,9 @@
 import { compileProbe } from "../analyses/probe.js";
+import { requestsChartSpec } from "../render/chart.js";
 import { UsageError } from "../errors.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { ColumnKind, Table } from "../report/model.js";
+import type { Chart, ColumnKind, Table } from "../report/model.js";
 import { runTables } from "../report/run-tables.js";
 import { summaryTable } from "../report/summary-table.js";
 import type { CommonOptions } from "./common.js";
@@ -53,6 +54,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     report: {
       title: `Session report — ${s.sessionId ?? s.resolved.target}`,
       tables: reportTables(s),
+      ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
       warnings: [...s.warnings, ...healthWarnings(s.health)],
     },
   };
@@ -147,6 +149,13 @@ function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unk
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];
+}
+
+/** Token growth per request, at the head of the Requests section of the HTML page. */
+function requestsChart(s: SessionAnalysis): Chart {
+  const title = `Token growth per request — ${s.sessionId ?? s.resolved.target}`;
+  const rows = s.requests.requests.flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 
 function reportTables(s: SessionAnalysis): Table[] {

@@ -25,6 +25,7 @@ tfoot td{font-weight:600;border-top:2px solid #d0d7de;border-bottom:0}
 th.num,td.num{text-align:right}
 td.num,td.short{white-space:nowrap}
 td.text{overflow-wrap:break-word}
+td.prose{min-width:16ch}
 .note{color:#59636e;font-size:13px;margin:.4rem 0}
 .none{color:#59636e;font-style:italic;margin:.25rem 0}
 figure.chart{margin:1rem 0;max-width:100%;overflow-x:auto}

@@ -60,12 +60,18 @@ export function* htmlChunks(report: Report, figures: string[]): Generator<string
     for (const [k, v, kind] of report.summary) yield `<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>\n`;
     yield "</ul>\n";
   }
-  for (const f of figures) yield `${f}\n`;
+  const charts = report.charts ?? [];
+  const sections = new Set(report.tables.map((t) => t.section));
+  // A chart whose section is not in the document still shows, after the summary.
+  for (const [i, c] of charts.entries()) if (c.section === undefined || !sections.has(c.section)) yield `${figures[i] ?? ""}\n`;
   let section: string | undefined;
   for (const t of report.tables) {
     if (t.section !== section) {
       if (section !== undefined) yield "</section>\n";
-      if (t.section !== undefined) yield `<section><h2>${text(t.section)}</h2>\n`;
+      if (t.section !== undefined) {
+        yield `<section><h2>${text(t.section)}</h2>\n`;
+        for (const [i, c] of charts.entries()) if (c.section === t.section) yield `${figures[i] ?? ""}\n`;
+      }
     }
     section = t.section;
     yield* tableChunks(t, t.section !== undefined ? 3 : 2);
@@ -118,7 +124,9 @@ function columnClass(c: Column, rows: Array<Record<string, unknown>>): string {
   if (NUMERIC.has(c.kind)) return "num";
   if (c.kind === "time" || c.kind === "bool") return "short";
   const shown = rows.map((r) => formatValue(r[c.key], c.kind)).filter((s) => s !== "");
-  return shown.length > 0 && shown.every((s) => COUNT_TEXT.test(s)) ? "num" : "text";
+  if (shown.length > 0 && shown.every((s) => COUNT_TEXT.test(s))) return "num";
+  // Sentences (log lines, findings) get room to wrap in a few lines instead of a word per line.
+  return shown.some((s) => s.length > 40 && s.includes(" ")) ? "text prose" : "text";
 }
 
 async function chartFigure(title: string, spec: Record<string, unknown>, idPrefix: string): Promise<string> {

@@ -29,6 +29,8 @@ export type ChartSpec = Record<string, unknown>;
 export interface Chart {
   title: string;
   spec: ChartSpec;
+  /** Drawn at the head of this section of a longer document; else after the summary. */
+  section?: string;
 }
 
 export interface Report {
