@@ -81,7 +81,8 @@ export function assertSaneNumbers(j: Record<string, any>, what: string): void {
     for (const [k, v] of Object.entries(t)) {
       if (k === "chain" || /delta/i.test(k)) continue;
       if (typeof v === "string") continue;
-      assert.ok(typeof v === "number" && Number.isSafeInteger(v) && v >= 0, `${what}: totals.${k} = ${JSON.stringify(v)} (chain ${t.chain})`);
+      // null is "unknown" (a part of it was not a count, listed in health); never Infinity, NaN, negative or unsafe.
+      assert.ok(v === null || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0), `${what}: totals.${k} = ${JSON.stringify(v)} (chain ${t.chain})`);
     }
   }
   for (const r of asArray(j.requests)) {

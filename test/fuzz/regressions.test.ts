@@ -26,20 +26,20 @@ function besideDemo(flag: string): (path: string) => string[] {
 }
 
 const CASES: Regression[] = [
-  { file: "md-image-note.jsonl", command: "requests", format: "markdown", todo: "issue 9: markdown notes are not escaped; ![x](url) renders a live remote image" },
-  { file: "md-backtick-html.jsonl", command: "requests", format: "markdown", todo: "issue 9: an unbalanced backtick run lets <img onerror> through as raw HTML" },
-  { file: "md-autolink.jsonl", command: "requests", format: "markdown", todo: "issue 9: a bare URL from evidence becomes a link under GFM autolinking" },
-  { file: "csv-formula.jsonl", command: "inventory", format: "csv", todo: "issue 9: CSV formula injection (=HYPERLINK in a record type)" },
-  { file: "invisible-chars.jsonl", command: "requests", format: "table", todo: "issue 9: zero-width, BOM and U+2028 reach the table raw" },
-  { file: "invisible-chars.jsonl", command: "inventory", format: "markdown", todo: "issue 9: zero-width, BOM and U+2028 reach markdown raw" },
-  { file: "usage-huge.jsonl", command: "requests", format: "json", todo: "issue 9: usage values are not checked; 1e308 and 30-digit counts reach totals" },
-  { file: "usage-huge.jsonl", command: "report", format: "json", todo: "issue 9: usage values are not checked; 1e308 and 30-digit counts reach totals" },
-  { file: "usage-negative.jsonl", command: "requests", format: "json", health: ["input_tokens", "cache_read_input_tokens"], todo: "issue 9: -500 and \"12\" silently become 0 with no health entry" },
-  { file: "rpc-huge-time.jsonl", command: "rpc", format: "json", todo: "issue 9: a time of 1e20 crashes rpc (RangeError: Invalid time value)" },
-  { file: "rpc-huge-time.jsonl", command: "rpc", format: "table", todo: "issue 9: a time of 1e20 crashes rpc (RangeError: Invalid time value)" },
-  { file: "rpc-deep-nesting.jsonl", command: "rpc", format: "json", todo: "issue 9: a non-message line nested 10,000 deep crashes rpc (JSON.stringify of its excerpt, src/records/rpc.ts:146)" },
-  { file: "rpc-deep-nesting.jsonl", command: "report", format: "json", args: besideDemo("--rpc-log"), todo: "issue 9: the same crash through report --rpc-log" },
-  { file: "rpc-huge-time.jsonl", command: "report", format: "markdown", args: besideDemo("--rpc-log"), todo: "issue 9: the same time crash through report --rpc-log" },
+  { file: "md-image-note.jsonl", command: "requests", format: "markdown" },
+  { file: "md-backtick-html.jsonl", command: "requests", format: "markdown" },
+  { file: "md-autolink.jsonl", command: "requests", format: "markdown" },
+  { file: "csv-formula.jsonl", command: "inventory", format: "csv" },
+  { file: "invisible-chars.jsonl", command: "requests", format: "table" },
+  { file: "invisible-chars.jsonl", command: "inventory", format: "markdown" },
+  { file: "usage-huge.jsonl", command: "requests", format: "json" },
+  { file: "usage-huge.jsonl", command: "report", format: "json" },
+  { file: "usage-negative.jsonl", command: "requests", format: "json", health: ["input_tokens", "cache_read_input_tokens"] },
+  { file: "rpc-huge-time.jsonl", command: "rpc", format: "json" },
+  { file: "rpc-huge-time.jsonl", command: "rpc", format: "table" },
+  { file: "rpc-deep-nesting.jsonl", command: "rpc", format: "json" },
+  { file: "rpc-deep-nesting.jsonl", command: "report", format: "json", args: besideDemo("--rpc-log") },
+  { file: "rpc-huge-time.jsonl", command: "report", format: "markdown", args: besideDemo("--rpc-log") },
 ];
 
 for (const c of CASES) {

@@ -13,7 +13,7 @@ export function runOnce(args: string[], stdin?: Buffer, opts: { env?: NodeJS.Pro
 }
 
 /** Case count per property. Kept small by default because each case spawns the CLI a few times. */
-export const FUZZ_RUNS = positiveInt(process.env.FUZZ_RUNS, 2);
+export const FUZZ_RUNS = positiveInt(process.env.FUZZ_RUNS, 8);
 /** Fixed unless FUZZ_SEED is given, so a red run is red again on the next try. */
 export const FUZZ_SEED = Number.isSafeInteger(Number(process.env.FUZZ_SEED)) && process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261201;
 

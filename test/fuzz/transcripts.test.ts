@@ -8,13 +8,12 @@ for (const c of ["requests", "outputs", "instructions", "inventory", "report"]) 
 }
 
 for (const c of ["requests", "report"]) {
-  test(`fuzz ${c}: totals are finite non-negative integers whatever usage holds`, { todo: "issue 9: usage values are not checked (1e308, 2**60, huge integers reach totals)" }, () => check(prop(`${c}-totals`)));
+  test(`fuzz ${c}: totals are finite non-negative integers whatever usage holds`, () => check(prop(`${c}-totals`)));
 }
 
 test("fuzz transcripts: a file and stdin give the same document", () => check(prop("transcripts-stdin")));
 test("fuzz transcripts: --strict exits 1 exactly when a line is malformed", () => check(prop("transcripts-strict")));
 
-const ESCAPING = "issue 9: markdown escaping, CSV formulas, zero-width/BOM/U+2028 characters (see regressions/)";
 for (const c of ["report", "inventory"]) {
-  test(`fuzz ${c}: hostile text renders as text (no invisible chars, no markup, no formulas)`, { todo: ESCAPING }, () => check(prop(`${c}-escaping`)));
+  test(`fuzz ${c}: hostile text renders as text (no invisible chars, no markup, no formulas)`, () => check(prop(`${c}-escaping`)));
 }
