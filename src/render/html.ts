@@ -44,10 +44,19 @@ export async function renderHtml(report: Report): Promise<string> {
   return [...htmlChunks(report, await chartFigures(report))].join("");
 }
 
+/** Beyond this many points an inline chart costs more page (and render time) than it tells; `--chart FILE` still draws it. */
+export const MAX_INLINE_POINTS = 5000;
+
 /** The charts' markup, drawn ahead (vega renders asynchronously) so the page itself can stream. */
 export async function chartFigures(report: Report): Promise<string[]> {
   const out: string[] = [];
-  for (const c of report.charts ?? []) out.push(await chartFigure(c.title, c.spec, `c${out.length + 1}-`));
+  for (const c of report.charts ?? []) {
+    const values = (c.spec.data as { values?: unknown[] } | undefined)?.values;
+    const n = Array.isArray(values) ? values.length : 0;
+    out.push(n > MAX_INLINE_POINTS
+      ? `<p class="note">chart “${text(c.title)}” left out: ${n.toLocaleString("en-US")} points (more than ${MAX_INLINE_POINTS.toLocaleString("en-US")}); --chart FILE.svg draws it</p>`
+      : await chartFigure(c.title, c.spec, `c${out.length + 1}-`));
+  }
   return out;
 }
 

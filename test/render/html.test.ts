@@ -140,3 +140,11 @@ test("every format choice includes html; empty input is an empty page, exit 0", 
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /html/);
 });
+
+test("html: a chart of more points than MAX_INLINE_POINTS is left out with a note, not drawn", async () => {
+  const { MAX_INLINE_POINTS } = await import("../../src/render/html.js");
+  const rows = Array.from({ length: MAX_INLINE_POINTS + 1 }, (_, i) => ({ chain: "main", index: i + 1, totalInputTokens: i }));
+  const html = await renderHtml({ title: "t", tables: [], charts: [{ title: "big", spec: requestsChartSpec(rows, "big") }], warnings: [] });
+  assert.doesNotMatch(html, /<svg/);
+  assert.match(html, /chart “big” left out: 5,001 points \(more than 5,000\); --chart FILE\.svg draws it/);
+});
