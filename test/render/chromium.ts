@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** Debian's chromium (or $CHROMIUM), or undefined when it is not installed. */
 export function findChromium(): string | undefined {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  if (process.env.CHROMIUM) return existsSync(process.env.CHROMIUM) ? process.env.CHROMIUM : undefined;
   const r = spawnSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" });
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim().split("\n")[0] : undefined;
 }
