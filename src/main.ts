@@ -5,12 +5,12 @@ import { GLOBAL_OPTIONS, checkArgv, normaliseArgs } from "./commands/options.js"
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
-import { writeChart } from "./render/chart.js";
 import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
+import { writeFiles } from "./output/files.js";
 import { redactOutput } from "./report/redact.js";
-import { toolVersion, type CommandOutput } from "./report/envelope.js";
+import { toolVersion } from "./report/envelope.js";
 
 export type { Io } from "./io.js";
 
@@ -63,18 +63,13 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
   }
   const shown = a.redact ? redactOutput(out) : out;
-  for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-  if (shown.chartFile) await writeChartFile(shown, io.cwd);
+  // The one output step: files (charts) first, so a refused path fails before stdout is used; their
+  // contents redacted with the document, their paths and guards as given.
+  await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+  for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
   await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);
-}
-
-/** `--chart FILE`: the report's first chart, from the output as shown (redacted when asked), before the document is printed. */
-async function writeChartFile(out: CommandOutput, cwd: string): Promise<void> {
-  const chart = out.report.charts?.[0];
-  if (!chart || !out.chartFile) throw new RuntimeError("--chart: this command drew no chart");
-  await writeChart(out.chartFile.path, chart.spec, out.chartFile.protect, cwd);
 }
 
 /** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */

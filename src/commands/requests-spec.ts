@@ -1,4 +1,5 @@
-import { protectedDirs, requestsChartSpec } from "../render/chart.js";
+import { requestsChartSpec } from "../render/chart.js";
+import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
@@ -17,11 +18,11 @@ export const requestsCommand: CommandSpec = {
   async run(argv) {
     const out = await runRequests(argv.target, argv);
     const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
-    const title = out.report.title;
-    // An empty chart helps nobody in a page; a file asked for with --chart is still written.
-    if (rows.length || typeof argv.chart === "string") out.report.charts = [{ title, spec: requestsChartSpec(rows, title) }];
+    // The HTML page shows the chart inline; an empty chart helps nobody there.
+    if (rows.length) out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
     if (typeof argv.chart === "string") {
-      out.chartFile = { path: argv.chart, protect: protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-")) };
+      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
+      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs }];
     }
     return out;
   },

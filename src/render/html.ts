@@ -1,4 +1,4 @@
-import type { Column, Report, Table } from "../report/model.js";
+import type { Column, OutputDocument as Report, Table } from "../report/model.js";
 import { renderSvg } from "./chart.js";
 import { HTML_STYLE } from "./html-style.js";
 import { escapeHtml } from "./html-escape.js";

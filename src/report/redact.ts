@@ -79,16 +79,12 @@ function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   return v;
 }
 
-/**
- * A redacted copy of a command's output: data, report (chart specs included, so every SVG text and
- * aria-label is redacted too) and input paths alike. `chartFile` is where to write, not what is shown.
- */
+/** A redacted copy of a command's output: data, report and input paths alike. */
 export function redactOutput(out: CommandOutput): CommandOutput {
-  const { chartFile, ...shown } = out;
   const r = makeRedactor();
-  mapStrings(shown, (s) => {
+  mapStrings(out, (s) => {
     r.collect(s);
     return s;
   });
-  return { ...mapStrings(shown, (s) => r.apply(s)), ...(chartFile ? { chartFile } : {}) };
+  return mapStrings(out, (s) => r.apply(s));
 }

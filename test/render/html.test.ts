@@ -7,7 +7,7 @@ import { runCli, sample } from "../helpers.js";
 import { breakable, HTML_CSP, renderHtml } from "../../src/render/html.js";
 import { safeSvg } from "../../src/render/svg-safe.js";
 import { requestsChartSpec } from "../../src/render/chart.js";
-import type { Report } from "../../src/report/model.js";
+import type { OutputDocument as Report } from "../../src/report/model.js";
 
 const EVIL = `<script>alert(1)</script> "q" 'a' & <img src=x onerror=alert(2)> \u202eevil\u202c \u001b[31mred`;
 
