@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { mdBlock, mdHeading, mdInline } from "../src/render/md-escape.js";
+import { escapeHtml } from "../src/render/html-escape.js";
 import { Readable } from "node:stream";
 import { main, type Io } from "../src/main.js";
 
@@ -124,7 +125,11 @@ export function parseEnvelope(r: CliResult, command: string): Record<string, any
 export function golden(name: string, actual: string): void {
   // Absolute paths of this checkout (config dirs are resolved) would tie goldens to one folder; markdown shows
   // them escaped (a clone in /tmp/ci_run.x/ reads `ci\_run`), so every form the renderers give is replaced.
-  for (const form of [...new Set([mdInline(ROOT), mdBlock(ROOT), mdHeading(ROOT), ROOT])].sort((x, y) => y.length - x.length)) {
+  // HTML escapes it and may put <wbr> break points anywhere in a long path.
+  const escRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  actual = actual.replace(new RegExp([...escapeHtml(ROOT)].map(escRe).join("(?:<wbr>)?"), "g"), "<repo>");
+  const forms = [mdInline(ROOT), mdBlock(ROOT), mdHeading(ROOT), ROOT];
+  for (const form of [...new Set(forms)].sort((x, y) => y.length - x.length)) {
     actual = actual.split(form).join("<repo>");
   }
   const file = join(ROOT, "test", "golden", name);

@@ -1,12 +1,13 @@
 import { transcriptParts, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
 import type { OutStream } from "../io.js";
+import type { Format } from "../render/emit.js";
 import { gatherTranscripts } from "../pipeline/gather.js";
 import { documentHealth, type Health } from "../records/health.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
 export interface CommonOptions {
-  format: "table" | "markdown" | "json" | "csv";
+  format: Format;
   claudeDir?: string[];
   subagents?: boolean;
   strict?: boolean;

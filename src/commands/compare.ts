@@ -85,6 +85,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
       tables: [compareRunsTable(rows, columns), compareGroupsTable(groups, baseline), healthTable(health)],
+      charts: [{ title: `First-request tokens per run — ${manifest}`, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`) }],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };

@@ -1,9 +1,7 @@
 import type { Options } from "yargs";
 import { UsageError } from "../errors.js";
-import type { Format } from "../render/emit.js";
+import { FORMATS } from "../render/emit.js";
 import type { Argv, CommandSpec } from "./registry.js";
-
-export const FORMATS = ["table", "markdown", "json", "csv"] as const satisfies readonly Format[];
 
 /**
  * The common options (CONTRACT.md "Common options"). Not global: each command registers the ones

@@ -10,7 +10,7 @@ import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { Table } from "../report/model.js";
+import type { Chart, Table } from "../report/model.js";
 import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import { progressReporter } from "./progress.js";
@@ -45,15 +45,18 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
   const files: OutputFile[] = [];
+  const charts: Chart[] = [];
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
     const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
     data.staircase = stairs;
     tables.push(staircaseTable(stairs));
+    const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+    const title = `Tool output size staircase — ${loaded.length} run(s)`;
+    charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
-      const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
       const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), protect: dirs });
+      files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, title), protect: dirs });
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -80,6 +83,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
           ]
         : [["runs", loaded.length, "int"], ["tool results", toolResults.length, "int"]],
       tables,
+      ...(charts.length ? { charts } : {}),
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };

@@ -2,7 +2,8 @@ import { assembleSession, type AssembledSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { ColumnKind, Table } from "../report/model.js";
+import type { Chart, ColumnKind, Table } from "../report/model.js";
+import { requestsChartSpec } from "../render/chart.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../report/summary-table.js";
 import type { CommonOptions } from "./common.js";
@@ -43,6 +44,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     document: {
       title: `Session report — ${s.sessionId ?? s.resolved.target}`,
       tables: reportTables(s),
+      ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
       warnings: [...s.warnings, ...healthWarnings(s.health)],
     },
   };
@@ -137,6 +139,13 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];
+}
+
+/** Token growth per request, at the head of the Requests section of the HTML page. */
+function requestsChart(s: AssembledSession): Chart {
+  const title = `Token growth per request — ${s.sessionId ?? s.resolved.target}`;
+  const rows = s.requests.requests.flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 
 function reportTables(s: AssembledSession): Table[] {

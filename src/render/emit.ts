@@ -1,26 +1,33 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
 import { csvLines } from "./csv.js";
+import { chartFigures, htmlChunks } from "./html.js";
 import { jsonChunks } from "./json-stream.js";
 import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
 import { terminalChunks } from "./table.js";
 
-export type Format = "table" | "markdown" | "json" | "csv";
+export type Format = "table" | "markdown" | "json" | "csv" | "html";
+
+/** Every format, for the --format choices. */
+export const FORMATS = ["table", "markdown", "json", "csv", "html"] as const satisfies readonly Format[];
 
 /** The document for stdout in the chosen format, as one string (tests, small outputs). */
-export function render(out: CommandOutput, format: Format, palette: Palette): string {
-  return [...renderChunks(out, format, palette)].join("");
+export async function render(out: CommandOutput, format: Format, palette: Palette): Promise<string> {
+  return [...renderChunks(out, format, palette, await figuresFor(out, format))].join("");
 }
 
 /** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
-export function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
-  return writeChunks(sink, renderChunks(out, format, palette));
+export async function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
+  return writeChunks(sink, renderChunks(out, format, palette, await figuresFor(out, format)));
 }
 
-/** The document in pieces; joined, they are the document. */
-export function* renderChunks(out: CommandOutput, format: Format, palette: Palette): Generator<string> {
+/** Charts are drawn (asynchronously, by vega) only for the one format that shows them. */
+const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> => (format === "html" ? chartFigures(out.document) : Promise.resolve([]));
+
+/** The document in pieces; joined, they are the document. `figures`: the HTML charts, drawn ahead. */
+export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, figures: string[] = []): Generator<string> {
   switch (format) {
     case "json":
       // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
@@ -32,6 +39,9 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
       return;
     case "csv":
       yield* csvLines(out.document);
+      return;
+    case "html":
+      yield* htmlChunks(out.document, figures);
       return;
     case "table":
       yield* terminalChunks(out.document, palette);

@@ -94,6 +94,8 @@ export interface OutputDocument {
   /** Key/value lines shown above the tables (summary). */
   summary?: Array<[string, unknown, ColumnKind?]>;
   tables: Table[];
+  /** Charts the command can draw from its rows, inline SVG in the HTML page. */
+  charts?: Chart[];
   /** Warnings for stderr. */
   warnings: string[];
 }
@@ -154,3 +156,10 @@ export const kv = (key: string, value: unknown, kind: ColumnKind = "text"): Row 
 
 /** A vega-lite chart spec (kept loose: vega-lite validates it); the data it draws is raw, like table rows. */
 export type ChartSpec = Record<string, unknown>;
+
+export interface Chart {
+  title: string;
+  spec: ChartSpec;
+  /** Drawn at the head of this section of a longer document; else after the summary. */
+  section?: string;
+}

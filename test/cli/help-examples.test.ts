@@ -62,8 +62,9 @@ for (const { spec, line } of all) {
     }
     const serves = spec.serves === true;
     const env: NodeJS.ProcessEnv = {
-      // A user with sessions: the examples without --claude-dir find the samples' config dir.
-      CLAUDE_CONFIG_DIR: sample("claude-home"),
+      // A user with sessions: the examples without --claude-dir find the samples' config dir. `run`'s stand-in
+      // claude writes a transcript into its config dir, which must never be the repository's samples.
+      CLAUDE_CONFIG_DIR: w[1] === "run" ? join(tmp, "claude-config") : sample("claude-home"),
       // `run` examples call claude; the test's stand-in answers like it.
       PATH: `${writeFakeClaude(tmp)}:${process.env.PATH}`,
     };

@@ -128,6 +128,18 @@ export function assertMarkdownInert(out: string, what: string): void {
   }
 }
 
+/** Elements the HTML page and its rebuilt SVG write themselves; any other tag came from evidence. */
+const HTML_TAGS = new Set(["!doctype", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "h4", "ul", "li", "b", "section", "div", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "p", "wbr", "figure",
+  "svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "defs", "clippath", "lineargradient", "radialgradient", "stop", "desc"]);
+
+export function assertHtmlInert(out: string, what: string): void {
+  for (const m of out.matchAll(/<\/?([!a-zA-Z][\w-]*)([^>]*)>/g)) {
+    const ctx = JSON.stringify(out.slice(Math.max(0, m.index! - 80), m.index! + 120));
+    assert.ok(HTML_TAGS.has(m[1]!.toLowerCase()), `${what}: the page holds a <${m[1]}> element: ${ctx}`);
+    assert.doesNotMatch(m[2]!, /\son\w+\s*=|\ssrc\s*=|\shref\s*=/i, `${what}: an element carries a handler or link: ${ctx}`);
+  }
+}
+
 /** RFC 4180 cells, enough to find where each cell starts. */
 export function csvCells(text: string): string[] {
   const cells: string[] = [];
@@ -167,6 +179,7 @@ export function assertHumanOutput(format: string, out: string, what: string, esc
   assertNoRawControls(out, what, INVISIBLES);
   if (format === "markdown") assertMarkdownInert(out, what);
   if (format === "csv") assertNoCsvFormulas(out, what);
+  if (format === "html") assertHtmlInert(out, what);
 }
 /** Replaces every string that names the input (its path, or "-") so a file run and a stdin run compare. */
 export function normalisePaths(v: unknown, names: string[]): unknown {

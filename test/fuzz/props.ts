@@ -10,7 +10,7 @@ import {
 } from "./checks.js";
 
 export type Command = "requests" | "outputs" | "instructions" | "inventory" | "report" | "debug" | "rpc" | "sessions";
-export const HUMAN_FORMATS = ["table", "markdown", "csv"] as const;
+export const HUMAN_FORMATS = ["table", "markdown", "csv", "html"] as const;
 
 /** A sample by its path (so counterexamples print short) and the mutations applied to it. */
 export interface Case {

@@ -1,0 +1,148 @@
+import type { Column, OutputDocument as Report, Table } from "../report/model.js";
+import { renderSvg } from "./chart.js";
+import { HTML_STYLE } from "./html-style.js";
+import { escapeHtml } from "./html-escape.js";
+import { sanitize } from "./sanitize.js";
+import { safeSvg } from "./svg-safe.js";
+import { cellText, formatValue } from "./cell.js";
+import { alignOf } from "./kinds.js";
+
+
+/**
+ * Scripts, fonts, frames, forms and every fetch are refused; only the inline stylesheet and data: images
+ * load. The page is evidence shown to whoever opens it, so nothing in it may run or phone home.
+ */
+export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/** Evidence text for an HTML text node or attribute: control/bidi characters as escapes, then `& < > " '`. */
+const text = (s: string) => escapeHtml(sanitize(s));
+/** cellText already sanitises; it composes a cell from its column's parts and marks as the other human formats do. */
+const cell = (r: Record<string, unknown>, c: Column, empty: string) => breakable(escapeHtml(cellText(r, c, empty)));
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
+
+/**
+ * Break opportunities inside long ids and paths, so a column is as narrow as its longest segment rather
+ * than its longest path, yet a word never splits: after `/ \ = __` in a token of 16+ characters
+ * (`mcp__big__` | `emit_text`), also after `- _` in one of 24+ (UUIDs, file names), and after `. , :`
+ * only away from digits, so times and numbers stay whole. Runs on escaped text: none of these
+ * characters occurs inside an entity.
+ */
+export function breakable(escaped: string): string {
+  return escaped.replace(/[^\s<>]{16,}/g, (run) => {
+    if (ISO_TIME.test(run)) return run;
+    const seps = run.length >= 24 ? /(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g : /(\D[.,:]+|[.,:]+(?=\D)|[/\\=]+|__+)(?=[^\s/\\_\-.,=:])/g;
+    return run.replace(seps, "$1<wbr>");
+  });
+}
+
+/**
+ * One self-contained HTML5 page: the markdown document's sections (title, summary, each table with its
+ * notes and footer), charts as inline SVG, a stylesheet in the page and nothing fetched.
+ */
+export async function renderHtml(report: Report): Promise<string> {
+  return [...htmlChunks(report, await chartFigures(report))].join("");
+}
+
+/** Beyond this many points an inline chart costs more page (and render time) than it tells; `--chart FILE` still draws it. */
+export const MAX_INLINE_POINTS = 5000;
+
+/** The charts' markup, drawn ahead (vega renders asynchronously) so the page itself can stream. */
+export async function chartFigures(report: Report): Promise<string[]> {
+  const out: string[] = [];
+  for (const c of report.charts ?? []) {
+    const values = (c.spec.data as { values?: unknown[] } | undefined)?.values;
+    const n = Array.isArray(values) ? values.length : 0;
+    out.push(n > MAX_INLINE_POINTS
+      ? `<p class="note">chart “${text(c.title)}” left out: ${n.toLocaleString("en-US")} points (more than ${MAX_INLINE_POINTS.toLocaleString("en-US")}); --chart FILE.svg draws it</p>`
+      : await chartFigure(c.title, c.spec, `c${out.length + 1}-`));
+  }
+  return out;
+}
+
+/** The page in pieces, a table row at a time; `figures` from chartFigures. */
+export function* htmlChunks(report: Report, figures: string[]): Generator<string> {
+  yield* head(report.title);
+  yield `<h1>${text(report.title)}</h1>\n`;
+  if (report.summary?.length) {
+    yield '<ul class="summary">\n';
+    for (const [k, v, kind] of report.summary) yield `<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>\n`;
+    yield "</ul>\n";
+  }
+  const charts = report.charts ?? [];
+  const sections = new Set(report.tables.map((t) => t.section));
+  // A chart whose section is not in the document still shows, after the summary.
+  for (const [i, c] of charts.entries()) if (c.section === undefined || !sections.has(c.section)) yield `${figures[i] ?? ""}\n`;
+  let section: string | undefined;
+  for (const t of report.tables) {
+    if (t.section !== section) {
+      if (section !== undefined) yield "</section>\n";
+      if (t.section !== undefined) {
+        yield `<section><h2>${text(t.section)}</h2>\n`;
+        for (const [i, c] of charts.entries()) if (c.section === t.section) yield `${figures[i] ?? ""}\n`;
+      }
+    }
+    section = t.section;
+    yield* tableChunks(t, t.section !== undefined ? 3 : 2);
+  }
+  if (section !== undefined) yield "</section>\n";
+  yield "</main>\n</body>\n</html>\n";
+}
+
+function* head(title: string): Generator<string> {
+  yield* [
+    "<!DOCTYPE html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${text(title)}</title>`,
+    `<style>${HTML_STYLE}</style>`,
+    "</head>",
+    "<body>",
+    "<main>",
+  ].map((l) => `${l}\n`);
+}
+
+function* tableChunks(t: Table, level: number): Generator<string> {
+  yield `<section class="table"><h${level}>${text(t.title)}</h${level}>\n`;
+  if (t.rows.length === 0 && !t.footer?.length) {
+    yield '<p class="none">(none)</p>\n';
+  } else {
+    const cls = t.columns.map((c) => columnClass(c, t.rows));
+    const tr = (cells: string[], tag: "td" | "th") => `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>\n`;
+    // A focusable, labelled region: keyboard users can scroll a wide table, screen readers can name it.
+    yield `<div class="scroll" role="region" tabindex="0" aria-label="${text(t.title)}"><table>\n`;
+    yield `<thead>${tr(t.columns.map((c) => text(c.header)), "th").trimEnd()}</thead>\n`;
+    yield "<tbody>\n";
+    for (const r of t.rows) yield tr(t.columns.map((c) => cell(r, c, "—")), "td");
+    yield "</tbody>\n";
+    if (t.footer?.length) yield `<tfoot>${t.footer.map((r) => tr(t.columns.map((c) => cell(r, c, "")), "td").trimEnd()).join("")}</tfoot>\n`;
+    yield "</table></div>\n";
+  }
+  for (const note of t.notes ?? []) yield `<p class="note">${text(note)}</p>\n`;
+  yield "</section>\n";
+}
+
+/** A count with its parts ("2,194 (0/2,194)", "3*", "5,000 → 2,048") reads as a number: right-aligned. */
+const COUNT_TEXT = /^[+\-−]?\$?\d[\d,.]*(?:KB|MB|GB|\*|\s|$)/;
+
+function columnClass(c: Column, rows: Array<Record<string, unknown>>): string {
+  if (alignOf(c) === "right") return "num";
+  if (c.kind === "time" || c.kind === "bool") return "short";
+  const shown = rows.map((r) => cellText(r, c)).filter((s) => s !== "");
+  if (shown.length > 0 && shown.every((s) => COUNT_TEXT.test(s))) return "num";
+  // Sentences (log lines, findings) get room to wrap in a few lines instead of a word per line.
+  return shown.some((s) => s.length > 40 && s.includes(" ")) ? "text prose" : "text";
+}
+
+async function chartFigure(title: string, spec: Record<string, unknown>, idPrefix: string): Promise<string> {
+  try {
+    const svg = safeSvg(await renderSvg(spec), idPrefix);
+    return `<figure class="chart" aria-label="${text(title)}">${svg}</figure>`;
+  } catch (e) {
+    return `<p class="note">chart “${text(title)}” not drawn: ${text((e as Error).message)}</p>`;
+  }
+}
