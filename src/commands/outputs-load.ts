@@ -37,7 +37,7 @@ export interface LoadOptions {
 /** One pass over the target's transcripts (requests and outputs side by side), then the saved files and the debug log. */
 export async function loadOutputs(target: string | undefined, opts: CommonOptions, lo: LoadOptions): Promise<LoadedOutputs> {
   const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis, outputs: outputsAnalysis });
-  return outputsFromPass(target, resolved, health, results.outputs, results.requests.requests, opts, lo);
+  return outputsFromPass(target, resolved, health, results.outputs, results.requests.requests.toArray(), opts, lo);
 }
 
 /**

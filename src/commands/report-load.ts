@@ -105,7 +105,7 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     run: run ? { input: run.input, run: run.run } : null,
   });
   const tools = rpc || toolsInput ? toolsByName(toolDefs) : null;
-  const outputs = await outputsFromPass(target, resolved, emptyHealth(), results.outputs, results.requests.requests, opts, { tools, debug });
+  const outputs = await outputsFromPass(target, resolved, emptyHealth(), results.outputs, results.requests.requests.toArray(), opts, { tools, debug });
   // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
   if (rpc && !toolsInput && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
     warnings.push(`${rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);

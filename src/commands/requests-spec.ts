@@ -17,7 +17,7 @@ export const requestsCommand: CommandSpec = {
   async run(argv) {
     const out = await runRequests(argv.target, argv);
     if (typeof argv.chart === "string") {
-      const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
+      const rows = Array.from(out.data.requests as Iterable<{ chain: string; index: number; totalInputTokens: number }>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
       const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
       await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs, argv.cwd);
     }

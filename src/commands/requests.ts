@@ -1,4 +1,4 @@
-import { requestsAnalysis, type ChainTotals, type RequestRow, type RequestsResult } from "../analyses/requests.js";
+import { requestsAnalysisWith, type ChainTotals, type RequestRow, type RequestsResult } from "../analyses/requests.js";
 import { envelopeInputs } from "./inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -7,7 +7,7 @@ import { loadTranscripts, type CommonOptions } from "./common.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
-  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysis });
+  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysisWith({ memoryRows: spoolRows(opts.env) }) });
   const r = results.requests;
   return {
     command: "requests",
@@ -21,6 +21,12 @@ export async function runRequests(target: string | undefined, opts: CommonOption
       warnings: healthWarnings(health),
     },
   };
+}
+
+/** `CCFORENSICS_SPOOL_ROWS`: rows kept in memory before the rest spill to a temp file (tests make it small). */
+function spoolRows(env: NodeJS.ProcessEnv): number | undefined {
+  const n = Number(env.CCFORENSICS_SPOOL_ROWS);
+  return env.CCFORENSICS_SPOOL_ROWS !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** The per-request table, one per chain, with a totals footer each. */

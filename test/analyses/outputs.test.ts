@@ -18,7 +18,7 @@ async function run(text: string, ev: Partial<OutputEvidence> = {}) {
   const fan = new Fanout({ requests: requestsAnalysis, outputs: outputsAnalysis });
   await scanTranscripts([{ path: "-", kind: "transcript", bytes: 0, sha256: "", chain: "main" }], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(text)]) });
   const res = fan.finish();
-  return assembleOutputs(res.outputs, { requests: res.requests.requests, saved: new Map(), debug: null, tools: null, ...ev });
+  return assembleOutputs(res.outputs, { requests: res.requests.requests.toArray(), saved: new Map(), debug: null, tools: null, ...ev });
 }
 
 test("a result is carried by the next new request; Δ tokens and tokens per char come from it", async () => {

@@ -13,7 +13,8 @@ async function run(chains: Record<string, string>) {
   for (const input of inputs) {
     await scanTranscripts([input], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(chains[input.chain!]!)]) });
   }
-  return fan.finish().requests;
+  const r = fan.finish().requests;
+  return { ...r, requests: r.requests.toArray() };
 }
 
 test("fragments of one response merge: max of each usage field, never the sum or the first", async () => {
