@@ -143,6 +143,8 @@ const emptyAdded = (): Added => ({
 export interface RequestsOptions {
   /** Final rows kept in memory before the rest go to a temp file (spool/row-spool.ts). */
   memoryRows?: number;
+  /** Where the temp file goes (tests); `os.tmpdir()` otherwise. */
+  spoolDir?: string;
 }
 
 /**
@@ -153,7 +155,7 @@ export interface RequestsOptions {
 export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
   return {
     id: "requests",
-    init: () => ({ chains: new Map(), order: [], active: undefined, seen: new IdSet(), seq: 0, runs: [], spool: new RowSpool(opts.memoryRows) }),
+    init: () => ({ chains: new Map(), order: [], active: undefined, seen: new IdSet(), seq: 0, runs: [], spool: new RowSpool(opts.memoryRows, opts.spoolDir) }),
     step(s, rec) {
       if (rec.kind === "malformed") return;
       let c = s.chains.get(rec.chain);

@@ -13,7 +13,8 @@ export function* jsonChunks(value: unknown): Generator<string> {
 /**
  * Marks an iterable the writer serialises as a JSON array, element by element, without holding it: a
  * million request rows read back from a spool (spool/row-spool.ts). Checked before `toJSON`, so such an
- * object may still offer `toJSON` (an array) to plain JSON.stringify.
+ * object may still offer `toJSON` (an array) to plain JSON.stringify, and must, to be printed below the
+ * streamed depth, where JSON.stringify writes the whole value.
  */
 export const JSON_ARRAY: unique symbol = Symbol.for("ccforensics.jsonArray");
 export interface StreamedArray<T> extends Iterable<T> {

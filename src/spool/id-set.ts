@@ -33,7 +33,7 @@ export class IdSet {
 
   /** The slot holding the id's key, or the empty slot where it would go (the key is left in `this.key`). */
   private find(id: string): number {
-    const d = createHash("sha1").update(id).digest();
+    const d = createHash("sha1").update(id, "utf16le").digest();
     const k = this.key;
     k[0] = d.readUInt32LE(0);
     k[1] = d.readUInt32LE(4);

@@ -34,7 +34,8 @@ export class RowSpool<T> {
   /** Bytes in the file plus bytes pending: where the next row starts. */
   private end = 0;
 
-  constructor(private readonly memoryRows = SPOOL_MEMORY_ROWS) {}
+  /** `dir`: where the temp file goes (tests); `os.tmpdir()` otherwise, never a Claude config dir. */
+  constructor(private readonly memoryRows = SPOOL_MEMORY_ROWS, private readonly dir?: string) {}
 
   push(group: number, row: T): void {
     const toFile = this.memory.length >= this.memoryRows;
@@ -76,7 +77,7 @@ export class RowSpool<T> {
 
   private flush(): void {
     if (this.pending === "") return;
-    this.file ??= new TempFile();
+    this.file ??= new TempFile(this.dir ?? tmpdir());
     const buf = Buffer.from(this.pending);
     this.file.write(buf, this.end - buf.length);
     this.pending = "";
@@ -123,8 +124,8 @@ function closeQuietly(h: { fd: number }): void {
 class TempFile {
   private readonly h: { fd: number };
 
-  constructor() {
-    const dir = mkdtempSync(join(tmpdir(), "ccforensics-spool-"));
+  constructor(parent: string) {
+    const dir = mkdtempSync(join(parent, "ccforensics-spool-"));
     const path = join(dir, "rows.ndjson");
     this.h = { fd: openSync(path, "w+", 0o600) };
     try {
