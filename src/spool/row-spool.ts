@@ -1,6 +1,8 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { evidenceTreeHolding } from "../sources/discover.js";
 import { JSON_ARRAY, type StreamedArray } from "../render/json-stream.js";
 
 /** Rows kept in memory before the spool starts writing to its temp file. */
@@ -49,6 +51,8 @@ export class RowSpool<T> {
       this.memory.push(row);
       return;
     }
+    // Opened at the first row that spills, so a temp folder that cannot be used fails the pass, not the printing.
+    this.file ??= new TempFile(this.dir ?? tmpdir());
     const line = `${JSON.stringify(row)}\n`;
     const bytes = Buffer.byteLength(line);
     this.last.seg.bytes += bytes;
@@ -59,7 +63,7 @@ export class RowSpool<T> {
 
   /** Whether any row went to the temp file (tests). */
   get spilled(): boolean {
-    return this.file !== undefined || this.pending !== "";
+    return this.file !== undefined;
   }
 
   /** The rows of one group, in push order. */
@@ -77,9 +81,8 @@ export class RowSpool<T> {
 
   private flush(): void {
     if (this.pending === "") return;
-    this.file ??= new TempFile(this.dir ?? tmpdir());
     const buf = Buffer.from(this.pending);
-    this.file.write(buf, this.end - buf.length);
+    this.file!.write(buf, this.end - buf.length);
     this.pending = "";
   }
 
@@ -125,6 +128,9 @@ class TempFile {
   private readonly h: { fd: number };
 
   constructor(parent: string) {
+    // Evidence is read-only: rows derived from it must not be written into a Claude config dir either.
+    const tree = evidenceTreeHolding(parent);
+    if (tree) throw new RuntimeError(`temp folder ${parent} lies inside the Claude config dir ${tree}: set TMPDIR to another folder`);
     const dir = mkdtempSync(join(parent, "ccforensics-spool-"));
     const path = join(dir, "rows.ndjson");
     this.h = { fd: openSync(path, "w+", 0o600) };

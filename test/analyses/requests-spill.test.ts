@@ -98,3 +98,8 @@ test("CCFORENSICS_SPOOL_ROWS=1: requests prints the same document in every forma
     assert.equal(spilled.code, 0);
   }
 });
+
+test("the spool refuses a temp folder inside a Claude config dir", async () => {
+  const tree = sample("subagents", "claude", "projects", "-home-dev-widget");
+  await assert.rejects(run(chains(), { memoryRows: 0, spoolDir: tree }), /inside the Claude config dir/);
+});
