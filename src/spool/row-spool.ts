@@ -5,8 +5,8 @@ import { RuntimeError } from "../errors.js";
 import { evidenceTreeHolding } from "../sources/discover.js";
 import { JSON_ARRAY, type StreamedArray } from "../render/json-stream.js";
 
-/** Rows kept in memory before the spool starts writing to its temp file. */
-export const SPOOL_MEMORY_ROWS = 20_000;
+/** Rows kept in memory before the spool starts writing to its temp file. 20,000 cost ≈50 MB of peak RSS at 100,000 requests (12 MB live, the rest GC headroom); 5,000 cost nothing measurable, and spilling is cheap. */
+export const SPOOL_MEMORY_ROWS = 5_000;
 const WRITE_BUFFER = 1 << 20;
 const READ_CHUNK = 1 << 20;
 
