@@ -1,4 +1,4 @@
-import type { ChainTotals, RequestRow, TotalOverflow } from "./requests.js";
+import type { ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
 
 const SUMMED = ["inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens", "totalInputTokens"] as const;
 type Summed = (typeof SUMMED)[number];

@@ -1,5 +1,5 @@
-import { requestsAnalysisWith, type ChainTotals, type RequestRow, type RequestsResult } from "../analyses/requests.js";
-import { envelopeInputs } from "./inputs.js";
+import type { ChainTotals, RequestRow, RequestsResult } from "../analyses/requests.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
@@ -7,26 +7,20 @@ import { loadTranscripts, type CommonOptions } from "./common.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
-  const { resolved, health, results } = await loadTranscripts(target, opts, { requests: requestsAnalysisWith({ memoryRows: spoolRows(opts.env) }) });
+  const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
   const r = results.requests;
   return {
     command: "requests",
     inputs: envelopeInputs(resolved.inputs),
     health,
     data: { requests: r.requests, totals: r.totals },
-    report: {
+    document: {
       title: `Requests — ${resolved.sessionId ?? resolved.target}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
       tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };
-}
-
-/** `CCFORENSICS_SPOOL_ROWS`: rows kept in memory before the rest spill to a temp file (tests make it small). */
-function spoolRows(env: NodeJS.ProcessEnv): number | undefined {
-  const n = Number(env.CCFORENSICS_SPOOL_ROWS);
-  return env.CCFORENSICS_SPOOL_ROWS !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** The per-request table, one per chain, with a totals footer each. */

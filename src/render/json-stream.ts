@@ -1,3 +1,5 @@
+import { isStreamedArray } from "../report/streamed.js";
+
 /**
  * `JSON.stringify(value, null, 2)` as a sequence of chunks, so a document of a million rows never
  * exists as one string (V8 caps strings at ≈512 MiB; "Invalid string length"). Objects are written key
@@ -10,19 +12,7 @@ export function* jsonChunks(value: unknown): Generator<string> {
   if (text !== undefined) yield text;
 }
 
-/**
- * Marks an iterable the writer serialises as a JSON array, element by element, without holding it: a
- * million request rows read back from a spool (spool/row-spool.ts). Checked before `toJSON`, so such an
- * object may still offer `toJSON` (an array) to plain JSON.stringify, and must, to be printed below the
- * streamed depth, where JSON.stringify writes the whole value.
- */
-export const JSON_ARRAY: unique symbol = Symbol.for("ccforensics.jsonArray");
-export interface StreamedArray<T> extends Iterable<T> {
-  readonly [JSON_ARRAY]: true;
-}
-export function isStreamedArray(v: unknown): v is StreamedArray<unknown> {
-  return typeof v === "object" && v !== null && (v as { [JSON_ARRAY]?: unknown })[JSON_ARRAY] === true;
-}
+export { JSON_ARRAY, isStreamedArray, type StreamedArray } from "../report/streamed.js";
 
 /** Objects at depth ≤ 1 and arrays at depth ≤ 2 are streamed; everything deeper is stringified whole. */
 const STREAM_OBJECTS_TO = 1;

@@ -1,4 +1,4 @@
-import { isStreamedArray } from "../render/json-stream.js";
+import { isStreamedArray } from "./streamed.js";
 import type { CommandOutput } from "./envelope.js";
 
 /**

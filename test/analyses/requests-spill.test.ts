@@ -7,7 +7,9 @@ import { Readable } from "node:stream";
 import { Fanout } from "../../src/analyses/analysis.js";
 import { REQUEST_WINDOW, requestsAnalysisWith, type RequestsOptions } from "../../src/analyses/requests.js";
 import { jsonChunks } from "../../src/render/json-stream.js";
-import { scanTranscripts } from "../../src/sources/scan.js";
+import { readRecords } from "../../src/pipeline/runner.js";
+import { emptyHealth } from "../../src/records/health.js";
+import { transcriptSource } from "../../src/records/transcript-source.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { runCli, sample } from "../helpers.js";
 import { assistant, jsonl, toolResult, userText } from "../builders.js";
@@ -30,7 +32,7 @@ async function run(text: Record<string, string>, opts: RequestsOptions) {
   const fan = new Fanout({ requests: requestsAnalysisWith(opts) });
   for (const chain of Object.keys(text)) {
     const input: InputFile = { path: "-", kind: "transcript", bytes: 0, sha256: "", chain };
-    await scanTranscripts([input], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(text[chain]!)]) });
+    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text[chain]!)]) })) fan.step(r);
   }
   return fan.finish().requests;
 }

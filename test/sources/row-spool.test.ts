@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RowSpool, SpooledRows } from "../../src/spool/row-spool.js";
+import { RowSpool, SpooledRows } from "../../src/sources/row-spool.js";
 
 test("RowSpool gives each group its rows in push order, across memory, interleaved groups and rows longer than a read", () => {
   const dir = mkdtempSync(join(tmpdir(), "row-spool-test-"));

@@ -2,11 +2,20 @@ import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
-import { evidenceTreeHolding } from "../sources/discover.js";
-import { JSON_ARRAY, type StreamedArray } from "../render/json-stream.js";
+import { evidenceTreeHolding } from "./discover.js";
+
+/** report/streamed.ts's mark, by its registered name: the JSON writer streams what carries it. */
+const JSON_ARRAY: unique symbol = Symbol.for("ccforensics.jsonArray");
 
 /** Rows kept in memory before the spool starts writing to its temp file. 20,000 cost ≈50 MB of peak RSS at 100,000 requests (12 MB live, the rest GC headroom); 5,000 cost nothing measurable, and spilling is cheap. */
 export const SPOOL_MEMORY_ROWS = 5_000;
+/** `CCFORENSICS_SPOOL_ROWS`: rows kept in memory before the rest spill (tests make it small); undefined for the default. */
+export function spoolRowsFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.CCFORENSICS_SPOOL_ROWS;
+  const n = Number(v);
+  return v !== undefined && v.trim() !== "" && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
 const WRITE_BUFFER = 1 << 20;
 const READ_CHUNK = 1 << 20;
 
@@ -168,10 +177,10 @@ class TempFile {
 
 /**
  * The rows of a finished spool, groups in order, as an iterable the JSON writer streams
- * (render/json-stream.ts). Joins that need an array call `toArray()`, which holds every row: fine for
+ * (render/json-stream.ts, report/streamed.ts). Joins that need an array call `toArray()`, which holds every row: fine for
  * the inputs those joins see, never used by `requests --json`.
  */
-export class SpooledRows<T> implements StreamedArray<T> {
+export class SpooledRows<T> implements Iterable<T> {
   readonly [JSON_ARRAY] = true as const;
   private array: T[] | undefined;
 

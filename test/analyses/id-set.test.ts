@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { IdSet } from "../../src/spool/id-set.js";
+import { IdSet } from "../../src/analyses/id-set.js";
 
 test("IdSet keeps the first value per id through growth, and tells ids apart", () => {
   const s = new IdSet();
