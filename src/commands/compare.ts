@@ -1,5 +1,5 @@
 import { COMPARE_COLUMNS } from "../report/compare-columns.js";
-import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
+import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareRow } from "../analyses/compare.js";
 import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
@@ -7,7 +7,7 @@ import { compareChartSpec } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { col, type Table } from "../report/model.js";
+import { compareGroupsTable, compareRunsTable } from "../report/compare-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { readRuns, type RunSpec } from "../pipeline/manifest.js";
@@ -82,7 +82,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     document: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
-      tables: [runsTable(rows, columns), groupsTable(groups, baseline), healthTable(health)],
+      tables: [compareRunsTable(rows, columns), compareGroupsTable(groups, baseline), healthTable(health)],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
@@ -111,31 +111,4 @@ function runOptions(spec: RunSpec, opts: CompareOptions): CommonOptions {
 function emptyRow(spec: RunSpec): CompareRow {
   const row = Object.fromEntries(Object.keys(COMPARE_COLUMNS).map((k) => [k, null])) as unknown as CompareRow;
   return { ...row, label: spec.label, run: spec.name, requests: 0, toolResults: 0, malformed: 0, error: null };
-}
-
-function runsTable(rows: CompareRow[], columns: Array<keyof CompareRow>): Table {
-  const notes = ["Δ vs baseline = this run's first request − the mean first request of the baseline label's runs"];
-  if (rows.some((r) => r.error)) notes.push("runs with an error could not be read; see the error column (--columns …,error) and stderr");
-  return {
-    id: "runs",
-    title: "Runs",
-    columns: columns.map((k) => col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1])),
-    rows: rows.map((r) => ({ ...r })),
-    notes,
-  };
-}
-
-function groupsTable(groups: CompareGroup[], baseline: string | null): Table {
-  return {
-    id: "groups",
-    title: "Per configuration (repeats grouped)",
-    columns: [
-      col("label", "label"), col("runs", "runs", "int"), col("firstRequestMin", "request 1 min", "int"), col("firstRequestMax", "request 1 max", "int"),
-      col("spread", "spread", "int"), col("deltaVsBaseline", `Δ vs ${baseline ?? "baseline"}`, "signed"), col("instructionChars", "instr. chars", "int"),
-      col("truncated", "truncated", "bool"), col("answersAgree", "answers agree", "bool"), col("answerMatches", "answers match", "bool"),
-      col("era", "era"), col("costUsd", "cost (sum)", "usd"),
-    ],
-    rows: groups.map((g) => ({ ...g })),
-    notes: [`largest spread between repeats of one label: ${Math.max(0, ...groups.map((g) => g.spread ?? 0))} tokens`],
-  };
 }

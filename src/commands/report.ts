@@ -4,7 +4,7 @@ import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
 import { headlessTables } from "../report/headless-tables.js";
-import { summaryTable } from "../render/summary-table.js";
+import { summaryTable } from "../report/summary-table.js";
 import type { CommonOptions } from "./common.js";
 import { debugTables } from "../report/debug-tables.js";
 import { instructionsDocument } from "../report/instructions-tables.js";
@@ -13,7 +13,7 @@ import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./prob
 import { progressReporter } from "./progress.js";
 import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
-import { requestTables } from "./requests.js";
+import { requestTables } from "../report/requests-tables.js";
 import { rpcTables } from "../report/rpc-tables.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };

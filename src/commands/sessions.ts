@@ -2,7 +2,7 @@ import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
-import { col } from "../report/model.js";
+import { sessionsTable } from "../report/sessions-tables.js";
 import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
@@ -85,18 +85,7 @@ export const sessionsCommand: CommandSpec = {
       document: {
         title: "Sessions",
         summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
-        tables: [
-          {
-            id: "sessions",
-            title: "Sessions (newest first)",
-            columns: [
-              col("sessionId", "session"), col("project", "project (cwd)"), col("firstTimestamp", "first", "time"),
-              col("lastTimestamp", "last", "time"), col("bytes", "size", "bytes"), col("requests", "requests", "int"),
-              col("subagents", "subagents", "int"), col("versions", "versions"), col("malformed", "malformed", "int"),
-            ],
-            rows: rows.map((r) => ({ ...r })),
-          },
-        ],
+        tables: [sessionsTable(rows)],
         warnings: healthWarnings(health),
       },
     };

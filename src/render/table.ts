@@ -1,10 +1,10 @@
 import Table3 from "cli-table3";
-import type { OutputDocument, Table } from "../report/model.js";
+import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
-import { formatValue } from "./values.js";
+import { cellText, formatValue } from "./cell.js";
+import { alignOf } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
 
-const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 /** Rows per cli-table3 block. */
 export const BLOCK_ROWS = 500;
 
@@ -42,11 +42,11 @@ function* tableLines(t: Table, p: Palette): Generator<string> {
       const table = new Table3({
         head: t.columns.map((c) => sanitize(c.header)),
         style: { head: [], border: [], compact: true },
-        colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
+        colAligns: t.columns.map(alignOf),
       });
       const rows = t.rows.slice(b * BLOCK_ROWS, (b + 1) * BLOCK_ROWS);
-      for (const r of rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
-      if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
+      for (const r of rows) table.push(t.columns.map((c) => paint(cell(r, c, shortTimes), c.kind, r[c.key], p)));
+      if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(cellText(r, c))));
       if (blocks > 1) yield p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`);
       yield table.toString();
     }
@@ -68,12 +68,13 @@ function sameDay(t: Table): string | undefined {
   return days.size === 1 ? [...days][0] : undefined;
 }
 
-function cell(v: unknown, kind: string, shortTimes: string | undefined): string {
-  if (kind === "time" && shortTimes && typeof v === "string") {
+function cell(r: Row, c: Column, shortTimes: string | undefined): string {
+  const v = r[c.key];
+  if (c.kind === "time" && shortTimes && typeof v === "string") {
     const m = ISO.exec(v);
     if (m) return m[2]!;
   }
-  return formatValue(v, kind as never);
+  return cellText(r, c);
 }
 
 function paint(s: string, kind: string, v: unknown, p: Palette): string {
