@@ -32,7 +32,7 @@ export function answerCheck(
   const a = scan.answers.get(chain);
   const text = a?.text ?? run?.text;
   if (text === undefined) return null;
-  const reqs = requests.requests.filter((r) => r.chain === chain);
+  const reqs = requests.requests.toArray().filter((r) => r.chain === chain);
   const answerReq = a ? ([...reqs].reverse().find((r) => r.line <= a.line)?.index ?? null) : (reqs.at(-1)?.index ?? null);
   const active = new Map<string, InstructionRow>();
   for (const r of rows) {

@@ -89,7 +89,7 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
     list.push(r);
     byChain.set(r.chain, list);
   }
-  const next = nextRequest(requests.requests);
+  const next = nextRequest(requests.requests.toArray());
   const seen = new Map<string, { n: number; text: string | null }>();
   const rows = scan.sightings.map((s) => {
     const req = next(s);

@@ -2,93 +2,40 @@ import { renderAttachment } from "../records/attachments.js";
 import { imageCount, visibleText } from "../records/content.js";
 import type { AssistantRecord, UserRecord } from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
+import { RowSpool, SpooledRows } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
+import type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
+import { IdSet } from "./id-set.js";
+import { TotalsAccumulator } from "./requests-totals.js";
 
-/** What entered a chain between one request and the next: the seed write-ups' "request N+1 − request N". */
-export interface Added {
-  toolResults: number;
-  toolResultChars: number;
-  userTextChars: number;
-  attachments: number;
-  attachmentChars: number;
-  /** false when some attachment's text had to be estimated (kind without a stored or known rendering). */
-  attachmentCharsExact: boolean;
-  /** Text of `isMeta` user records (injected `<system-reminder>`s, hook feedback). */
-  metaTextChars: number;
-  images: number;
-  attachmentKinds: string[];
-}
-
-/** One API request: the assistant records sharing a message id, usage fields taken as the max over fragments. */
-export interface RequestRow {
-  chain: string;
-  index: number;
-  file: string;
-  line: number;
-  sessionId: string | null;
-  messageId: string | null;
-  requestId: string | null;
-  model: string | null;
-  timestamp: string | null;
-  fragments: number;
-  /** Token fields: max over the fragments whose value is a count; null when none had one (FORMATS.md 4.4). */
-  inputTokens: number | null;
-  cacheCreationInputTokens: number | null;
-  cacheCreation5m: number | null;
-  cacheCreation1h: number | null;
-  cacheReadInputTokens: number | null;
-  outputTokens: number | null;
-  /** No fragment carried a stop_reason: the output count is a streaming snapshot, not the final figure. */
-  outputPlaceholder: boolean;
-  stopReason: string | null;
-  /** null when a part is unknown: a guess would move every delta after it. */
-  totalInputTokens: number | null;
-  deltaTokens: number | null;
-  /** A compaction boundary lies between the previous request and this one. */
-  afterCompaction: boolean;
-  /** "chain#index" of the first request with the same id when this one is a copy (fork, progress, resume). */
-  duplicateOf: string | null;
-  toolUses: Array<{ id: string; name: string }>;
-  added: Added;
-}
-
-/** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
-export interface ChainTotals {
-  chain: string;
-  requests: number;
-  inputTokens: number | null;
-  cacheCreationInputTokens: number | null;
-  cacheReadInputTokens: number | null;
-  outputTokens: number | null;
-  totalInputTokens: number | null;
-  firstTotalInputTokens: number | null;
-  lastTotalInputTokens: number | null;
-  maxTotalInputTokens: number | null;
-  outputPlaceholders: number;
-  duplicates: number;
-  synthetic: number;
-  apiErrors: number;
-  /** Assistant records with no message or no usage object (listed in health). */
-  notRequests: number;
-}
-
-/** A total that would pass 2^53 − 1: named at the request that pushed it over, for health. */
-export interface TotalOverflow {
-  file: string;
-  line: number;
-  field: string;
-  value: string;
-}
+export type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
 
 export interface RequestsResult {
-  requests: RequestRow[];
+  /** Chains in order, each chain's rows by index; streamed by `--json`, `toArray()` for joins. */
+  requests: SpooledRows<RequestRow>;
   totals: ChainTotals[];
   overflows: TotalOverflow[];
 }
 
+/**
+ * Requests still open to fragments, per chain. All fragments of a message come before the next message
+ * in real transcripts; a fragment of a message that has left the window counts as a copy of it
+ * (`duplicateOf`), as a fragment found in another chain does.
+ */
+export const REQUEST_WINDOW = 64;
+
 interface ChainState {
-  rows: RequestRow[];
+  ordinal: number;
+  name: string;
+  /** Rows created so far: the next row's index − 1. */
+  rows: number;
+  /** The open rows, oldest first, and the key each is found by. */
+  open: RequestRow[];
+  openKeys: string[];
   byKey: Map<string, RequestRow>;
+  /** The total input of the chain's last final row (null when none or unknown): deltas are taken against it. */
+  prevTotal: number | null;
+  totals: TotalsAccumulator;
   pending: Added;
   compacted: boolean;
   synthetic: number;
@@ -96,10 +43,23 @@ interface ChainState {
   notRequests: number;
 }
 
+/** From this row sequence number on, rows are created in one chain with consecutive indexes. */
+interface Run {
+  seq: number;
+  chain: ChainState;
+  index: number;
+}
+
 interface State {
   chains: Map<string, ChainState>;
-  /** message id → "chain#index" of its first appearance, across chains. */
-  seen: Map<string, string>;
+  order: ChainState[];
+  /** The chain of the last record: when the pass moves on to another chain, the one it left is final. */
+  active: ChainState | undefined;
+  /** message id → sequence number of the row where it first appeared, across chains. */
+  seen: IdSet;
+  seq: number;
+  runs: Run[];
+  spool: RowSpool<RequestRow>;
 }
 
 const emptyAdded = (): Added => ({
@@ -107,53 +67,74 @@ const emptyAdded = (): Added => ({
   attachmentCharsExact: true, metaTextChars: 0, images: 0, attachmentKinds: [],
 });
 
-export const requestsAnalysis: Analysis<State, RequestsResult> = {
-  id: "requests",
-  init: () => ({ chains: new Map(), seen: new Map() }),
-  step(s, rec) {
-    if (rec.kind === "malformed") return;
-    let c = s.chains.get(rec.chain);
-    if (!c) s.chains.set(rec.chain, (c = { rows: [], byKey: new Map(), pending: emptyAdded(), compacted: false, synthetic: 0, apiErrors: 0, notRequests: 0 }));
-    switch (rec.kind) {
-      case "assistant":
-        onAssistant(s, c, rec);
-        break;
-      case "user":
-        onUser(c.pending, rec);
-        break;
-      case "attachment": {
-        const r = renderAttachment(rec.attachment, rec.raw);
-        c.pending.attachments += 1;
-        c.pending.attachmentChars += r.text.length;
-        if (!r.exact) c.pending.attachmentCharsExact = false;
-        if (!c.pending.attachmentKinds.includes(rec.attachmentType)) c.pending.attachmentKinds.push(rec.attachmentType);
-        break;
+export interface RequestsOptions {
+  /** Final rows kept in memory before the rest go to a temp file (sources/row-spool.ts). */
+  memoryRows?: number;
+  /** Where the temp file goes (tests); `os.tmpdir()` otherwise. */
+  spoolDir?: string;
+}
+
+/**
+ * One row per API request. Rows leave the state as they become final (out of the window, or their chain
+ * left behind), with their totals and delta; memory holds the open windows, the spool's first rows and
+ * a fixed-size key per message id.
+ */
+export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
+  return {
+    id: "requests",
+    init: () => ({ chains: new Map(), order: [], active: undefined, seen: new IdSet(), seq: 0, runs: [], spool: new RowSpool(opts.memoryRows, opts.spoolDir) }),
+    step(s, rec) {
+      if (rec.kind === "malformed") return;
+      let c = s.chains.get(rec.chain);
+      if (!c) {
+        c = {
+          ordinal: s.order.length, name: rec.chain, rows: 0, open: [], openKeys: [], byKey: new Map(), prevTotal: null,
+          totals: new TotalsAccumulator(rec.chain), pending: emptyAdded(), compacted: false, synthetic: 0, apiErrors: 0, notRequests: 0,
+        };
+        s.chains.set(rec.chain, c);
+        s.order.push(c);
       }
-      case "system":
-        if (rec.subtype === "compact_boundary") c.compacted = true;
-        break;
-      default:
-        break;
-    }
-  },
-  finish(s) {
-    const requests: RequestRow[] = [];
-    const totals: ChainTotals[] = [];
-    const overflows: TotalOverflow[] = [];
-    for (const [chain, c] of s.chains) {
-      if (c.rows.length === 0 && c.synthetic === 0 && c.apiErrors === 0 && c.notRequests === 0) continue;
-      let prev: RequestRow | undefined;
-      for (const r of c.rows) {
-        r.totalInputTokens = addCounts(addCounts(r.inputTokens, r.cacheCreationInputTokens), r.cacheReadInputTokens);
-        r.deltaTokens = prev && prev.totalInputTokens !== null && r.totalInputTokens !== null ? r.totalInputTokens - prev.totalInputTokens : null;
-        prev = r;
-        requests.push(r);
+      if (s.active !== c) {
+        if (s.active) closeAll(s, s.active);
+        s.active = c;
       }
-      totals.push(totalsOf(chain, c, overflows));
-    }
-    return { requests, totals, overflows };
-  },
-};
+      switch (rec.kind) {
+        case "assistant":
+          onAssistant(s, c, rec);
+          break;
+        case "user":
+          onUser(c.pending, rec);
+          break;
+        case "attachment": {
+          const r = renderAttachment(rec.attachment, rec.raw);
+          c.pending.attachments += 1;
+          c.pending.attachmentChars += r.text.length;
+          if (!r.exact) c.pending.attachmentCharsExact = false;
+          if (!c.pending.attachmentKinds.includes(rec.attachmentType)) c.pending.attachmentKinds.push(rec.attachmentType);
+          break;
+        }
+        case "system":
+          if (rec.subtype === "compact_boundary") c.compacted = true;
+          break;
+        default:
+          break;
+      }
+    },
+    finish(s) {
+      for (const c of s.order) closeAll(s, c);
+      const totals: ChainTotals[] = [];
+      const overflows: TotalOverflow[] = [];
+      for (const c of s.order) {
+        if (c.rows === 0 && c.synthetic === 0 && c.apiErrors === 0 && c.notRequests === 0) continue;
+        overflows.push(...c.totals.overflows());
+        totals.push(c.totals.totals(c));
+      }
+      return { requests: new SpooledRows(s.spool, s.order.length, s.seq), totals, overflows };
+    },
+  };
+}
+
+export const requestsAnalysis = requestsAnalysisWith();
 
 function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   // API error records carry model "<synthetic>" too: test the flag first.
@@ -175,7 +156,7 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   let row = c.byKey.get(key);
   if (!row) {
     row = {
-      chain: rec.chain, index: c.rows.length + 1, file: rec.pos.file, line: rec.pos.line,
+      chain: rec.chain, index: c.rows + 1, file: rec.pos.file, line: rec.pos.line,
       sessionId: rec.sessionId ?? null, messageId: rec.messageId ?? null, requestId: rec.requestId ?? null,
       model: rec.model ?? null, timestamp: rec.timestamp ?? null, fragments: 0,
       inputTokens: null, cacheCreationInputTokens: null, cacheCreation5m: null, cacheCreation1h: null,
@@ -183,13 +164,20 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
       totalInputTokens: null, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
       toolUses: [], added: c.pending,
     };
-    const first = rec.messageId ? s.seen.get(rec.messageId) : undefined;
-    if (first) row.duplicateOf = first;
-    else if (rec.messageId) s.seen.set(rec.messageId, `${rec.chain}#${row.index}`);
+    c.rows += 1;
+    const seq = s.seq++;
+    const run = s.runs.at(-1);
+    if (!run || run.chain !== c || run.index + (seq - run.seq) !== row.index) s.runs.push({ seq, chain: c, index: row.index });
+    if (rec.messageId) {
+      const first = s.seen.getOrAdd(rec.messageId, seq);
+      if (first !== undefined) row.duplicateOf = firstLabel(s, first, rec.messageId);
+    }
     c.byKey.set(key, row);
-    c.rows.push(row);
+    c.open.push(row);
+    c.openKeys.push(key);
     c.pending = emptyAdded();
     c.compacted = false;
+    if (c.open.length > REQUEST_WINDOW) closeOldest(s, c);
   }
   row.fragments += 1;
   row.inputTokens = maxKnown(row.inputTokens, u.inputTokens);
@@ -205,6 +193,42 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   for (const b of rec.content) {
     if (b.type === "tool_use" && typeof b.id === "string") row.toolUses.push({ id: b.id, name: typeof b.name === "string" ? b.name : "" });
   }
+}
+
+/**
+ * "chain#index" of the row with sequence number `seq`, or null when that row is still open and its id is
+ * not `id`: the two ids only share a hash key (analyses/id-set.ts). A closed row's id is not kept; its key is
+ * trusted.
+ */
+function firstLabel(s: State, seq: number, id: string): string | null {
+  let lo = 0;
+  let hi = s.runs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (s.runs[mid]!.seq <= seq) lo = mid;
+    else hi = mid - 1;
+  }
+  const run = s.runs[lo]!;
+  const index = run.index + (seq - run.seq);
+  const open = run.chain.open;
+  const at = index - (open[0]?.index ?? Infinity);
+  if (at >= 0 && at < open.length && open[at]!.messageId !== id) return null;
+  return `${run.chain.name}#${index}`;
+}
+
+/** The oldest open row is final: its total and delta are known, and it goes to the spool. */
+function closeOldest(s: State, c: ChainState): void {
+  const row = c.open.shift()!;
+  c.byKey.delete(c.openKeys.shift()!);
+  row.totalInputTokens = addCounts(addCounts(row.inputTokens, row.cacheCreationInputTokens), row.cacheReadInputTokens);
+  row.deltaTokens = c.prevTotal !== null && row.totalInputTokens !== null ? row.totalInputTokens - c.prevTotal : null;
+  c.prevTotal = row.totalInputTokens;
+  c.totals.add(row);
+  s.spool.push(c.ordinal, row);
+}
+
+function closeAll(s: State, c: ChainState): void {
+  while (c.open.length) closeOldest(s, c);
 }
 
 function onUser(a: Added, rec: UserRecord): void {
@@ -232,39 +256,4 @@ function onUser(a: Added, rec: UserRecord): void {
 function maxKnown(a: number | null, b: number | null): number | null {
   if (b === null) return a;
   return a === null || b > a ? b : a;
-}
-
-function totalsOf(chain: string, c: ChainState, overflows: TotalOverflow[]): ChainTotals {
-  const rows = c.rows.filter((r) => r.duplicateOf === null);
-  const sum = (field: string, f: (r: RequestRow) => number | null): number | null => {
-    let n = 0;
-    for (const r of rows) {
-      const v = f(r);
-      if (v === null) continue;
-      if (!Number.isSafeInteger(n + v)) {
-        overflows.push({ file: r.file, line: r.line, field: `totals.${field} (chain ${chain})`, value: "sum passes 2^53 − 1" });
-        return null;
-      }
-      n += v;
-    }
-    return n;
-  };
-  const totalsIn = rows.map((r) => r.totalInputTokens).filter((x): x is number => x !== null);
-  return {
-    chain,
-    requests: rows.length,
-    inputTokens: sum("inputTokens", (r) => r.inputTokens),
-    cacheCreationInputTokens: sum("cacheCreationInputTokens", (r) => r.cacheCreationInputTokens),
-    cacheReadInputTokens: sum("cacheReadInputTokens", (r) => r.cacheReadInputTokens),
-    outputTokens: sum("outputTokens", (r) => r.outputTokens),
-    totalInputTokens: sum("totalInputTokens", (r) => r.totalInputTokens),
-    firstTotalInputTokens: rows[0]?.totalInputTokens ?? null,
-    lastTotalInputTokens: rows.at(-1)?.totalInputTokens ?? null,
-    maxTotalInputTokens: totalsIn.length ? totalsIn.reduce((m, x) => (x > m ? x : m)) : null,
-    outputPlaceholders: rows.filter((r) => r.outputPlaceholder).length,
-    duplicates: c.rows.length - rows.length,
-    synthetic: c.synthetic,
-    apiErrors: c.apiErrors,
-    notRequests: c.notRequests,
-  };
 }

@@ -144,7 +144,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
 /** Token growth per request, at the head of the Requests section of the HTML page. */
 function requestsChart(s: AssembledSession): Chart {
   const title = `Token growth per request — ${s.sessionId ?? s.resolved.target}`;
-  const rows = s.requests.requests.flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  const rows = s.requests.requests.toArray().flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
   return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 

@@ -20,9 +20,12 @@ export const requestsCommand: CommandSpec = {
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },
   async run(argv) {
     const out = await runRequests(argv.target, argv);
-    const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
+    // The rows are read back for a chart only: --json on a million requests never holds them.
+    const wantChart = typeof argv.chart === "string" || argv.format === "html";
+    type Point = { chain: string; index: number; totalInputTokens: number };
+    const rows = wantChart ? Array.from(out.data.requests as Iterable<Point>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens })) : [];
     // The HTML page shows the chart inline; an empty chart helps nobody there.
-    if (rows.length) out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
+    if (argv.format === "html" && rows.length) out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
     if (typeof argv.chart === "string") {
       const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
       out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs }];

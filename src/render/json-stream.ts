@@ -1,3 +1,5 @@
+import { isStreamedArray } from "../report/streamed.js";
+
 /**
  * `JSON.stringify(value, null, 2)` as a sequence of chunks, so a document of a million rows never
  * exists as one string (V8 caps strings at ≈512 MiB; "Invalid string length"). Objects are written key
@@ -10,6 +12,8 @@ export function* jsonChunks(value: unknown): Generator<string> {
   if (text !== undefined) yield text;
 }
 
+export { JSON_ARRAY, isStreamedArray, type StreamedArray } from "../report/streamed.js";
+
 /** Objects at depth ≤ 1 and arrays at depth ≤ 2 are streamed; everything deeper is stringified whole. */
 const STREAM_OBJECTS_TO = 1;
 const STREAM_ARRAYS_TO = 2;
@@ -21,6 +25,10 @@ const INDENT = "  ";
  * `undefined` when JSON.stringify would omit the property (undefined, functions, symbols).
  */
 function* property(value: unknown, key: string, depth: number): Generator<string, string | undefined> {
+  if (isStreamedArray(value)) {
+    if (depth <= STREAM_ARRAYS_TO) return yield* elements(value, depth);
+    value = Array.from(value);
+  }
   if (hasToJSON(value)) value = value.toJSON(key);
   if (!isObject(value) || value instanceof Number || value instanceof String || value instanceof Boolean || typeof value === "function") {
     return whole(value);
@@ -30,17 +38,7 @@ function* property(value: unknown, key: string, depth: number): Generator<string
     // A string never holds a raw newline in JSON, so every "\n" is layout and can take the outer indent.
     return whole(value)?.replace(/\n/g, `\n${pad}`);
   }
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    yield "[";
-    for (let i = 0; i < value.length; i++) {
-      yield `${i === 0 ? "" : ","}\n${pad}${INDENT}`;
-      const text = yield* property(value[i], String(i), depth + 1);
-      yield text ?? "null";
-    }
-    yield `\n${pad}]`;
-    return "";
-  }
+  if (Array.isArray(value)) return yield* elements(value, depth);
   let first = true;
   for (const k of Object.keys(value)) {
     // Whether the property is written is known only once its value is: a pending prefix holds the comma.
@@ -58,6 +56,21 @@ function* property(value: unknown, key: string, depth: number): Generator<string
   }
   if (first) return "{}";
   yield `\n${pad}}`;
+  return "";
+}
+
+/** An array or a streamed iterable, element by element: the same text for both. */
+function* elements(items: Iterable<unknown>, depth: number): Generator<string, string> {
+  const pad = INDENT.repeat(depth);
+  let i = 0;
+  for (const item of items) {
+    yield `${i === 0 ? "[" : ","}\n${pad}${INDENT}`;
+    const text = yield* property(item, String(i), depth + 1);
+    yield text ?? "null";
+    i++;
+  }
+  if (i === 0) return "[]";
+  yield `\n${pad}]`;
   return "";
 }
 

@@ -1,3 +1,4 @@
+import { isStreamedArray } from "./streamed.js";
 import type { CommandOutput } from "./envelope.js";
 
 /**
@@ -69,7 +70,8 @@ function commonPrefix(a: string, b: string): number {
 function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   if (depth > 64) return v;
   if (typeof v === "string") return f(v) as T;
-  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f, depth + 1)) as T;
+  // A spooled row list becomes an array here: a redacted copy holds every string anyway.
+  if (Array.isArray(v) || isStreamedArray(v)) return Array.from(v as Iterable<unknown>, (x) => mapStrings(x, f, depth + 1)) as T;
   if (v !== null && typeof v === "object") {
     const o: Record<string, unknown> = {};
     // Keys too: some maps are keyed by evidence (cwd → count, model → usage).

@@ -21,7 +21,7 @@ async function run(text: string, ev: Partial<OutputEvidence> = {}) {
   const input = { path: "-", kind: "transcript" as const, bytes: 0, sha256: "", chain: "main" };
   for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text)]) })) fan.step(r);
   const res = fan.finish();
-  return assembleOutputs(res.outputs, { requests: res.requests.requests, saved: new Map(), debug: null, tools: null, ...ev });
+  return assembleOutputs(res.outputs, { requests: res.requests.requests.toArray(), saved: new Map(), debug: null, tools: null, ...ev });
 }
 
 test("a result is carried by the next new request; Δ tokens and tokens per char come from it", async () => {

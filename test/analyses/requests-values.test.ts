@@ -11,7 +11,8 @@ async function run(text: string) {
   const fan = new Fanout({ requests: requestsAnalysis });
   const input: InputFile = { path: "-", kind: "transcript", bytes: 0, sha256: "", chain: "main" };
   const health = await scanTranscripts([input], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(text)]) });
-  return { health, ...fan.finish().requests };
+  const r = fan.finish().requests;
+  return { health, ...r, requests: r.requests.toArray() };
 }
 
 const withUsage = (id: string, usage: Record<string, unknown>, stop: string | null = "end_turn") => {

@@ -15,7 +15,8 @@ async function run(chains: Record<string, string>) {
   for (const input of inputs) {
     for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(chains[input.chain!]!)]) })) fan.step(r);
   }
-  return fan.finish().requests;
+  const r = fan.finish().requests;
+  return { ...r, requests: r.requests.toArray() };
 }
 
 test("fragments of one response merge: max of each usage field, never the sum or the first", async () => {

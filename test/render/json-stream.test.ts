@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { jsonChunks } from "../../src/render/json-stream.js";
+import { JSON_ARRAY, jsonChunks } from "../../src/render/json-stream.js";
 import { writeChunks, type Sink } from "../../src/render/sink.js";
 import { runCli, sample } from "../helpers.js";
 
@@ -99,5 +99,33 @@ test("every --json document is what JSON.stringify(…, null, 2) would print", a
     // JSON output is canonical: re-serialising the parsed value gives the same bytes (jsonSafe's escapes aside).
     const again = JSON.stringify(JSON.parse(r.stdout), null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
     assert.equal(r.stdout, `${again}\n`, args.join(" "));
+  }
+});
+
+test("an iterable marked as an array streams as that array would, at any depth, and is read once per document", () => {
+  let reads = 0;
+  const marked = <T>(items: T[]) => ({
+    [JSON_ARRAY]: true as const,
+    *[Symbol.iterator]() {
+      reads++;
+      yield* items;
+    },
+    // Below the streamed depth JSON.stringify takes over and sees this (SpooledRows has it too).
+    toJSON() {
+      return [...this];
+    },
+  });
+  const rows = [{ i: 1, added: { kinds: ["a"] } }, { i: 2, none: [] }, null, { u: undefined }];
+  const cases: Array<[unknown, unknown]> = [
+    [marked(rows), rows],
+    [{ requests: marked(rows), totals: [] }, { requests: rows, totals: [] }],
+    [{ requests: marked([]) }, { requests: [] }],
+    [{ a: { b: { c: marked(rows) } } }, { a: { b: { c: rows } } }],
+    [[[[marked([1, [2]])]]], [[[[1, [2]]]]]],
+  ];
+  for (const [v, plain] of cases) {
+    reads = 0;
+    assert.equal(streamed(v), reference(plain));
+    assert.equal(reads, 1);
   }
 });

@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+
+const WORDS = 5; // four words of key, one of value + 1 (0 marks an empty slot)
+// Small: `sessions` runs one pass per session, 20,000 of them.
+const START_SLOTS = 64;
+
+/**
+ * Ids seen so far → a number, in 20 bytes a slot whatever the id's length: a million message ids cost
+ * ≈40 MB as a Map of strings and ≈20–40 MB here. The key is the first 16 bytes of the id's SHA-1, so two
+ * different ids share a key only by a collision nobody finds by chance (2^-64 for 10^10 ids); callers that
+ * still hold the full id of the first holder compare it (requests does for rows still open).
+ */
+export class IdSet {
+  private slots = new Uint32Array(START_SLOTS * WORDS);
+  private mask = START_SLOTS - 1;
+  private count = 0;
+  private readonly key = new Uint32Array(4);
+
+  /** The number stored for `id` if it is there; else stores `value` (0 … 2^32 − 2) for it and returns undefined. */
+  getOrAdd(id: string, value: number): number | undefined {
+    const i = this.find(id);
+    const s = this.slots;
+    const v = s[i * WORDS + 4]!;
+    if (v !== 0) return v - 1;
+    s.set(this.key, i * WORDS);
+    s[i * WORDS + 4] = value + 1;
+    if (++this.count * 4 > (this.mask + 1) * 3) this.grow();
+    return undefined;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The slot holding the id's key, or the empty slot where it would go (the key is left in `this.key`). */
+  private find(id: string): number {
+    const d = createHash("sha1").update(id, "utf16le").digest();
+    const k = this.key;
+    k[0] = d.readUInt32LE(0);
+    k[1] = d.readUInt32LE(4);
+    k[2] = d.readUInt32LE(8);
+    k[3] = d.readUInt32LE(12);
+    const s = this.slots;
+    for (let i = k[0]! & this.mask; ; i = (i + 1) & this.mask) {
+      const o = i * WORDS;
+      if (s[o + 4] === 0) return i;
+      if (s[o] === k[0] && s[o + 1] === k[1] && s[o + 2] === k[2] && s[o + 3] === k[3]) return i;
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const n = (this.mask + 1) * 2;
+    this.slots = new Uint32Array(n * WORDS);
+    this.mask = n - 1;
+    for (let o = 0; o < old.length; o += WORDS) {
+      if (old[o + 4] === 0) continue;
+      let i = old[o]! & this.mask;
+      while (this.slots[i * WORDS + 4] !== 0) i = (i + 1) & this.mask;
+      this.slots.set(old.subarray(o, o + WORDS), i * WORDS);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/** The shapes `requests` produces (CONTRACT.md `requests`, `totals`), apart so its helpers can share them. */
+/** What entered a chain between one request and the next: the seed write-ups' "request N+1 − request N". */
+export interface Added {
+  toolResults: number;
+  toolResultChars: number;
+  userTextChars: number;
+  attachments: number;
+  attachmentChars: number;
+  /** false when some attachment's text had to be estimated (kind without a stored or known rendering). */
+  attachmentCharsExact: boolean;
+  /** Text of `isMeta` user records (injected `<system-reminder>`s, hook feedback). */
+  metaTextChars: number;
+  images: number;
+  attachmentKinds: string[];
+}
+
+/** One API request: the assistant records sharing a message id, usage fields taken as the max over fragments. */
+export interface RequestRow {
+  chain: string;
+  index: number;
+  file: string;
+  line: number;
+  sessionId: string | null;
+  messageId: string | null;
+  requestId: string | null;
+  model: string | null;
+  timestamp: string | null;
+  fragments: number;
+  /** Token fields: max over the fragments whose value is a count; null when none had one (FORMATS.md 4.4). */
+  inputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  cacheCreation5m: number | null;
+  cacheCreation1h: number | null;
+  cacheReadInputTokens: number | null;
+  outputTokens: number | null;
+  /** No fragment carried a stop_reason: the output count is a streaming snapshot, not the final figure. */
+  outputPlaceholder: boolean;
+  stopReason: string | null;
+  /** null when a part is unknown: a guess would move every delta after it. */
+  totalInputTokens: number | null;
+  deltaTokens: number | null;
+  /** A compaction boundary lies between the previous request and this one. */
+  afterCompaction: boolean;
+  /** "chain#index" of the first request with the same id when this one is a copy (fork, progress, resume). */
+  duplicateOf: string | null;
+  toolUses: Array<{ id: string; name: string }>;
+  added: Added;
+}
+
+/** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
+export interface ChainTotals {
+  chain: string;
+  requests: number;
+  inputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  outputTokens: number | null;
+  totalInputTokens: number | null;
+  firstTotalInputTokens: number | null;
+  lastTotalInputTokens: number | null;
+  maxTotalInputTokens: number | null;
+  outputPlaceholders: number;
+  duplicates: number;
+  synthetic: number;
+  apiErrors: number;
+  /** Assistant records with no message or no usage object (listed in health). */
+  notRequests: number;
+}
+
+/** A total that would pass 2^53 − 1: named at the request that pushed it over, for health. */
+export interface TotalOverflow {
+  file: string;
+  line: number;
+  field: string;
+  value: string;
+}
