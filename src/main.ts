@@ -7,6 +7,7 @@ import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./
 import { writeOut, type Io } from "./io.js";
 import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
+import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "./render/layout.js";
 import { sanitize } from "./render/sanitize.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
@@ -50,10 +51,14 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
   );
 }
 
-async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean }, io: Io): Promise<void> {
+async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean; wide?: boolean; columns?: unknown }, io: Io): Promise<void> {
   checkArgv(a, spec);
   if (a.json) a.format = "json";
   a.format ??= "table";
+  // A command with its own --columns (compare) picks them for every format; elsewhere they shape terminal tables only.
+  const ownColumns = spec.options?.columns !== undefined;
+  const columns = ownColumns ? undefined : parseColumns(a.columns);
+  if (a.format !== "table" && (a.wide || columns)) throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
   Object.assign(a, { stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
   const out = await spec.run(a);
   if (spec.serves) return;
@@ -62,8 +67,11 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
   }
   const shown = a.redact ? redactOutput(out) : out;
-  for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-  await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
+  checkColumns(shown.report, columns);
+  const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+  const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
+  for (const w of shown.report.warnings) warn(w);
+  await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);
 }

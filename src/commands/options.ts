@@ -26,6 +26,8 @@ export const GLOBAL_OPTIONS: Record<string, Options> = {
   strict: { type: "boolean", describe: "exit 1 when any line is malformed", global: true },
   subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)", global: true },
   color: { type: "boolean", describe: "colour on a TTY (--no-color turns off)", global: true },
+  wide: { type: "boolean", describe: "terminal tables: every column at full width, not fitted to the terminal", global: true },
+  columns: { type: "string", describe: "terminal tables: only these columns, in this order (keys or headers, comma-separated)", global: true },
 };
 
 /** Flags that may be given more than once; every other flag takes one value. */

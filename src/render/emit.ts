@@ -5,22 +5,22 @@ import { jsonChunks } from "./json-stream.js";
 import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
-import { terminalChunks } from "./table.js";
+import { terminalChunks, type TerminalLayout } from "./table.js";
 
 export type Format = "table" | "markdown" | "json" | "csv";
 
 /** The document for stdout in the chosen format, as one string (tests, small outputs). */
-export function render(out: CommandOutput, format: Format, palette: Palette): string {
-  return [...renderChunks(out, format, palette)].join("");
+export function render(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): string {
+  return [...renderChunks(out, format, palette, layout)].join("");
 }
 
 /** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
-export function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
-  return writeChunks(sink, renderChunks(out, format, palette));
+export function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<void> {
+  return writeChunks(sink, renderChunks(out, format, palette, layout));
 }
 
 /** The document in pieces; joined, they are the document. */
-export function* renderChunks(out: CommandOutput, format: Format, palette: Palette): Generator<string> {
+export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Generator<string> {
   switch (format) {
     case "json":
       // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
@@ -34,7 +34,7 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
       yield* csvLines(out.report);
       return;
     default:
-      yield* terminalChunks(out.report, palette);
+      yield* terminalChunks(out.report, palette, layout);
   }
 }
 
