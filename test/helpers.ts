@@ -45,7 +45,10 @@ class Capture {
  * Runs the CLI in this process through `main(args, io)`, as a user would from a pipe: stdin is not a
  * terminal, stdout and stderr are captured. Each run gets its own parser, streams and env.
  */
-export async function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; /** stdout is a terminal this many columns wide */ tty?: number } = {},
+): Promise<CliResult> {
   const stdout = new Capture();
   const stderr = new Capture();
   const io: Io = {
@@ -55,9 +58,9 @@ export async function runCli(args: string[], opts: { stdin?: string | Buffer; en
     env: testEnv(opts.env),
     cwd: opts.cwd ?? ROOT,
     stdinIsTTY: false,
-    stdoutIsTTY: false,
+    stdoutIsTTY: opts.tty !== undefined,
     stderrIsTTY: false,
-    columns: undefined,
+    columns: opts.tty,
   };
   const code = await main(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
