@@ -9,7 +9,7 @@ import { shorten, textWidth, wrap } from "./text-width.js";
 type Cells = (r: Record<string, unknown>) => Cell[];
 
 /** Keys take at most this share of the line; the value gets the rest. */
-const KEY_SHARE = 0.4;
+const KEY_SHARE = 0.45;
 
 /**
  * Two-column tables (key/value summaries) as aligned `key  value` lines, one-column tables as a list:

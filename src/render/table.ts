@@ -116,9 +116,9 @@ function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width
 function hiddenNote(cols: Column[], fit: Fit, width: number): string {
   const names = (ix: number[]) => ix.map((i) => sanitize(cols[i]!.header)).join(", ");
   if (!fit.hidden.length) return `… marks cells shortened to fit ${width} columns (${names(fit.shortened)}); --wide shows them whole`;
-  const pick = [cols[fit.shown[0]!]!, ...fit.hidden.map((i) => cols[i]!)].map((c) => c.key).join(",");
+  const example = [cols[fit.shown[0]!]!, ...fit.hidden.slice(0, 2).map((i) => cols[i]!)].map((c) => c.key).join(",");
   const n = fit.hidden.length;
-  return `${n} column${n === 1 ? "" : "s"} hidden to fit ${width} columns: ${names(fit.hidden)}; --wide shows every column, --columns ${pick} picks`;
+  return `${n} column${n === 1 ? "" : "s"} hidden to fit ${width} columns: ${names(fit.hidden)}; --wide shows every column, --columns picks (e.g. --columns ${example})`;
 }
 
 function measured(text: string, paint?: (s: string) => string): Cell {

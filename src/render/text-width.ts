@@ -72,8 +72,10 @@ export function wrap(s: string, width: number): string[] {
     if (line !== "") lines.push(line);
     let rest = word;
     while (textWidth(rest) > width) {
-      // A character wider than the line still has to go somewhere: one per line.
-      const piece = head(rest, width) || [...segmenter.segment(rest)][0]!.segment;
+      // A path breaks after a slash where it can; a character wider than the line still goes somewhere.
+      let piece = head(rest, width) || [...segmenter.segment(rest)][0]!.segment;
+      const slash = piece.lastIndexOf("/");
+      if (slash > 0 && slash < piece.length - 1) piece = piece.slice(0, slash + 1);
       lines.push(piece);
       rest = rest.slice(piece.length);
     }
