@@ -44,8 +44,7 @@ function* terminalLines(report: Report, p: Palette, layout: TerminalLayout): Gen
 
 /** Without a width, the text as one line (as it always was); with one, wrapped at spaces. */
 function fitLines(s: string, width: number | undefined, indent = ""): string[] {
-  if (width === undefined) return [s];
-  return wrap(s, width).flatMap((l, i) => (i === 0 ? [l] : wrap(`${indent}${l}`, width)));
+  return width === undefined ? [s] : wrap(s, width, indent);
 }
 
 function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<string> {

@@ -58,22 +58,24 @@ export function shorten(s: string, width: number, how: Cut = "end"): string {
   return `${head(s, room - back)}…${tail(s, back)}`;
 }
 
-/** Lines of at most `width` columns, broken at spaces; a word longer than a line is cut. */
-export function wrap(s: string, width: number): string[] {
+/** Lines of at most `width` columns, broken at spaces; a word longer than a line is cut. With an indent, lines after the first start with it. */
+export function wrap(s: string, width: number, indent = ""): string[] {
   if (textWidth(s) <= width) return [s];
+  const inner = Math.max(1, width - textWidth(indent));
   const lines: string[] = [];
+  const room = () => (lines.length === 0 ? width : inner);
   let line = "";
   for (const word of s.split(" ")) {
     const candidate = line === "" ? word : `${line} ${word}`;
-    if (textWidth(candidate) <= width) {
+    if (textWidth(candidate) <= room()) {
       line = candidate;
       continue;
     }
     if (line !== "") lines.push(line);
     let rest = word;
-    while (textWidth(rest) > width) {
+    while (textWidth(rest) > room()) {
       // A path breaks after a slash where it can; a character wider than the line still goes somewhere.
-      let piece = head(rest, width) || [...segmenter.segment(rest)][0]!.segment;
+      let piece = head(rest, room()) || [...segmenter.segment(rest)][0]!.segment;
       const slash = piece.lastIndexOf("/");
       if (slash > 0 && slash < piece.length - 1) piece = piece.slice(0, slash + 1);
       lines.push(piece);
@@ -82,5 +84,5 @@ export function wrap(s: string, width: number): string[] {
     line = rest;
   }
   if (line !== "") lines.push(line);
-  return lines;
+  return lines.map((l, i) => (i === 0 ? l : indent + l));
 }

@@ -46,3 +46,16 @@ test("the least important column goes first; numbers are never cut while a colum
   assert.deepEqual(f.hidden, [2]);
   assert.deepEqual(f.widths.slice(1), [10, 12]);
 });
+
+test("a hanging indent: lines after the first start with it, and still fit", () => {
+  assert.deepEqual(wrap("alpha beta gamma delta", 11, "  "), ["alpha beta", "  gamma", "  delta"]);
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom("ab", " ", "/", "漢", "cde"), { maxLength: 40 }), fc.integer({ min: 4, max: 30 }), (cs, w) => {
+      const lines = wrap(cs.join(""), w, "  ");
+      lines.forEach((l, i) => {
+        assert.ok(textWidth(l) <= w);
+        if (i > 0) assert.ok(l.startsWith("  "));
+      });
+    }),
+  );
+});
