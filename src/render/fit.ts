@@ -22,8 +22,9 @@ export interface Fit {
 }
 
 /** Narrowest a column gets before columns are dropped (soft), and before the first column goes too (hard). */
-const SOFT: Record<WidthClass, number> = { id: 13, path: 24, text: 20, number: Infinity, time: Infinity, flag: Infinity };
-const HARD: Record<WidthClass, number> = { id: 9, path: 12, text: 8, number: Infinity, time: Infinity, flag: Infinity };
+// An id keeps 8 characters of prefix and 4 of tail at the hard minimum (`toolu_01…hZ8R`): less matches nothing.
+const SOFT: Record<WidthClass, number> = { id: 16, path: 24, text: 20, number: Infinity, time: Infinity, flag: Infinity };
+const HARD: Record<WidthClass, number> = { id: 13, path: 16, text: 10, number: Infinity, time: Infinity, flag: Infinity };
 
 export const cutOf = (w: WidthClass): Cut => (w === "id" ? "middle-id" : w === "path" ? "middle-path" : "end");
 
