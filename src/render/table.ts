@@ -56,19 +56,19 @@ function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<st
     const cols = pickColumns(t.columns, layout.columns);
     const cellsOf = (r: Record<string, unknown>) => cols.map((c) => measured(cell(r[c.key], c.kind, shortTimes), deltaPaint(c, r[c.key], p)));
     const footerOf = (r: Record<string, unknown>) => cols.map((c) => measured(formatValue(r[c.key], c.kind), p.heading));
-    if (layout.width !== undefined && cols.length <= 2) {
-      yield* listLines(t, cols, cellsOf, footerOf, layout.width, p);
-    } else {
-      yield* boxed(t, cols, cellsOf, footerOf, layout.width, p);
-    }
-    if (shortTimes) yield* fitLines(`times are UTC on ${shortTimes}`, layout.width).map(p.dim);
+    let shown = cols;
+    if (layout.width !== undefined && cols.length <= 2) yield* listLines(t, cols, cellsOf, footerOf, layout.width, p);
+    else shown = yield* boxed(t, cols, cellsOf, footerOf, layout.width, p);
+    // The date goes with the times: no time column left, no note.
+    if (shortTimes && shown.some((c) => c.kind === "time")) yield* fitLines(`times are UTC on ${shortTimes}`, layout.width).map(p.dim);
   }
   for (const n of t.notes ?? []) yield* fitLines(sanitize(n), layout.width, "  ").map(p.dim);
 }
 
 type Cells = (r: Record<string, unknown>) => Cell[];
 
-function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width: number | undefined, p: Palette): Generator<string> {
+/** The table as boxes of up to BLOCK_ROWS rows; returns the columns it showed. */
+function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width: number | undefined, p: Palette): Generator<string, Column[]> {
   const heads = cols.map((c) => measured(sanitize(c.header)));
   const aligns: Align[] = cols.map(columnAlign);
   const footer = (t.footer ?? []).map(footerOf);
@@ -109,6 +109,7 @@ function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width
     yield box.bottom;
   }
   if (fit && (fit.hidden.length || fit.shortened.length)) yield* fitLines(hiddenNote(cols, fit, width!), width, "  ").map(p.dim);
+  return fit ? fit.shown.map((i) => cols[i]!) : cols;
 }
 
 /** What was hidden or cut to fit, and how to see it: one note under the table. */
