@@ -9,6 +9,7 @@ import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "./render/layout.js";
 import { sanitize } from "./render/sanitize.js";
+import { writeFiles } from "./output/files.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
 
@@ -67,10 +68,14 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
   }
   const shown = a.redact ? redactOutput(out) : out;
-  checkColumns(shown.report, columns);
-  const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+  // The one output step: files (charts) first, so a refused path fails before stdout is used; their
+  // contents redacted with the document, their paths and guards as given.
+  checkColumns(shown.document, columns);
+  await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+  const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}
+`);
   const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
-  for (const w of shown.report.warnings) warn(w);
+  for (const w of shown.document.warnings) warn(w);
   await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);

@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import type { Column, Report } from "../report/model.js";
+import type { Column, OutputDocument } from "../report/model.js";
 import type { Align } from "./box.js";
 import type { WidthClass } from "./fit.js";
 
@@ -44,7 +44,7 @@ export function pickColumns(cols: Column[], wanted: string[] | undefined): Colum
 }
 
 /** `--columns` names a column key or header of some table in the document; anything else is a usage error that lists the keys. */
-export function checkColumns(report: Report, wanted: string[] | undefined): void {
+export function checkColumns(report: OutputDocument, wanted: string[] | undefined): void {
   if (!wanted?.length) return;
   const known = new Set(report.tables.flatMap((t) => t.columns.flatMap(names)));
   const bad = wanted.filter((w) => !known.has(norm(w)));

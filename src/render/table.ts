@@ -1,4 +1,4 @@
-import type { Column, Report, Table } from "../report/model.js";
+import type { Column, OutputDocument, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
 import { formatValue } from "./values.js";
 import { sanitize } from "./sanitize.js";
@@ -14,16 +14,16 @@ export type { TerminalLayout } from "./layout.js";
 export const BLOCK_ROWS = 500;
 
 /** Terminal rendering: one boxed table per report table, numbers right-aligned. */
-export function renderTerminal(report: Report, p: Palette, layout: TerminalLayout = {}): string {
+export function renderTerminal(report: OutputDocument, p: Palette, layout: TerminalLayout = {}): string {
   return [...terminalChunks(report, p, layout)].join("");
 }
 
 /** The terminal document a line at a time; with `layout.width` every line fits that many columns. */
-export function* terminalChunks(report: Report, p: Palette, layout: TerminalLayout = {}): Generator<string> {
+export function* terminalChunks(report: OutputDocument, p: Palette, layout: TerminalLayout = {}): Generator<string> {
   for (const line of terminalLines(report, p, layout)) yield `${line}\n`;
 }
 
-function* terminalLines(report: Report, p: Palette, layout: TerminalLayout): Generator<string> {
+function* terminalLines(report: OutputDocument, p: Palette, layout: TerminalLayout): Generator<string> {
   const fitted = (s: string, paint: (x: string) => string, indent = "") => fitLines(s, layout.width, indent).map(paint);
   yield* fitted(sanitize(report.title), p.heading);
   for (const [k, v, kind] of report.summary ?? []) {

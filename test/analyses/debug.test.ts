@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
-import { readDebugLog } from "../../src/records/debug.js";
+import { readDebugLog } from "../read.js";
 import { sample } from "../helpers.js";
 
 async function analyse(...p: string[]): Promise<DebugResult> {
   const s = debugAnalysis.init();
-  for await (const r of readDebugLog({ path: sample("logs", ...p), kind: "debug-log", bytes: 0, sha256: "" })) debugAnalysis.step(s, r);
+  for (const r of await readDebugLog({ path: sample("logs", ...p), kind: "debug-log", bytes: 0, sha256: "" })) debugAnalysis.step(s, r);
   return debugAnalysis.finish(s);
 }
 

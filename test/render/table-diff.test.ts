@@ -5,7 +5,7 @@ import Table3 from "cli-table3";
 import fc from "fast-check";
 import { buildParser } from "../../src/main.js";
 import type { Argv } from "../../src/commands/registry.js";
-import type { Column, ColumnKind, Report, Table } from "../../src/report/model.js";
+import type { Column, ColumnKind, OutputDocument, Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";
 import { renderTerminal } from "../../src/render/table.js";
 import { formatValue } from "../../src/render/values.js";
@@ -16,7 +16,7 @@ import { SAMPLE_COMMANDS } from "./sample-commands.js";
 const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 
 /** The renderer this one replaced (cli-table3, compact style), kept here as the reference the box must equal. */
-function reference(report: Report): string {
+function reference(report: OutputDocument): string {
   const out = [sanitize(report.title)];
   for (const [k, v, kind] of report.summary ?? []) out.push(`${sanitize(k)}: ${formatValue(v, kind ?? "text", "—")}`);
   let section: string | undefined;
@@ -45,12 +45,12 @@ function referenceTable(t: Table): string[] {
 }
 
 /** The reports the commands build on the samples, taken before rendering (the parser with a run callback). */
-async function sampleReports(): Promise<Array<[string, Report]>> {
-  const reports: Array<[string, Report]> = [];
+async function sampleReports(): Promise<Array<[string, OutputDocument]>> {
+  const reports: Array<[string, OutputDocument]> = [];
   for (const args of SAMPLE_COMMANDS) {
     const parser = buildParser({ columns: undefined }, async (spec, argv: Argv) => {
       Object.assign(argv, { format: "table", stdin: Readable.from([]), env: { TZ: "UTC", HOME: ROOT }, cwd: ROOT, stdinIsTTY: true, stderr: { write: () => true, once: () => undefined }, stderrIsTTY: false });
-      reports.push([args.join(" "), (await spec.run(argv)).report]);
+      reports.push([args.join(" "), (await spec.run(argv)).document]);
     });
     await parser.parseAsync(args, {}, () => undefined);
   }
@@ -58,7 +58,7 @@ async function sampleReports(): Promise<Array<[string, Report]>> {
 }
 
 /** Times on one day print as time of day in both; this reference does not do that, so the comparison leaves times out. */
-const withoutTimes = (r: Report): Report => ({ ...r, tables: r.tables.map((t) => ({ ...t, columns: t.columns.filter((c) => c.kind !== "time") })).filter((t) => t.columns.length) });
+const withoutTimes = (r: OutputDocument): OutputDocument => ({ ...r, tables: r.tables.map((t) => ({ ...t, columns: t.columns.filter((c) => c.kind !== "time") })).filter((t) => t.columns.length) });
 
 test("the box equals cli-table3's on every command's report on the samples (piped: every column, natural widths)", async () => {
   const reports = await sampleReports();
@@ -90,7 +90,7 @@ const tableArb = fc
 test("the box equals cli-table3's on random tables (CJK, combining marks, empty cells and headers, footers)", () => {
   fc.assert(
     fc.property(tableArb, (t) => {
-      const r: Report = { title: "r", tables: [t], warnings: [] };
+      const r: OutputDocument = { title: "r", tables: [t], warnings: [] };
       assert.equal(renderTerminal(r, plain), reference(r));
     }),
     { numRuns: 400 },

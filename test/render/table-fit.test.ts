@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Column, ColumnKind, Report, Table } from "../../src/report/model.js";
+import type { Column, ColumnKind, OutputDocument, Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";
 import { renderTerminal } from "../../src/render/table.js";
 import { textWidth } from "../../src/render/text-width.js";
@@ -22,7 +22,7 @@ const tableArb: fc.Arbitrary<Table> = fc
 test("with a width, no line of any table is longer: boxes, key/value lines, lists, titles, notes", () => {
   fc.assert(
     fc.property(fc.array(tableArb, { minLength: 1, maxLength: 3 }), fc.integer({ min: 20, max: 160 }), text, (tables, width, title) => {
-      const r: Report = { title, summary: [["a key", title]], tables, warnings: [] };
+      const r: OutputDocument = { title, summary: [["a key", title]], tables, warnings: [] };
       const out = renderTerminal(r, plain, { width });
       for (const line of out.split("\n")) assert.ok(textWidth(line) <= width, `${width}: ${line}`);
     }),
