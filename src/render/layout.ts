@@ -2,6 +2,7 @@ import { UsageError } from "../errors.js";
 import type { Column, OutputDocument } from "../report/model.js";
 import type { Align } from "./box.js";
 import type { WidthClass } from "./fit.js";
+import { alignOf } from "./kinds.js";
 
 /** How terminal tables are laid out: fitted to `width` columns when given; only the `columns` named, when given. */
 export interface TerminalLayout {
@@ -26,7 +27,7 @@ export function columnPriority(c: Column, index: number): number {
 }
 
 export function columnAlign(c: Column): Align {
-  return (c as Described).align ?? (NUMERIC.has(c.kind) ? "right" : "left");
+  return alignOf(c);
 }
 
 const norm = (s: string) => s.trim().toLowerCase();

@@ -1,6 +1,7 @@
-import type { Column, OutputDocument, Table } from "../report/model.js";
+import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
-import { formatValue } from "./values.js";
+import { cellText, formatValue } from "./cell.js";
+import { displayZone, isUtcZone, timeInZone } from "./zone.js";
 import { sanitize } from "./sanitize.js";
 import { Box, type Align, type Cell } from "./box.js";
 import { cutOf, fitColumns, type Fit } from "./fit.js";
@@ -54,18 +55,18 @@ function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<st
   } else {
     const shortTimes = sameDay(t);
     const cols = pickColumns(t.columns, layout.columns);
-    const cellsOf = (r: Record<string, unknown>) => cols.map((c) => measured(cell(r[c.key], c.kind, shortTimes), deltaPaint(c, r[c.key], p)));
-    const footerOf = (r: Record<string, unknown>) => cols.map((c) => measured(formatValue(r[c.key], c.kind), p.heading));
+    const cellsOf = (r: Row) => cols.map((c) => measured(cell(r, c, shortTimes), deltaPaint(c, r[c.key], p)));
+    const footerOf = (r: Row) => cols.map((c) => measured(cellText(r, c), p.heading));
     let shown = cols;
     if (layout.width !== undefined && cols.length <= 2) yield* listLines(t, cols, cellsOf, footerOf, layout.width, p);
     else shown = yield* boxed(t, cols, cellsOf, footerOf, layout.width, p);
     // The date goes with the times: no time column left, no note.
-    if (shortTimes && shown.some((c) => c.kind === "time")) yield* fitLines(`times are UTC on ${shortTimes}`, layout.width).map(p.dim);
+    if (shortTimes && shown.some((c) => c.kind === "time")) yield* fitLines(`times are ${zoneName()} on ${shortTimes}`, layout.width).map(p.dim);
   }
   for (const n of t.notes ?? []) yield* fitLines(sanitize(n), layout.width, "  ").map(p.dim);
 }
 
-type Cells = (r: Record<string, unknown>) => Cell[];
+type Cells = (r: Row) => Cell[];
 
 /** The table as boxes of up to BLOCK_ROWS rows; returns the columns it showed. */
 function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width: number | undefined, p: Palette): Generator<string, Column[]> {
@@ -141,25 +142,29 @@ function widen(w: number[], rows: Cell[][]): void {
   for (const r of rows) for (let i = 0; i < w.length; i++) if (r[i]!.width > w[i]!) w[i] = r[i]!.width;
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
+// Group 2 keeps the Z in UTC so UTC tables read as before; a zone's offset goes to the note instead.
+const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|(?=[+-])))([+-]\d{2}:\d{2})?$/;
+const local = (v: string) => timeInZone(v, displayZone());
+const zoneName = () => (isUtcZone(displayZone()) ? "UTC" : displayZone());
 
-/** When every time in a table falls on one UTC day, the terminal shows the time of day only (the title or summary has the date). */
+/** When every time in a table falls on one day (in the --tz zone), the terminal shows the time of day only (the title or summary has the date). */
 function sameDay(t: Table): string | undefined {
   const days = new Set<string>();
   for (const c of t.columns) if (c.kind === "time") for (const r of t.rows) {
-    const m = ISO.exec(String(r[c.key] ?? ""));
+    const m = ISO.exec(local(String(r[c.key] ?? "")));
     if (m) days.add(m[1]!);
     else if (r[c.key]) return undefined;
   }
   return days.size === 1 ? [...days][0] : undefined;
 }
 
-function cell(v: unknown, kind: string, shortTimes: string | undefined): string {
-  if (kind === "time" && shortTimes && typeof v === "string") {
-    const m = ISO.exec(v);
+function cell(r: Row, c: Column, shortTimes: string | undefined): string {
+  const v = r[c.key];
+  if (c.kind === "time" && shortTimes && typeof v === "string") {
+    const m = ISO.exec(local(v));
     if (m) return m[2]!;
   }
-  return formatValue(v, kind as never);
+  return cellText(r, c);
 }
 
 function deltaPaint(c: Column, v: unknown, p: Palette): ((s: string) => string) | undefined {

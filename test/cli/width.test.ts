@@ -10,7 +10,7 @@ const widest = (s: string) => Math.max(...s.split("\n").map((l) => stringWidth(l
 for (const width of [60, 80, 120]) {
   test(`every command on the samples fits a ${width}-column terminal: no line is longer`, async () => {
     for (const args of SAMPLE_COMMANDS) {
-      const r = await runCli(args, { tty: width });
+      const r = await runCli(args, { tty: { stdout: true, columns: width } });
       assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
       const long = r.stdout.split("\n").filter((l) => stringWidth(l) > width);
       assert.deepEqual(long, [], `${args.join(" ")} at ${width}`);
@@ -24,12 +24,12 @@ test("COLUMNS fits piped output too, and wins over the terminal's width", async 
   const piped = await runCli(["demo"], { env: { COLUMNS: "70" } });
   assert.equal(piped.code, 0, piped.stderr);
   assert.ok(widest(piped.stdout) <= 70);
-  const tty = await runCli(["demo"], { tty: 200, env: { COLUMNS: "70" } });
+  const tty = await runCli(["demo"], { tty: { stdout: true, columns: 200 }, env: { COLUMNS: "70" } });
   assert.equal(tty.stdout, piped.stdout);
 });
 
 test("a dropped column is named in one note under its table, with the way to see it", async () => {
-  const r = await runCli(["requests", BASIC], { tty: 60 });
+  const r = await runCli(["requests", BASIC], { tty: { stdout: true, columns: 60 } });
   const notes = r.stdout.split("\n").filter((l) => /hidden to fit 60 columns/.test(l));
   assert.equal(notes.length, 1, r.stdout);
   // The note wraps under itself: read it as one line.
@@ -41,7 +41,7 @@ test("a dropped column is named in one note under its table, with the way to see
 
 test("at a width where everything fits, the terminal gets exactly the piped table and no note", async () => {
   const piped = await runCli(["requests", BASIC]);
-  const wide = await runCli(["requests", BASIC], { tty: 400 });
+  const wide = await runCli(["requests", BASIC], { tty: { stdout: true, columns: 400 } });
   assert.equal(wide.stdout, piped.stdout);
   assert.doesNotMatch(wide.stdout, /hidden to fit/);
 });
@@ -49,7 +49,7 @@ test("at a width where everything fits, the terminal gets exactly the piped tabl
 test("--wide on a narrow terminal prints what a pipe gets: every column, nothing cut", async () => {
   for (const args of [["requests", BASIC], ["demo"]]) {
     const piped = await runCli(args);
-    const wide = await runCli([...args, "--wide"], { tty: 60 });
+    const wide = await runCli([...args, "--wide"], { tty: { stdout: true, columns: 60 } });
     assert.equal(wide.code, 0, wide.stderr);
     assert.equal(wide.stdout, piped.stdout);
     assert.ok(widest(wide.stdout) > 60);
@@ -62,7 +62,7 @@ test("--columns picks columns by key or header, in the order given, piped or not
   const header = r.stdout.split("\n").find((l) => l.startsWith("│") && l.includes("#"))!;
   assert.match(header, /^│ +# │ +delta │ +total input │$/);
   assert.match(r.stdout, /Parse health/);
-  const tty = await runCli(["requests", BASIC, "--columns", "index,delta"], { tty: 60 });
+  const tty = await runCli(["requests", BASIC, "--columns", "index,delta"], { tty: { stdout: true, columns: 60 } });
   assert.doesNotMatch(tty.stdout.split("hidden")[0]!, /cache read/);
 });
 
@@ -79,7 +79,7 @@ test("--columns with a name no table has is a usage error that lists the keys", 
 });
 
 test("key/value tables print as aligned lines that wrap under their value; a COLUMNS that is no width is named and ignored", async () => {
-  const r = await runCli(["demo"], { tty: 80 });
+  const r = await runCli(["demo"], { tty: { stdout: true, columns: 80 } });
   const lines = r.stdout.split("\n");
   const i = lines.findIndex((l) => l.startsWith("session  ") || /^session +c0ffee00/.test(l));
   assert.ok(i > 0, r.stdout.slice(0, 800));

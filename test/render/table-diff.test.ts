@@ -5,15 +5,14 @@ import Table3 from "cli-table3";
 import fc from "fast-check";
 import { buildParser } from "../../src/main.js";
 import type { Argv } from "../../src/commands/registry.js";
-import type { Column, ColumnKind, OutputDocument, Table } from "../../src/report/model.js";
+import { col, type Column, type ColumnKind, type OutputDocument, type Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";
 import { renderTerminal } from "../../src/render/table.js";
-import { formatValue } from "../../src/render/values.js";
+import { cellText, formatValue } from "../../src/render/cell.js";
+import { alignOf } from "../../src/render/kinds.js";
 import { sanitize } from "../../src/render/sanitize.js";
 import { ROOT } from "../helpers.js";
 import { SAMPLE_COMMANDS } from "./sample-commands.js";
-
-const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 
 /** The renderer this one replaced (cli-table3, compact style), kept here as the reference the box must equal. */
 function reference(report: OutputDocument): string {
@@ -35,9 +34,9 @@ function referenceTable(t: Table): string[] {
     const table = new Table3({
       head: t.columns.map((c) => sanitize(c.header)),
       style: { head: [], border: [], compact: true },
-      colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
+      colAligns: t.columns.map(alignOf),
     });
-    for (const r of [...t.rows, ...(t.footer ?? [])]) table.push(t.columns.map((c) => formatValue(r[c.key], c.kind)));
+    for (const r of [...t.rows, ...(t.footer ?? [])]) table.push(t.columns.map((c) => cellText(r, c)));
     lines.push(table.toString());
   }
   for (const n of t.notes ?? []) lines.push(sanitize(n));
@@ -82,7 +81,7 @@ const value = (kind: ColumnKind) =>
 const tableArb = fc
   .array(fc.record({ header: text, kind: fc.constantFrom(...KINDS) }), { minLength: 1, maxLength: 7 })
   .chain((cs) => {
-    const columns: Column[] = cs.map((c, i) => ({ key: `c${i}`, header: c.header, kind: c.kind }));
+    const columns: Column[] = cs.map((c, i) => col(`c${i}`, c.header, c.kind));
     const row = fc.tuple(...columns.map((c) => value(c.kind))).map((vs) => Object.fromEntries(vs.map((v, i) => [`c${i}`, v])));
     return fc.record({ rows: fc.array(row, { maxLength: 8 }), footer: fc.array(row, { maxLength: 1 }) }).map(({ rows, footer }) => ({ id: "t", title: "t", columns, rows, footer }) as Table);
   });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Column, ColumnKind, OutputDocument, Table } from "../../src/report/model.js";
+import { col, type Column, type ColumnKind, type OutputDocument, type Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";
 import { renderTerminal } from "../../src/render/table.js";
 import { textWidth } from "../../src/render/text-width.js";
@@ -14,7 +14,7 @@ const value = (k: ColumnKind) => (k === "text" ? text : k === "time" ? fc.consta
 const tableArb: fc.Arbitrary<Table> = fc
   .array(fc.record({ header: word, kind: fc.constantFrom(...KINDS) }), { minLength: 1, maxLength: 14 })
   .chain((cs) => {
-    const columns = cs.map((c, i) => ({ key: `c${i}`, header: c.header, kind: c.kind })) as Column[];
+    const columns: Column[] = cs.map((c, i) => col(`c${i}`, c.header, c.kind));
     const row = fc.tuple(...columns.map((c) => value(c.kind))).map((vs) => Object.fromEntries(vs.map((v, i) => [`c${i}`, v])));
     return fc.record({ title: text, rows: fc.array(row, { maxLength: 6 }), notes: fc.array(text, { maxLength: 2 }) }).map((t) => ({ id: "t", columns, footer: [], ...t }));
   });
@@ -31,7 +31,7 @@ test("with a width, no line of any table is longer: boxes, key/value lines, list
 });
 
 test("a dropped column is named once under its table; a table that fits gets no note", () => {
-  const cols = ["alpha", "beta", "gamma", "delta"].map((k) => ({ key: k, header: k, kind: "text" })) as Column[];
+  const cols: Column[] = ["alpha", "beta", "gamma", "delta"].map((k, i) => col(k, k, "text", { priority: i === 0 ? 1 : 3 }));
   const rows = [{ alpha: "x".repeat(30), beta: "y".repeat(30), gamma: "z".repeat(30), delta: "w".repeat(30) }];
   const narrow = renderTerminal({ title: "t", tables: [{ id: "t", title: "t", columns: cols, rows }], warnings: [] }, plain, { width: 60 });
   assert.equal(narrow.match(/hidden to fit 60 columns/g)?.length, 1, narrow);
