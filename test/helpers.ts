@@ -22,9 +22,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The environment every CLI test starts from: TZ=UTC, NO_COLOR, fixed width, a home with no Claude config. */
+/** The environment every CLI test starts from: TZ=UTC, NO_COLOR, no COLUMNS (piped output keeps every column), a home with no Claude config. */
 function testEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", COLUMNS: "200", HOME: join(ROOT, "samples", ".no-home"), ...extra };
+  return { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", HOME: join(ROOT, "samples", ".no-home"), ...extra };
 }
 
 /** Collects what the CLI writes; always accepts, like a pipe that is read as fast as it is written. */

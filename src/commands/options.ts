@@ -31,12 +31,14 @@ export const COMMON_OPTIONS = {
   strict: { type: "boolean", describe: "exit 1 when any line is malformed" },
   subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)" },
   color: { type: "boolean", describe: "colour even when not a terminal (FORCE_COLOR too); --no-color turns it off, NO_COLOR wins" },
+  wide: { type: "boolean", describe: "terminal tables: every column at full width, not fitted to the terminal" },
+  columns: { type: "string", describe: "terminal tables: only these columns, in this order (keys or headers, comma-separated)" },
 } satisfies Record<string, Options>;
 
 export type CommonName = keyof typeof COMMON_OPTIONS;
 
 /** What every command that prints a document takes. */
-export const OUTPUT = ["format", "json", "output", "tz", "redact", "color"] as const satisfies readonly CommonName[];
+export const OUTPUT = ["format", "json", "output", "tz", "redact", "color", "wide", "columns"] as const satisfies readonly CommonName[];
 /** The session filters, for every command that looks sessions up. */
 export const FILTERS = ["project", "since", "until"] as const satisfies readonly CommonName[];
 /** A session looked up by id, path, stdin or (no target on a terminal) the newest one. */
@@ -44,7 +46,8 @@ export const LOOKUP = ["strict", "claude-dir", "subagents", ...FILTERS] as const
 
 /** The common options a command takes, by its spec; a spec that does not say takes them all (as before specs said). */
 export function commonFor(spec: CommandSpec): Record<string, Options> {
-  return Object.fromEntries(commonNames(spec).map((n) => [n, COMMON_OPTIONS[n]]));
+  // A command's own option of the same name (compare's --columns) wins over the common one.
+  return Object.fromEntries(commonNames(spec).filter((n) => !spec.options?.[n]).map((n) => [n, COMMON_OPTIONS[n]]));
 }
 
 export const commonNames = (spec: CommandSpec): readonly CommonName[] => (spec.common ?? Object.keys(COMMON_OPTIONS)) as readonly CommonName[];

@@ -6,7 +6,7 @@ import { jsonChunks } from "./json-stream.js";
 import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
-import { terminalChunks } from "./table.js";
+import { terminalChunks, type TerminalLayout } from "./table.js";
 
 export type Format = "table" | "markdown" | "json" | "csv" | "html";
 
@@ -14,20 +14,25 @@ export type Format = "table" | "markdown" | "json" | "csv" | "html";
 export const FORMATS = ["table", "markdown", "json", "csv", "html"] as const satisfies readonly Format[];
 
 /** The document for stdout in the chosen format, as one string (tests, small outputs). */
-export async function render(out: CommandOutput, format: Format, palette: Palette): Promise<string> {
-  return [...renderChunks(out, format, palette, await figuresFor(out, format))].join("");
+export async function render(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<string> {
+  return [...renderChunks(out, format, palette, layout, await figuresFor(out, format))].join("");
 }
 
 /** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
-export async function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
-  return writeChunks(sink, renderChunks(out, format, palette, await figuresFor(out, format)));
+export async function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<void> {
+  return writeChunks(sink, renderChunks(out, format, palette, layout, await figuresFor(out, format)));
+}
+
+/** The document's pieces with its charts drawn first: for a sink that is not a stream (`-o FILE`). */
+export async function documentChunks(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<Generator<string>> {
+  return renderChunks(out, format, palette, layout, await figuresFor(out, format));
 }
 
 /** Charts are drawn (asynchronously, by vega) only for the one format that shows them. */
 const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> => (format === "html" ? chartFigures(out.document) : Promise.resolve([]));
 
 /** The document in pieces; joined, they are the document. `figures`: the HTML charts, drawn ahead. */
-export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, figures: string[] = []): Generator<string> {
+export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}, figures: string[] = []): Generator<string> {
   switch (format) {
     case "json":
       // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
@@ -44,7 +49,7 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
       yield* htmlChunks(out.document, figures);
       return;
     case "table":
-      yield* terminalChunks(out.document, palette);
+      yield* terminalChunks(out.document, palette, layout);
       return;
     default:
       // A new format must say here how it renders.

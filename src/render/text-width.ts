@@ -1,0 +1,88 @@
+import stringWidth from "string-width";
+
+// Most cells are printable ASCII (numbers, times, ids): their width is their length, and the test is
+// far cheaper than string-width's grapheme segmentation.
+const ASCII = /^[\x20-\x7e]*$/;
+const segmenter = new Intl.Segmenter();
+
+/** Terminal columns the text takes (CJK and emoji 2, combining marks 0). */
+export function textWidth(s: string): number {
+  return ASCII.test(s) ? s.length : stringWidth(s);
+}
+
+/** Grapheme clusters with their widths, so a cut never splits a character a terminal draws as one. */
+function clusters(s: string): Array<[string, number]> {
+  return [...segmenter.segment(s)].map(({ segment }) => [segment, stringWidth(segment)]);
+}
+
+/** The longest start of `s` that fits `width` columns. */
+function head(s: string, width: number): string {
+  if (ASCII.test(s)) return s.slice(0, width);
+  let out = "";
+  let used = 0;
+  for (const [c, w] of clusters(s)) {
+    if (used + w > width) break;
+    out += c;
+    used += w;
+  }
+  return out;
+}
+
+/** The longest end of `s` that fits `width` columns. */
+function tail(s: string, width: number): string {
+  if (ASCII.test(s)) return width <= 0 ? "" : s.slice(-width);
+  let out = "";
+  let used = 0;
+  const cs = clusters(s);
+  for (let i = cs.length - 1; i >= 0; i--) {
+    const [c, w] = cs[i]!;
+    if (used + w > width) break;
+    out = c + out;
+    used += w;
+  }
+  return out;
+}
+
+export type Cut = "end" | "middle-id" | "middle-path";
+
+/**
+ * `s` in at most `width` columns, `…` where text was left out: at the end for prose; in the middle for
+ * ids (the prefix a reader matches by stays long) and paths (the file name at the end stays long).
+ */
+export function shorten(s: string, width: number, how: Cut = "end"): string {
+  if (textWidth(s) <= width) return s;
+  if (width <= 1) return width === 1 ? "…" : "";
+  const room = width - 1;
+  if (how === "end") return `${head(s, room)}…`;
+  const back = how === "middle-id" ? Math.floor(room / 3) : Math.ceil((room * 2) / 3);
+  return `${head(s, room - back)}…${tail(s, back)}`;
+}
+
+/** Lines of at most `width` columns, broken at spaces; a word longer than a line is cut. With an indent, lines after the first start with it. */
+export function wrap(s: string, width: number, indent = ""): string[] {
+  if (textWidth(s) <= width) return [s];
+  const inner = Math.max(1, width - textWidth(indent));
+  const lines: string[] = [];
+  const room = () => (lines.length === 0 ? width : inner);
+  let line = "";
+  for (const word of s.split(" ")) {
+    const candidate = line === "" ? word : `${line} ${word}`;
+    if (textWidth(candidate) <= room()) {
+      line = candidate;
+      continue;
+    }
+    if (line !== "") lines.push(line);
+    let rest = word;
+    while (textWidth(rest) > room()) {
+      // A path breaks after a slash where it can; a character wider than the line still goes somewhere.
+      let piece = head(rest, room()) || [...segmenter.segment(rest)][0]!.segment;
+      const slash = piece.lastIndexOf("/");
+      if (slash > 0 && slash < piece.length - 1) piece = piece.slice(0, slash + 1);
+      lines.push(piece);
+      rest = rest.slice(piece.length);
+    }
+    line = rest;
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((l, i) => (i === 0 ? l : indent + l));
+}
