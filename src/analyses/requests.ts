@@ -38,6 +38,10 @@ export interface RequestRow {
   cacheCreation1h: number | null;
   cacheReadInputTokens: number | null;
   outputTokens: number | null;
+  /** The file's own figure (max over the fragments); `outputTokens` may be replaced by a confirmed one (CONTRACT.md). */
+  outputTokensRecorded: number | null;
+  /** Where `outputTokens` comes from: "final-fragment", "parent-task-result", "claude-p-result" or "placeholder". */
+  outputSource: OutputSource;
   /** No fragment carried a stop_reason: the output count is a streaming snapshot, not the final figure. */
   outputPlaceholder: boolean;
   stopReason: string | null;
@@ -51,6 +55,8 @@ export interface RequestRow {
   toolUses: Array<{ id: string; name: string }>;
   added: Added;
 }
+
+export type OutputSource = "final-fragment" | "parent-task-result" | "claude-p-result" | "placeholder";
 
 /** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
 export interface ChainTotals {
@@ -179,7 +185,7 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
       sessionId: rec.sessionId ?? null, messageId: rec.messageId ?? null, requestId: rec.requestId ?? null,
       model: rec.model ?? null, timestamp: rec.timestamp ?? null, fragments: 0,
       inputTokens: null, cacheCreationInputTokens: null, cacheCreation5m: null, cacheCreation1h: null,
-      cacheReadInputTokens: null, outputTokens: null, outputPlaceholder: true, stopReason: null,
+      cacheReadInputTokens: null, outputTokens: null, outputTokensRecorded: null, outputSource: "placeholder", outputPlaceholder: true, stopReason: null,
       totalInputTokens: null, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
       toolUses: [], added: c.pending,
     };
@@ -196,11 +202,13 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   row.cacheCreationInputTokens = maxKnown(row.cacheCreationInputTokens, u.cacheCreationInputTokens);
   row.cacheReadInputTokens = maxKnown(row.cacheReadInputTokens, u.cacheReadInputTokens);
   row.outputTokens = maxKnown(row.outputTokens, u.outputTokens);
+  row.outputTokensRecorded = row.outputTokens;
   row.cacheCreation5m = maxKnown(row.cacheCreation5m, u.cacheCreation5m);
   row.cacheCreation1h = maxKnown(row.cacheCreation1h, u.cacheCreation1h);
   if (rec.stopReason !== null) {
     row.stopReason = rec.stopReason;
     row.outputPlaceholder = false;
+    row.outputSource = "final-fragment";
   }
   for (const b of rec.content) {
     if (b.type === "tool_use" && typeof b.id === "string") row.toolUses.push({ id: b.id, name: typeof b.name === "string" ? b.name : "" });
