@@ -8,7 +8,9 @@ import { type BaselineEvidence, type DebugEvidence, type Gathered, type SavedEvi
 import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
-import { resolveTarget } from "../sources/targets.js";
+import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { configDirs } from "../sources/discover.js";
+import { UsageError } from "../errors.js";
 import { inspectSavedFile } from "./evidence.js";
 import { debugEvidenceFor, type LocateOptions } from "./locate.js";
 import type { RunnerOptions } from "./runner.js";
@@ -27,7 +29,25 @@ const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instruct
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
 export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
-  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY });
+  return readResolved(await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY }), opts, keys);
+}
+
+/**
+ * A session id named by other evidence (a `claude -p` output): its transcripts, or, when no config dir holds
+ * it, an empty pass (`missing` true) so the rest of the evidence is still reported.
+ */
+export async function gatherNamedSession<K extends keyof TranscriptResults>(sessionId: string, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K> & { missing: boolean }> {
+  try {
+    return { ...(await gatherTranscripts(sessionId, opts, keys)), missing: false };
+  } catch (e) {
+    // Only "not here": a transcript that is found but refused (a FIFO, a directory) stays the usage error it is.
+    if (!(e instanceof UsageError) || !/^no session matches|is too short/.test(e.message)) throw e;
+    const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
+    return { ...(await readResolved({ target: sessionId, sessionId, mainPath: null, inputs: [], searched }, opts, keys)), missing: true };
+  }
+}
+
+async function readResolved<K extends keyof TranscriptResults>(resolved: ResolvedTarget, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
   const analyses = Object.fromEntries(keys.map((k) => [k, TRANSCRIPT_ANALYSES[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
