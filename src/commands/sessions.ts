@@ -91,7 +91,7 @@ export const sessionsCommand: CommandSpec = {
             title: "Sessions (newest first)",
             columns: [
               col("sessionId", "session"), col("project", "project (cwd)"), col("firstTimestamp", "first", "time"),
-              col("lastTimestamp", "last", "time"), col("bytes", "size", "bytes"), col("requests", "requests", "int"),
+              col("lastTimestamp", "last", "time"), col("bytes", "size", "bytes"), col("requests", "requests (main chain)", "int"),
               col("subagents", "subagents", "int"), col("versions", "versions"), col("malformed", "malformed", "int"),
             ],
             rows: rows.map((r) => ({ ...r })),
