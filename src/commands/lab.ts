@@ -18,6 +18,7 @@ export type LabServerName = (typeof LAB_SERVERS)[number];
 export const labCommand: CommandSpec = {
   command: "lab <server>",
   describe: "a stdio MCP lab server (instructions | output) that reproduces the seed experiments; serves JSON-RPC on stdin/stdout until stdin ends",
+  common: [],
   examples: [
     ["ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl", "seed 000's server: 5,000 chars of Japanese instructions, every message both ways logged"],
     ["ccforensics lab instructions --dual --init-delay-ms 8000", "a dual-era server (server/discover answered, other codewords) whose initialize reply is 8 s late"],

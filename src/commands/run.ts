@@ -10,22 +10,23 @@ import { parseMatrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
 import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
 import { checkNamedFile } from "../sources/guard.js";
-import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
+import { RUN_FILES, planRuns, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
-import { col, type Table } from "../report/model.js";
+import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { labCommand, labSetup } from "./lab.js";
-import { checkArgv } from "./options.js";
 import type { Argv, CommandSpec } from "./registry.js";
+import { checkArgv, OUTPUT } from "./options.js";
 
 export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
+  common: [...OUTPUT, "claude-dir"],
   examples: [
-    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
+    ["ccforensics run samples/lab/matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
     ["ccforensics run samples/matrices/order-two.json --dry-run", "a shipped matrix: two servers' instructions in both orders"],
-    ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+    ["ccforensics run samples/lab/matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
   ],
   positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")' } },
   options: {
@@ -116,7 +117,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     document: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
       summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
-      tables: [dryRun ? plannedTable(rows) : runsTable(rows)],
+      tables: [dryRun ? plannedRunsTable(rows) : matrixRunsTable(rows)],
       warnings,
     },
   };
@@ -137,37 +138,6 @@ function row(p: PlannedRun, status: RunRow["status"], json: RunJson | null): Run
     env: p.env,
     servers: p.servers,
     mcpConfig: p.mcpConfig,
-  };
-}
-
-function runsTable(rows: RunRow[]): Table {
-  return {
-    id: "run:runs",
-    title: "Runs",
-    columns: [col("label", "label"), col("folder", "folder"), col("status", "status"), col("session", "session"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
-    rows: rows.map((r) => ({ ...r })),
-  };
-}
-
-/** Prompts are long: the table shows `-p "$PROMPT"` (as seed 000 wrote it) and lists each prompt once in the notes. */
-function plannedTable(rows: RunRow[]): Table {
-  const prompts = new Map<string, Set<string>>();
-  for (const r of rows) {
-    const p = r.command[r.command.indexOf("-p") + 1] ?? "";
-    prompts.set(p, (prompts.get(p) ?? new Set()).add(r.label));
-  }
-  const names = new Map([...prompts.keys()].map((p, i) => [p, prompts.size === 1 ? "PROMPT" : `PROMPT${i + 1}`]));
-  return {
-    id: "run:planned",
-    title: "Planned runs",
-    columns: [col("label", "label"), col("folder", "folder"), col("servers", "servers"), col("env", "env"), col("command", "command")],
-    rows: rows.map((r) => {
-      const i = r.command.indexOf("-p") + 1;
-      const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
-      const servers = r.servers.map((x) => `${x.name}: ${shellLine([x.kind, ...x.args, ...Object.entries(x.env).map(([k, v]) => `${k}=${v}`)])}`).join("; ") || "none";
-      return { label: r.label, folder: r.folder, servers, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
-    }),
-    notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };
 }
 

@@ -126,8 +126,3 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
 export function rpcLogName(server: string, servers: number): string {
   return servers === 1 ? RUN_FILES.rpcLog : `rpc-log-${server}.jsonl`;
 }
-
-/** A command line as one shell-pastable string (display only). */
-export function shellLine(argv: string[]): string {
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
-}

@@ -11,6 +11,9 @@ import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
+import type { SessionFilter } from "../sources/session-filter.js";
+import type { OutStream } from "../io.js";
+import { newestNote, totalBytes } from "./newest-note.js";
 import { inspectSavedFile } from "./evidence.js";
 import { debugEvidenceFor, type LocateOptions } from "./locate.js";
 import type { RunnerOptions } from "./runner.js";
@@ -21,7 +24,13 @@ export interface GatherOptions extends LocateOptions {
   subagents?: boolean;
   baseline?: string;
   /** Progress display for long transcript passes (a terminal on stderr). */
-  progress?: { update: NonNullable<RunnerOptions["onProgress"]>; done(): void };
+  progress?: { update: NonNullable<RunnerOptions["onProgress"]>; done(): void; total?(bytes: number | undefined): void };
+  /** `--project/--since/--until`, parsed once by main: which session a lookup may pick. */
+  filter?: SessionFilter;
+  /** Where the newest-session note goes (no target on a terminal), in the `--tz` zone, redacted with `--redact`. */
+  stderr?: OutStream;
+  tz?: string;
+  redact?: boolean;
 }
 
 /** Every analysis a transcript pass can run, by the name commands pick it with. */
@@ -29,7 +38,9 @@ const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instruct
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
 export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
-  return readResolved(await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY }), opts, keys);
+  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY, filter: opts.filter });
+  if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
+  return readResolved(resolved, opts, keys);
 }
 
 /**
@@ -48,6 +59,7 @@ export async function gatherNamedSession<K extends keyof TranscriptResults>(sess
 }
 
 async function readResolved<K extends keyof TranscriptResults>(resolved: ResolvedTarget, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
+  opts.progress?.total?.(totalBytes(resolved.inputs));
   const analyses = Object.fromEntries(keys.map((k) => [k, TRANSCRIPT_ANALYSES[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
@@ -108,7 +120,8 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
 /** `--baseline TARGET`: its main transcript only (no subagents), for the first request's size. */
 export async function gatherBaseline(opts: GatherOptions): Promise<BaselineEvidence | null> {
   if (!opts.baseline) return null;
-  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined }, ["requests", "instructions"]);
+  // The filters pick the session measured; the baseline is named outright and must not be filtered away.
+  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined, filter: undefined }, ["requests", "instructions"]);
   return {
     inputs: b.resolved.inputs,
     passes: b.passes,
