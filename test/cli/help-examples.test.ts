@@ -63,7 +63,8 @@ for (const { spec, line } of all) {
     const serves = spec.serves === true;
     const env: NodeJS.ProcessEnv = {
       // A user with sessions: the examples without --claude-dir find the samples' config dir.
-      CLAUDE_CONFIG_DIR: sample("claude-home"),
+      // A `run` example's stand-in claude writes its transcript under CLAUDE_CONFIG_DIR: never into the committed samples.
+      CLAUDE_CONFIG_DIR: w[1] === "run" ? join(tmp, "claude-config") : sample("claude-home"),
       // `run` examples call claude; the test's stand-in answers like it.
       PATH: `${writeFakeClaude(tmp)}:${process.env.PATH}`,
     };
