@@ -33,6 +33,10 @@ export interface RequestRow {
   cacheCreation1h: number | null;
   cacheReadInputTokens: number | null;
   outputTokens: number | null;
+  /** The file's own figure (max over the fragments); `outputTokens` may be replaced by a confirmed one (CONTRACT.md). */
+  outputTokensRecorded: number | null;
+  /** Where `outputTokens` comes from: "final-fragment", "parent-task-result", "claude-p-result" or "placeholder". */
+  outputSource: OutputSource;
   /** No fragment carried a stop_reason: the output count is a streaming snapshot, not the final figure. */
   outputPlaceholder: boolean;
   stopReason: string | null;
@@ -74,3 +78,5 @@ export interface TotalOverflow {
   field: string;
   value: string;
 }
+
+export type OutputSource = "final-fragment" | "parent-task-result" | "claude-p-result" | "placeholder";

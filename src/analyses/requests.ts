@@ -2,17 +2,17 @@ import { renderAttachment } from "../records/attachments.js";
 import { imageCount, visibleText } from "../records/content.js";
 import type { AssistantRecord, UserRecord } from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
-import { RowSpool, SpooledRows } from "../sources/row-spool.js";
+import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
 import type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
 
-export type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
+export type { Added, ChainTotals, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
 
 export interface RequestsResult {
   /** Chains in order, each chain's rows by index; streamed by `--json`, `toArray()` for joins. */
-  requests: SpooledRows<RequestRow>;
+  requests: RowList<RequestRow>;
   totals: ChainTotals[];
   overflows: TotalOverflow[];
 }
@@ -160,7 +160,7 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
       sessionId: rec.sessionId ?? null, messageId: rec.messageId ?? null, requestId: rec.requestId ?? null,
       model: rec.model ?? null, timestamp: rec.timestamp ?? null, fragments: 0,
       inputTokens: null, cacheCreationInputTokens: null, cacheCreation5m: null, cacheCreation1h: null,
-      cacheReadInputTokens: null, outputTokens: null, outputPlaceholder: true, stopReason: null,
+      cacheReadInputTokens: null, outputTokens: null, outputTokensRecorded: null, outputSource: "placeholder", outputPlaceholder: true, stopReason: null,
       totalInputTokens: null, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
       toolUses: [], added: c.pending,
     };
@@ -184,11 +184,13 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   row.cacheCreationInputTokens = maxKnown(row.cacheCreationInputTokens, u.cacheCreationInputTokens);
   row.cacheReadInputTokens = maxKnown(row.cacheReadInputTokens, u.cacheReadInputTokens);
   row.outputTokens = maxKnown(row.outputTokens, u.outputTokens);
+  row.outputTokensRecorded = row.outputTokens;
   row.cacheCreation5m = maxKnown(row.cacheCreation5m, u.cacheCreation5m);
   row.cacheCreation1h = maxKnown(row.cacheCreation1h, u.cacheCreation1h);
   if (rec.stopReason !== null) {
     row.stopReason = rec.stopReason;
     row.outputPlaceholder = false;
+    row.outputSource = "final-fragment";
   }
   for (const b of rec.content) {
     if (b.type === "tool_use" && typeof b.id === "string") row.toolUses.push({ id: b.id, name: typeof b.name === "string" ? b.name : "" });

@@ -7,6 +7,7 @@ import { documentHealth, type Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import type { BaselineEvidence, DebugEvidence, Gathered, RpcEvidence, SavedEvidence, TranscriptEvidence } from "./evidence.js";
+import { pickRequests } from "./headless-output.js";
 import { headlessSection, type HeadlessSection } from "./headless-section.js";
 import { assembleInstructions, type AssembledInstructions, type InstructionsOptions } from "./instructions.js";
 import { envelopeInputs } from "./inputs.js";
@@ -18,7 +19,10 @@ export interface SessionEvidence {
   run: string;
   transcripts: TranscriptEvidence;
   debug: Gathered<DebugEvidence> | null;
-  headless: Gathered<HeadlessRun> | null;
+  /** With the requests the run's own events show, when they were read (report). */
+  headless: (Gathered<HeadlessRun> & { requests?: RequestsResult }) | null;
+  /** The session the run names is in no config dir searched: the run is the only evidence of its requests. */
+  transcriptMissing?: boolean;
   rpc: Gathered<RpcEvidence> | null;
   toolsList: Gathered<{ tools: ToolMeta[]; error: string | null }> | null;
   saved: SavedEvidence;
@@ -31,6 +35,9 @@ export interface AssembledSession {
   sessionId: string | null;
   transcript: string | null;
   requests: RequestsResult;
+  /** Where the requests were read: the transcripts, or the `claude -p` output's events when there was no transcript. */
+  requestsFrom: "transcript" | "claude-p-output";
+  transcriptMissing: boolean;
   inventory: InventoryResult;
   instructions: AssembledInstructions;
   outputs: AssembledOutputs;
@@ -77,7 +84,8 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     resolved: t.resolved,
     sessionId: t.sessionId,
     transcript: t.transcript,
-    requests: t.results.requests,
+    ...pickRequests(t.results.requests, ev.headless),
+    transcriptMissing: ev.transcriptMissing === true,
     inventory: t.results.inventory,
     instructions,
     outputs,

@@ -78,7 +78,13 @@ export interface SessionSummary {
   firstTimestamp: string | null;
   lastTimestamp: string | null;
   chains: string[];
+  /** Every chain's requests (main and subagents); `requestsMainChain` is what `sessions` counts. */
   requests: number;
+  requestsAllChains: number;
+  requestsMainChain: number;
+  /** "transcript", or "claude-p-output" when the transcript was missing or empty and the run's events were read. */
+  requestsFrom: AssembledSession["requestsFrom"];
+  transcriptMissing: boolean;
   firstRequestTokens: number | null;
   lastRequestTokens: number | null;
   toolResultsDir: string | null;
@@ -93,6 +99,7 @@ export interface SessionSummary {
 export function sessionSummary(s: AssembledSession): SessionSummary {
   const inv = s.inventory;
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
+  const all = s.requests.totals.reduce((n, t) => n + t.requests, 0);
   const byCount = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
   return {
     sessionId: s.sessionId,
@@ -103,7 +110,11 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
     firstTimestamp: inv.firstTimestamp,
     lastTimestamp: inv.lastTimestamp,
     chains: s.requests.totals.map((t) => t.chain),
-    requests: s.requests.totals.reduce((n, t) => n + t.requests, 0),
+    requests: all,
+    requestsAllChains: all,
+    requestsMainChain: s.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
+    requestsFrom: s.requestsFrom,
+    transcriptMissing: s.transcriptMissing,
     firstRequestTokens: main?.firstTotalInputTokens ?? null,
     lastRequestTokens: main?.lastTotalInputTokens ?? null,
     toolResultsDir: s.outputs.toolResultsDir,
@@ -119,14 +130,15 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
 function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, unknown, ColumnKind?]> {
   return [
     ["session", x.sessionId],
-    ["transcript", x.transcript ?? "(stdin)"],
+    ["transcript", x.transcriptMissing ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})` : (x.transcript ?? "(stdin)")],
     ["project (cwd)", x.project],
     ["Claude Code", x.versions.join(", ")],
     ["models", x.models.join(", ")],
     ["first record", x.firstTimestamp],
     ["last record", x.lastTimestamp],
     ["chains", `${x.chains.length} (${x.chains.join(", ")})`],
-    ["requests", x.requests, "int"],
+    ["requests (all chains)", x.requestsAllChains, "int"],
+    ...(x.requestsFrom === "claude-p-output" ? [["requests read from", "the claude -p output's assistant events (no transcript requests)"] as [string, unknown]] : []),
     ["first request (total input tokens)", x.firstRequestTokens, "int"],
     ["last request (main chain)", x.lastRequestTokens, "int"],
     ["tool results", s.outputs.rows.length, "int"],
@@ -154,7 +166,7 @@ function reportTables(s: AssembledSession): Table[] {
   const ir = instructionsDocument(s.instructions);
   const out: Table[] = [
     ...tag("Summary", [summaryTable("summary", "Session", summaryPairs(sessionSummary(s), s))]),
-    ...tag("Requests", requestTables(s.requests)),
+    ...tag("Requests", requestTables(s.requests).map((t) => (s.requestsFrom === "claude-p-output" ? { ...t, notes: [FROM_RUN, ...(t.notes ?? [])] } : t))),
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
     ...tag("Tool outputs", [resultsTable(s.outputs), ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0)]),
   ];
@@ -164,6 +176,8 @@ function reportTables(s: AssembledSession): Table[] {
   out.push(...tag("Parse health", [healthTable(s.health)]));
   return out;
 }
+
+const FROM_RUN = "read from the claude -p output's assistant events (grouped by message id, max per field): the transcript was not found or held no requests";
 
 function none(id: string, title: string, note: string): Table {
   return { id: `${id}:none`, title, columns: [], rows: [], notes: [note] };

@@ -8,7 +8,7 @@ import { OUTPUT, LOOKUP } from "./options.js";
 export const requestsCommand: CommandSpec = {
   command: "requests [target]",
   describe: "one row per API request: tokens, delta vs the previous request of the same chain, what was added in between",
-  common: [...OUTPUT, ...LOOKUP],
+  common: [...OUTPUT, ...LOOKUP, "stream-json"],
   examples: [
     ["ccforensics requests", "on a terminal with no target: the newest session under the config dirs, named on stderr"],
     ["ccforensics requests c0ffee00 --claude-dir samples/claude-home", "the request table of a session found by id prefix"],

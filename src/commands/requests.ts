@@ -1,23 +1,50 @@
+import type { RequestsResult } from "../analyses/requests.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { requestTables } from "../report/requests-tables.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
+import { pickRequests } from "../assemble/headless-output.js";
+import { transcriptParts } from "../assemble/evidence.js";
+import { documentHealth, type Health } from "../records/health.js";
+import { gatherWithRun } from "../pipeline/gather-session.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
+  if (opts.streamJson !== undefined) return runRequestsWithRun(target, opts);
   const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
-  const r = results.requests;
+  return requestsOutput(resolved.sessionId ?? resolved.target, envelopeInputs(resolved.inputs), health, results.requests, opts, []);
+}
+
+/** With `--stream-json`: the run's session when no target is given, its own events when that transcript is missing. */
+async function runRequestsWithRun(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
+  const g = await gatherWithRun(target, opts, ["requests"]);
+  const t = g.transcripts;
+  const { requests, requestsFrom } = pickRequests(t.results.requests, g.headless);
+  const health = documentHealth([...transcriptParts(t), ...(g.headless ? [{ health: g.headless.health, share: "whole" as const }] : [])]);
+  const notes: string[] = [];
+  if (g.transcriptMissing) notes.push(`transcript of session ${t.sessionId ?? "?"} not found on this machine (searched: ${t.resolved.searched.join(", ")})`);
+  if (requestsFrom === "claude-p-output") notes.push("requests read from the claude -p output's assistant events (grouped by message id, max per field)");
+  const inputs = envelopeInputs(t.resolved.inputs, g.headless ? [g.headless.input] : []);
+  const out = requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes);
+  out.data = { ...out.data, requestsFrom, transcriptMissing: g.transcriptMissing };
+  return out;
+}
+
+function requestsOutput(title: string, inputs: CommandOutput["inputs"], health: Health, r: RequestsResult, opts: CommonOptions, notes: string[]): CommandOutput {
+  const tables = opts.format === "json" ? [] : requestTables(r);
+  if (tables[0] && notes.length) tables[0] = { ...tables[0], notes: [...notes, ...(tables[0].notes ?? [])] };
   return {
     command: "requests",
-    inputs: envelopeInputs(resolved.inputs),
+    inputs,
     health,
     data: { requests: r.requests, totals: r.totals },
     document: {
-      title: `Requests — ${resolved.sessionId ?? resolved.target}`,
+      title: `Requests — ${title}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
-      tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],
+      tables: opts.format === "json" ? [] : [...tables, healthTable(health)],
       warnings: healthWarnings(health),
     },
   };
 }
+

@@ -1,6 +1,8 @@
 import { debugAnalysis } from "../analyses/debug.js";
 import { debugFactsAnalysis, serversNamedAnalysis, truncationsAnalysis } from "../analyses/debug-side.js";
+import { headlessRequestsAnalysis } from "../analyses/headless-requests.js";
 import { headlessRunAnalysis, type HeadlessRun } from "../analyses/headless-run.js";
+import type { RequestsResult } from "../analyses/requests.js";
 import { rpcAnalysis } from "../analyses/rpc.js";
 import { savedFileAnalysis, type SavedFileStats } from "../analyses/saved-file.js";
 import { rpcToolsAnalysis, toolsListAnalysis } from "../analyses/tool-defs.js";
@@ -42,6 +44,12 @@ export async function readToolsList(input: InputFile, opts: RunnerOptions = {}):
 export async function readHeadlessRun(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<HeadlessRun>> {
   const { results, health } = await runOne(input, headlessSource, { run: headlessRunAnalysis(input.path) }, opts);
   return { input, health, result: results.run };
+}
+
+/** A headless run's output with the requests its own events show (the evidence when its transcript is missing). */
+export async function readHeadlessEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<HeadlessRun> & { requests: RequestsResult }> {
+  const { results, health } = await runOne(input, headlessSource, { run: headlessRunAnalysis(input.path), requests: headlessRequestsAnalysis }, opts);
+  return { input, health, result: results.run, requests: results.requests };
 }
 
 /** A saved tool output, streamed once: bytes, lines, longest line and layout. */

@@ -8,7 +8,9 @@ import { type BaselineEvidence, type DebugEvidence, type Gathered, type SavedEvi
 import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
-import { resolveTarget } from "../sources/targets.js";
+import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { configDirs } from "../sources/discover.js";
+import { UsageError } from "../errors.js";
 import type { SessionFilter } from "../sources/session-filter.js";
 import type { OutStream } from "../io.js";
 import { newestNote, totalBytes } from "./newest-note.js";
@@ -39,6 +41,25 @@ const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instruct
 export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
   const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY, filter: opts.filter });
   if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
+  return readResolved(resolved, opts, keys);
+}
+
+/**
+ * A session id named by other evidence (a `claude -p` output): its transcripts, or, when no config dir holds
+ * it, an empty pass (`missing` true) so the rest of the evidence is still reported.
+ */
+export async function gatherNamedSession<K extends keyof TranscriptResults>(sessionId: string, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K> & { missing: boolean }> {
+  try {
+    return { ...(await gatherTranscripts(sessionId, opts, keys)), missing: false };
+  } catch (e) {
+    // Only "not here": a transcript that is found but refused (a FIFO, a directory) stays the usage error it is.
+    if (!(e instanceof UsageError) || !/^no session matches|is too short/.test(e.message)) throw e;
+    const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
+    return { ...(await readResolved({ target: sessionId, sessionId, mainPath: null, inputs: [], searched }, opts, keys)), missing: true };
+  }
+}
+
+async function readResolved<K extends keyof TranscriptResults>(resolved: ResolvedTarget, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
   opts.progress?.total?.(totalBytes(resolved.inputs));
   const chosen = { ...TRANSCRIPT_ANALYSES, requests: requestsAnalysisWith({ memoryRows: spoolRowsFrom(opts.env) }) };
   const analyses = Object.fromEntries(keys.map((k) => [k, chosen[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;

@@ -34,6 +34,8 @@ export function requestTables(r: RequestsResult): Table[] {
     const notes: string[] = [];
     const placeholders = requests.filter((x) => x.outputPlaceholder).length;
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
+    const confirmed = requests.filter((x) => x.outputSource === "claude-p-result").length;
+    if (confirmed) notes.push(`output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`);
     const dups = requests.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
     if (t && (t.synthetic || t.apiErrors || t.notRequests)) {

@@ -21,7 +21,7 @@ export function sessionsTable(rows: SessionListing[]): Table {
     columns: [
       col("sessionId", "session", "id", { priority: 1 }), col("project", "project (cwd)", "path", { priority: 1 }),
       col("firstTimestamp", "first", "time", { priority: 3 }), col("lastTimestamp", "last", "time", { priority: 1 }),
-      col("bytes", "size", "bytes", { priority: 2 }), col("requests", "requests", "int", { priority: 2 }),
+      col("bytes", "size", "bytes", { priority: 2 }), col("requests", "requests (main chain)", "int", { priority: 2 }),
       col("subagents", "subagents", "int", { priority: 3 }), col("versions", "versions", "text", { priority: 3 }),
       col("malformed", "malformed", "int", { priority: 3 }),
     ],

@@ -180,7 +180,31 @@ class TempFile {
  * (render/json-stream.ts, report/streamed.ts). Joins that need an array call `toArray()`, which holds every row: fine for
  * the inputs those joins see, never used by `requests --json`.
  */
-export class SpooledRows<T> implements Iterable<T> {
+/** What a finished analysis hands on: rows in order, streamed by the JSON writer, `toArray()` for joins. */
+export interface RowList<T> extends Iterable<T> {
+  readonly [JSON_ARRAY]: true;
+  readonly length: number;
+  toArray(): T[];
+  toJSON(): T[];
+}
+
+/** `rows` with `fn` applied to each as it is read: a join that changes a few rows keeps the list streamed. */
+export function mapRows<T>(rows: RowList<T>, fn: (row: T) => T): RowList<T> {
+  let array: T[] | undefined;
+  const list: RowList<T> = {
+    [JSON_ARRAY]: true,
+    length: rows.length,
+    *[Symbol.iterator]() {
+      if (array) return yield* array;
+      for (const r of rows) yield fn(r);
+    },
+    toArray: () => (array ??= Array.from(list)),
+    toJSON: () => list.toArray(),
+  };
+  return list;
+}
+
+export class SpooledRows<T> implements RowList<T> {
   readonly [JSON_ARRAY] = true as const;
   private array: T[] | undefined;
 

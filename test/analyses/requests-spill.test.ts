@@ -8,6 +8,7 @@ import { Fanout } from "../../src/analyses/analysis.js";
 import { REQUEST_WINDOW, requestsAnalysisWith, type RequestsOptions } from "../../src/analyses/requests.js";
 import { jsonChunks } from "../../src/render/json-stream.js";
 import { readRecords } from "../../src/pipeline/runner.js";
+import type { SpooledRows } from "../../src/sources/row-spool.js";
 import { emptyHealth } from "../../src/records/health.js";
 import { transcriptSource } from "../../src/records/transcript-source.js";
 import type { InputFile } from "../../src/sources/input.js";
@@ -54,7 +55,7 @@ test("spilled rows read back as the same JSON, byte for byte, as rows kept in me
       assert.equal(json(spilled), expected, `memoryRows ${memoryRows}, second pass`);
       // The file is unlinked as soon as it is open: nothing is left behind in the directory, during the run or after.
       assert.deepEqual(readdirSync(dir), []);
-      spilled.requests.close();
+      (spilled.requests as SpooledRows<unknown>).close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
