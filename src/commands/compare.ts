@@ -139,7 +139,7 @@ function rowOf(spec: RunSpec, s: SessionAnalysis): CompareRow {
     probeBegin: withProbe?.probe?.begin ?? null,
     probeEnd: withProbe?.probe?.end ?? null,
     probeLast: withProbe?.probe?.lastMarker ?? null,
-    answer: s.instructions.answer?.text.trim() ?? res?.result?.trim() ?? null,
+    answer: s.instructions.answer?.text?.trim() ?? res?.result?.trim() ?? null,
     answerMatches: s.instructions.answer?.matches ?? null,
     firstMethod: s.rpc?.result.firstMethod ?? null,
     era: s.rpc?.result.era ?? null,

@@ -73,6 +73,7 @@ function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?
     ["levels", Object.entries(r.levels).map(([k, v]) => `${k} ${v}`).join(", ")],
     ["mcp runtime arm", r.runtimeArm === null ? null : `${r.runtimeArm} (source: ${r.runtimeArmSource})`],
     ["API requests", r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0],
+    ["errors", r.errors, "int"],
     ["count_tokens calls", r.countTokensCalls, "int"],
     ["persisted tool results", r.persisted.length, "int"],
   ];
@@ -102,10 +103,13 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("errors", "errors", "int"),
       col("stderrLines", "stderr", "int"),
       col("closed", "closed"),
+      col("lastError", "last error"),
     ],
     rows: r.servers.map((s) => ({
       ...s,
       truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
+      status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
+      lastError: s.lastError === null ? null : oneLine(s.lastError, null),
     })),
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));
@@ -117,6 +121,19 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       columns: [col("line", "line", "int"), col("time", "time", "time"), col("size", "size"), col("bytes", "bytes", "int"), col("path", "path")],
       rows: rows.map((p) => ({ ...p })),
       notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
+    });
+  }
+  if (r.countTokens.length) {
+    const rows = allEvents ? r.countTokens : r.countTokens.slice(0, MAX_TIMELINE_ROWS);
+    tables.push({
+      id: "debug:count-tokens",
+      title: "count_tokens requests and what came just before them",
+      columns: [col("line", "line", "int"), col("time", "time", "time"), col("beforeLine", "before: line", "int"), col("before", "before: entry"), col("failed", "failed")],
+      rows: rows.map((c) => ({ line: c.line, time: c.time, beforeLine: c.before?.line ?? null, before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`, failed: c.failed })),
+      notes: [
+        "what the log shows just before each request, not why Claude Code made it: a long MCP result, Read's own size check and a per-turn check all call count_tokens",
+        ...(rows.length < r.countTokens.length ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`] : []),
+      ],
     });
   }
   const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");

@@ -16,7 +16,7 @@ export interface DebugEntry {
   time: string | null;
   /** `Date.parse(time)`, or null. */
   ms: number | null;
-  /** DEBUG | INFO | WARN | ERROR | VERBOSE. */
+  /** DEBUG | INFO | WARN | ERROR | VERBOSE, or null for a pasted line that lost its header. */
   level: string | null;
   /** The whole message, continuation lines joined with "\n", JSON-unquoted when the log stringified it. */
   text: string;
@@ -43,6 +43,13 @@ export type DebugRecord = DebugEntry | MalformedDebugLine;
 /** Header `<ISO time> [<LEVEL>] <message>`; the time is optional (older pastes), the message may be empty. */
 export const DEBUG_HEADER =
   /^(?:(?<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) )?\[(?<level>VERBOSE|DEBUG|INFO|WARN|ERROR)\](?: (?<msg>.*))?$/;
+
+/**
+ * `MCP server "x": …` (or the ERROR form without the colon) with no `[LEVEL]` header: a line pasted
+ * from a log (FORMATS.md 11). A raw continuation line of this shape would be read as an entry too;
+ * Claude Code's multi-line messages (stack traces, JSON bodies) do not start that way.
+ */
+const HEADERLESS_MCP = /^MCP server "[^"]+":? \S/;
 
 /** Continuation text kept per entry; beyond it the entry is clipped so one runaway message cannot hold the file. */
 export const MAX_ENTRY_CHARS = 1 << 20;
@@ -81,8 +88,8 @@ interface Pending {
 
 /**
  * Streams a Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the
- * previous entry; headerless lines before the first entry, NUL-padded and over-long lines are
- * `malformed`. Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
+ * previous entry, unless it is a pasted `MCP server "x": …` line (an entry of unknown time and level);
+ * other headerless lines before the first entry, NUL-padded and over-long lines are `malformed`. Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
 export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {}): AsyncGenerator<DebugRecord> {
   const hint = serverFromLogPath(input.path);
@@ -105,6 +112,12 @@ export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {
     if (head) {
       if (cur) yield finish(cur);
       cur = open(pos, head.groups!.ts ?? null, head.groups!.level!, head.groups!.msg ?? "", hint);
+      continue;
+    }
+    // Copied into articles and issues without its header: still an entry, with time and level unknown.
+    if (HEADERLESS_MCP.test(line)) {
+      if (cur) yield finish(cur);
+      cur = open(pos, null, null, line, hint);
       continue;
     }
     const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;

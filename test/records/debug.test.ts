@@ -213,7 +213,7 @@ test("runtime arm, API requests, count_tokens, persisted, per-message budget, st
   assert.deepEqual(ev("[STARTUP] MCP configs resolved in 294ms (awaited at +353ms)").event, { type: "startup", what: "MCP configs resolved", ms: 294 });
   assert.deepEqual(ev("[STARTUP] Loading MCP configs...").event, { type: "startup", what: "Loading MCP configs...", ms: null });
   assert.deepEqual(ev("[MCP] --mcp-config servers running fully async (nonblocking)").event, { type: "mcp-nonblocking", what: "--mcp-config servers" });
-  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), { server: "filewatch", event: { type: "other" } });
+  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), { server: "filewatch", event: { type: "mcp-subscribe", subscribe: false } });
   assert.deepEqual(ev("Some unknown line").event, { type: "other" });
   assert.equal(sizeBytes("4.8MB"), 5033165);
   assert.equal(sizeBytes("900 bytes"), 900);

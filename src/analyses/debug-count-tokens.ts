@@ -1,0 +1,82 @@
+import type { DebugEntry } from "../records/debug.js";
+
+/** The entry a count_tokens request followed, as the log shows it. */
+export interface CountTokensBefore {
+  line: number;
+  kind: string;
+  server: string | null;
+  /** What it was, in the log's own terms: `MCP tool emit_text completed (41ms)`, `API request /v1/messages (sdk)`. */
+  what: string;
+}
+
+/** One `/v1/messages/count_tokens` request and what came just before it in the log. */
+export interface CountTokensCall {
+  line: number;
+  time: string | null;
+  source: string | null;
+  /** The nearest earlier recognised entry that is not itself about count_tokens; null at the start of the log. */
+  before: CountTokensBefore | null;
+  /** A `countTokens API call failed` line after it, before the next request. */
+  failed: string | null;
+}
+
+export interface CountTokensState {
+  calls: CountTokensCall[];
+  last: CountTokensBefore | null;
+  open: CountTokensCall | null;
+}
+
+export const emptyCountTokens = (): CountTokensState => ({ calls: [], last: null, open: null });
+
+/**
+ * Records what preceded each count_tokens request. Claude Code calls it for a long MCP result
+ * (FORMATS.md 2.5), for Read's own size check and in some builds on every turn (section 11), so the
+ * log's neighbour is reported as observed, never as the cause.
+ */
+export function stepCountTokens(s: CountTokensState, e: DebugEntry): void {
+  const ev = e.event;
+  if (ev.type === "api-request" && ev.countTokens) {
+    s.open = { line: e.pos.line, time: e.time, source: ev.source, before: s.last, failed: null };
+    s.calls.push(s.open);
+    return;
+  }
+  if (ev.type === "count-tokens-failed") {
+    if (s.open && s.open.failed === null) s.open.failed = firstLine(e.text);
+    return;
+  }
+  if (ev.type === "other") return;
+  if (ev.type === "api-request") s.open = null;
+  s.last = { line: e.pos.line, kind: ev.type, server: e.server, what: describe(e) };
+}
+
+function describe(e: DebugEntry): string {
+  const ev = e.event;
+  switch (ev.type) {
+    case "mcp-tool-done":
+      return `MCP tool ${ev.tool} completed (${ev.duration})`;
+    case "mcp-tool-failed":
+      return `MCP tool ${ev.tool} failed (${ev.duration})`;
+    case "api-request":
+      return `API request ${ev.path}${ev.source ? ` (${ev.source})` : ""}`;
+    case "persisted":
+      return `tool result persisted (${ev.size})`;
+    default:
+      return `${ev.type}: ${firstLine(e.text.replace(/^MCP server "[^"]+":? /, ""))}`;
+  }
+}
+
+function firstLine(t: string): string {
+  const nl = t.indexOf("\n");
+  const one = nl >= 0 ? t.slice(0, nl) : t;
+  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+}
+
+/** `after MCP tool emit_text completed ×2, after API request /v1/messages (sdk) ×5`: counts by what preceded. */
+export function precededSummary(calls: CountTokensCall[]): string {
+  const by = new Map<string, number>();
+  for (const c of calls) {
+    const k = c.before === null ? "at the start of the log" : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
+    by.set(k, (by.get(k) ?? 0) + 1);
+  }
+  return [...by.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ×${n}`).join(", ");
+}
