@@ -85,7 +85,8 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
   init(): State {
     return {
       r: {
-        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, countTokens: [], countTokensFailures: 0, errors: 0, servers: [], persisted: [], events: [],
+        // The contract's fields first, in its order.
+        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, servers: [], persisted: [], events: [], countTokens: [], countTokensFailures: 0, errors: 0,
         apiRequests: 0, apiRequestSources: {}, firstTime: null, lastTime: null, levels: {}, perMessageBudget: [], flags: [],
       },
       servers: new Map(),
@@ -197,7 +198,10 @@ function stepEntry(s: State, e: DebugEntry): void {
     case "mcp-shutdown-forced":
       if (sv) {
         // One forced stop is one failure, however many signals it took.
-        if (sv.status !== "killed" && e.level !== "ERROR") sv.errors += 1;
+        if (sv.status !== "killed") {
+          sv.errors += e.level === "ERROR" ? 0 : 1;
+          r.errors += e.level === "ERROR" ? 0 : 1;
+        }
         sv.status = "killed";
         sv.forcedShutdown = sv.forcedShutdown === null ? `${ev.failed} → ${ev.signal}` : `${sv.forcedShutdown} → ${ev.signal}`;
         sv.lastError = bare(e.text);
@@ -255,7 +259,7 @@ function stepEntry(s: State, e: DebugEntry): void {
 }
 
 /** Event kinds that are failures whatever their level (Claude Code logs most of them at DEBUG). */
-const FAILURES = new Set(["mcp-connection-failed", "mcp-connection-timeout", "mcp-connection-error", "mcp-shutdown-forced", "mcp-shutdown-error", "count-tokens-failed", "mcp-tool-failed"]);
+const FAILURES = new Set(["mcp-connection-failed", "mcp-connection-timeout", "mcp-connection-error", "mcp-shutdown-error", "count-tokens-failed", "mcp-tool-failed"]);
 
 /** The message without its `MCP server "x"` prefix. */
 const bare = (text: string) => text.replace(/^MCP server "[^"]+":? /, "");
@@ -273,19 +277,21 @@ function flags(r: DebugResult): string[] {
       f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
     }
     if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
-    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${firstLine(sv.lastError)}`);
-    if (sv.status === "errored") f.push(`server "${sv.name}" had a connection error after connecting and did not reconnect in this log: ${firstLine(sv.lastError)}`);
+    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
+    if (sv.status === "errored") f.push(`server "${sv.name}" had a connection error after connecting and did not reconnect in this log: ${oneLine(sv.lastError)}`);
     if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
     if (sv.instructionsTruncatedFrom !== null) {
       f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
     }
   }
   if (r.countTokensCalls > 0) f.push(`${r.countTokensCalls} /v1/messages/count_tokens request(s): ${precededSummary(r.countTokens)}`);
-  if (r.countTokensFailures > 0) f.push(`${r.countTokensFailures} countTokens API call(s) failed: ${firstLine(r.events.find((e) => e.kind === "count-tokens-failed")?.text ?? "")}`);
+  const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
+  if (ctFail) f.push(`${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`);
   return f;
 }
 
-function firstLine(t: string | null): string {
-  const one = (t ?? "").split("\n", 1)[0]!;
+/** A multi-line message (a ZodError's issue list) condensed to one line for a finding or a cell. */
+export function oneLine(t: string | null): string {
+  const one = (t ?? "").replace(/\s*\n\s*/g, " ").trim();
   return one.length > 160 ? `${one.slice(0, 159)}…` : one;
 }

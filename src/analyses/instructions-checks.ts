@@ -72,7 +72,8 @@ export function answerCheck(
     ...c,
     got: text === null ? { begin: null, end: null, last: null } : c.got,
     mismatches: text === null ? [] : c.mismatches,
-    matches: check === "matches" ? true : check === "mismatch" ? false : null,
+    // With nothing delivered an answer can only be wrong (it claims a value), never right.
+    matches: check === "matches" ? true : check === "mismatch" || (check === "nothing-delivered" && c.mismatches.length > 0) ? false : null,
     check,
     text,
     source: a || !run ? "transcript" : "stream-json",

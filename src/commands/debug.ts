@@ -1,4 +1,4 @@
-import type { DebugResult } from "../analyses/debug.js";
+import { oneLine as condensed, type DebugResult } from "../analyses/debug.js";
 import { mergeHealth, type Health } from "../analyses/health.js";
 import { readClaudeRun } from "../records/streamjson.js";
 import type { CommandOutput } from "../report/envelope.js";
@@ -109,7 +109,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       ...s,
       truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
-      lastError: s.lastError === null ? null : oneLine(s.lastError, null),
+      lastError: s.lastError === null ? null : condensed(s.lastError),
     })),
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));

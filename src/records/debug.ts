@@ -45,11 +45,16 @@ export const DEBUG_HEADER =
   /^(?:(?<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) )?\[(?<level>VERBOSE|DEBUG|INFO|WARN|ERROR)\](?: (?<msg>.*))?$/;
 
 /**
- * `MCP server "x": …` (or the ERROR form without the colon) with no `[LEVEL]` header: a line pasted
+ * `MCP server "x": …` (or the ERROR form without the colon, or `[MCP] Server "x" …`) with no `[LEVEL]` header: a line pasted
  * from a log (FORMATS.md 11). A raw continuation line of this shape would be read as an entry too;
  * Claude Code's multi-line messages (stack traces, JSON bodies) do not start that way.
  */
-const HEADERLESS_MCP = /^MCP server "[^"]+":? \S/;
+const HEADERLESS_MCP = /^(?:MCP server "[^"]+":? |\[MCP\] Server "[^"]+" )\S/;
+
+/** A headerless line that is a message this reader knows (`[API REQUEST] …`, `mcp runtime arm: …`), not prose. */
+function pastedMessage(line: string): boolean {
+  return line.trim() !== "" && !/^\s/.test(line) && classifyMessage(line, null).event.type !== "other";
+}
 
 /** Continuation text kept per entry; beyond it the entry is clipped so one runaway message cannot hold the file. */
 export const MAX_ENTRY_CHARS = 1 << 20;
@@ -83,6 +88,8 @@ interface Pending {
   clipped: boolean;
   /** Per-server JSONL entries are complete on their line. */
   closed: boolean;
+  /** Started by a line without header (a paste): its neighbours may have lost theirs too. */
+  pasted: boolean;
   serverHint: string | null;
 }
 
@@ -115,9 +122,11 @@ export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {
       continue;
     }
     // Copied into articles and issues without its header: still an entry, with time and level unknown.
-    if (HEADERLESS_MCP.test(line)) {
+    // Inside a paste (or before any entry) a line Claude Code's messages are recognised by starts one too.
+    if (HEADERLESS_MCP.test(line) || ((cur === null || cur.pasted) && pastedMessage(line))) {
       if (cur) yield finish(cur);
       cur = open(pos, null, null, line, hint);
+      cur.pasted = true;
       continue;
     }
     const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;
@@ -137,7 +146,7 @@ export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {
 }
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
-  const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, serverHint };
+  const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, pasted: false, serverHint };
   append(p, msg);
   return p;
 }
