@@ -5,7 +5,7 @@ import { GLOBAL_OPTIONS, checkArgv, normaliseArgs } from "./commands/options.js"
 import type { Argv, CommandSpec } from "./commands/registry.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
-import { render } from "./render/emit.js";
+import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
 import { redactOutput } from "./report/redact.js";
@@ -63,7 +63,7 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
   }
   const shown = a.redact ? redactOutput(out) : out;
   for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-  await writeOut(io.stdout, render(shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env })));
+  await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);
 }

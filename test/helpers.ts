@@ -68,21 +68,32 @@ export function runCliSpawned(
   args: string[],
   opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
+  return spawnCollect(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: testEnv(opts.env), stdin: opts.stdin ?? "", timeoutMs: opts.timeoutMs });
+}
+
+/**
+ * Runs any program and collects its output. `stdin` undefined means no stdin at all; `timeoutMs` kills a run that
+ * hangs (exit code -1), so a test of "never blocks" fails instead of hanging.
+ */
+export function spawnCollect(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string | Buffer; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((res, rej) => {
-    // `timeoutMs` kills a run that hangs (exit code -1), so a test of "never blocks" fails instead of hanging.
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: testEnv(opts.env),
-      stdio: ["pipe", "pipe", "pipe"],
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
+    child.stdout!.on("data", (d: Buffer) => out.push(d));
+    child.stderr!.on("data", (d: Buffer) => err.push(d));
     child.on("error", rej);
     child.on("close", (code) => res({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-    child.stdin.end(opts.stdin ?? "");
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   });
 }
 

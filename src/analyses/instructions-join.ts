@@ -89,24 +89,50 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
     list.push(r);
     byChain.set(r.chain, list);
   }
+  const next = nextRequest(requests.requests);
   const seen = new Map<string, { n: number; text: string | null }>();
   const rows = scan.sightings.map((s) => {
-    const reqs = byChain.get(s.chain) ?? [];
+    const req = next(s);
     const key = `${s.chain}\u0000${s.server}`;
     const prev = seen.get(key);
     const delivery = (prev?.n ?? 0) + 1;
     if (!s.removed) seen.set(key, { n: delivery, text: s.text });
     else seen.set(key, { n: delivery, text: prev?.text ?? null });
-    return toRow(s, reqs, delivery, s.removed || !prev || prev.text === null ? null : prev.text !== s.text, ctx, scan);
+    return toRow(s, req, delivery, s.removed || !prev || prev.text === null ? null : prev.text !== s.text, ctx, scan);
   });
   markLate(rows, scan, byChain, ctx);
   checkDebug(rows, ctx);
   return rows;
 }
 
-function toRow(s: Sighting, reqs: RequestRow[], delivery: number, changed: boolean | null, ctx: JoinContext, scan: InstructionsScan): InstructionRow {
+/**
+ * The first request of the sighting's chain and file that starts after its line. Requests of one file
+ * come in line order, so a binary search per sighting replaces a scan of the chain's requests.
+ */
+function nextRequest(requests: RequestRow[]): (s: { chain: string; file: string; line: number }) => RequestRow | null {
+  const groups = new Map<string, RequestRow[]>();
+  for (const r of requests) {
+    const k = `${r.chain}\u0000${r.file}`;
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return (s) => {
+    const g = groups.get(`${s.chain}\u0000${s.file}`);
+    if (!g) return null;
+    let lo = 0;
+    let hi = g.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (g[mid]!.line > s.line) hi = mid;
+      else lo = mid + 1;
+    }
+    return g[lo] ?? null;
+  };
+}
+
+function toRow(s: Sighting, req: RequestRow | null, delivery: number, changed: boolean | null, ctx: JoinContext, scan: InstructionsScan): InstructionRow {
   const size = s.text === null ? null : measureText(s.text);
-  const req = reqs.find((r) => r.file === s.file && r.line > s.line) ?? null;
   const needles = s.text === null ? [] : needlesOf(s.text, ctx.probe);
   const ev = scan.evidence.get(s.chain);
   const also: Place[] = [];

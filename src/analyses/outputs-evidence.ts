@@ -44,10 +44,11 @@ const SLACK_MS = 250;
 export function matchDebug(f: DebugFacts | null, savedPath: string | null, startMs: number | null, endMs: number | null): DebugMatch {
   if (f === null) return { countTokensRequests: null, countTokensLines: [], persistedLogged: null, persistedSize: null, persistedLine: null };
   const timed = f.timed > 0 && startMs !== null && endMs !== null;
-  const inWindow = (ms: number | null) => timed && ms !== null && ms >= startMs! - SLACK_MS && ms <= endMs! + SLACK_MS;
-  const ct = f.countTokens.filter((c) => inWindow(c.ms));
+  const ix = indexOf(f);
+  const ct = timed ? inWindowOf(ix.countTokens, startMs! - SLACK_MS, endMs! + SLACK_MS).map((i) => f.countTokens[i]!) : [];
   const name = savedPath === null ? null : baseName(savedPath);
-  const p = (name !== null ? f.persisted.find((x) => baseName(x.path) === name) : undefined) ?? f.persisted.find((x) => inWindow(x.ms));
+  const byName = name !== null ? ix.persistedByName.get(name) : undefined;
+  const p = byName !== undefined ? f.persisted[byName] : timed ? f.persisted[inWindowOf(ix.persisted, startMs! - SLACK_MS, endMs! + SLACK_MS)[0] ?? -1] : undefined;
   return {
     countTokensRequests: timed ? ct.length : null,
     countTokensLines: ct.map((c) => c.line),
@@ -55,6 +56,51 @@ export function matchDebug(f: DebugFacts | null, savedPath: string | null, start
     persistedSize: p?.size ?? null,
     persistedLine: p?.line ?? null,
   };
+}
+
+/** Entries sorted by time, as [ms, index in the log's order]. */
+type TimeIndex = Array<[number, number]>;
+
+interface FactsIndex {
+  countTokens: TimeIndex;
+  persisted: TimeIndex;
+  /** Saved-file name → the first `Persisted tool result` line naming it. */
+  persistedByName: Map<string, number>;
+}
+
+/**
+ * One result is matched at a time, but a long session has thousands of results and a long debug log
+ * thousands of events: both lists are indexed once (the facts are complete by then) instead of scanned per result.
+ */
+const indexes = new WeakMap<DebugFacts, { sizes: [number, number]; ix: FactsIndex }>();
+
+function indexOf(f: DebugFacts): FactsIndex {
+  const cached = indexes.get(f);
+  if (cached && cached.sizes[0] === f.countTokens.length && cached.sizes[1] === f.persisted.length) return cached.ix;
+  const timeIndex = (list: Array<{ ms: number | null }>): TimeIndex =>
+    list.flatMap((x, i): Array<[number, number]> => (x.ms === null || Number.isNaN(x.ms) ? [] : [[x.ms, i]])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const persistedByName = new Map<string, number>();
+  f.persisted.forEach((x, i) => {
+    const n = baseName(x.path);
+    if (!persistedByName.has(n)) persistedByName.set(n, i);
+  });
+  const ix = { countTokens: timeIndex(f.countTokens), persisted: timeIndex(f.persisted), persistedByName };
+  indexes.set(f, { sizes: [f.countTokens.length, f.persisted.length], ix });
+  return ix;
+}
+
+/** Indexes (in the log's order) of the entries with from ≤ ms ≤ to. */
+function inWindowOf(ix: TimeIndex, from: number, to: number): number[] {
+  let lo = 0;
+  let hi = ix.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix[mid]![0] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: number[] = [];
+  for (let i = lo; i < ix.length && ix[i]![0] <= to; i++) out.push(ix[i]![1]);
+  return out.sort((a, b) => a - b);
 }
 
 /** Claude Code's persist threshold for tool text without an annotation (FORMATS.md 6.1). */

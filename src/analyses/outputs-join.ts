@@ -2,6 +2,7 @@ import { modelSaw, sizeTextMatches, type Check, type ModelSaw, type Variant } fr
 import { baseName, savedName, splitToolName } from "../records/tool-names.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { OutputsCollected, ResultSeen, ToolUseSeen } from "./outputs.js";
+import { NameMatcher } from "./name-matcher.js";
 import { matchAnnotation, matchDebug, type DebugFacts } from "./outputs-evidence.js";
 import type { RequestRow } from "./requests.js";
 
@@ -118,8 +119,28 @@ export function assembleOutputs(c: OutputsCollected, ev: OutputEvidence): ToolRe
   const known = { servers: [...c.knownServers, ...(ev.servers ?? [])], tools: ev.tools ? [...ev.tools.keys()] : [] };
   const rows = c.results.map((r) => baseRow(r, uses.get(r.toolUseId), c, carry(r), known, ev));
   const byId = new Map(rows.map((r) => [r.toolUseId, r]));
-  for (const row of rows) if (row.savedPath !== null) linkReads(row, c.toolUses, byId);
+  const naming = usesNaming(rows, c.toolUses);
+  for (const row of rows) if (row.savedPath !== null) linkReads(row, naming.get(baseName(row.savedPath)) ?? [], byId);
   return rows;
+}
+
+/** Saved file name → the tool calls (in order) whose inputs contain it, found in one pass over the calls. */
+function usesNaming(rows: ToolResultRow[], all: ToolUseSeen[]): Map<string, ToolUseSeen[]> {
+  const names = [...new Set(rows.flatMap((r) => (r.savedPath === null ? [] : [baseName(r.savedPath)])))].filter((n) => n !== "");
+  const out = new Map<string, ToolUseSeen[]>();
+  if (names.length === 0) return out;
+  const matcher = new NameMatcher(names);
+  const found = new Set<number>();
+  for (const u of all) {
+    found.clear();
+    for (const s of u.refs) matcher.collect(s, found);
+    for (const id of found) {
+      const list = out.get(names[id]!);
+      if (list) list.push(u);
+      else out.set(names[id]!, [u]);
+    }
+  }
+  return out;
 }
 
 function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollected, req: Carried, known: { servers: string[]; tools: string[] }, ev: OutputEvidence): ToolResultRow {
@@ -211,12 +232,10 @@ function carrier(requests: RequestRow[]): (r: { file: string; line: number }) =>
   };
 }
 
-/** Later calls whose inputs name the saved file (Read file_path, Bash command, Grep path…). */
-function linkReads(row: ToolResultRow, all: ToolUseSeen[], byId: Map<string, ToolResultRow>): void {
-  const name = baseName(row.savedPath!);
-  if (name === "") return;
+/** Later calls whose inputs name the saved file (Read file_path, Bash command, Grep path…), given the calls that name it. */
+function linkReads(row: ToolResultRow, naming: ToolUseSeen[], byId: Map<string, ToolResultRow>): void {
   const after = (u: ToolUseSeen) => (u.file === row.file ? u.line > row.line : (u.timestamp ?? "") >= (row.timestamp ?? ""));
-  const reads = all.filter((u) => u.id !== row.toolUseId && after(u) && u.refs.some((s) => s.includes(name)));
+  const reads = naming.filter((u) => u.id !== row.toolUseId && after(u));
   row.followUpReads = reads.map((u) => {
     const res = byId.get(u.id);
     return {

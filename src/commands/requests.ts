@@ -16,7 +16,8 @@ export async function runRequests(target: string | undefined, opts: CommonOption
     data: { requests: r.requests, totals: r.totals },
     report: {
       title: `Requests — ${resolved.sessionId ?? resolved.target}`,
-      tables: [...requestTables(r), healthTable(health)],
+      // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
+      tables: opts.format === "json" ? [] : [...requestTables(r), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };
@@ -24,10 +25,17 @@ export async function runRequests(target: string | undefined, opts: CommonOption
 
 /** The per-request table, one per chain, with a totals footer each. */
 export function requestTables(r: RequestsResult): Table[] {
-  const chains = [...new Set(r.requests.map((q) => q.chain))];
-  return chains.map((chain) => {
-    const rows = r.requests.filter((q) => q.chain === chain).map(requestRow);
-    const t = r.totals.find((x) => x.chain === chain);
+  // Grouped in one pass: a filter per chain is quadratic with 100,000 subagents.
+  const byChain = new Map<string, RequestRow[]>();
+  for (const q of r.requests) {
+    const list = byChain.get(q.chain);
+    if (list) list.push(q);
+    else byChain.set(q.chain, [q]);
+  }
+  const totals = new Map(r.totals.map((t) => [t.chain, t]));
+  return [...byChain].map(([chain, requests]) => {
+    const rows = requests.map(requestRow);
+    const t = totals.get(chain);
     const notes: string[] = [];
     const placeholders = rows.filter((x) => x.outputPlaceholder).length;
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);

@@ -4,7 +4,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
-import { configDirs, findSubagents, listSessionFiles } from "../sources/discover.js";
+import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { scanTranscripts } from "../sources/scan.js";
@@ -47,8 +47,9 @@ export const sessionsCommand: CommandSpec = {
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
+    const index = new SubagentIndex();
     for (const s of listSessionFiles(dirs)) {
-      const subs = await findSubagents(s.path, s.id);
+      const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
       const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });

@@ -1,4 +1,4 @@
-import { isObject } from "./json.js";
+import { depthExceeds, isObject, MAX_DEPTH } from "./json.js";
 
 /**
  * Typed events of a Claude Code debug-log message (FORMATS.md section 7). MCP lines are matched on
@@ -162,7 +162,8 @@ function capabilitiesEvent(json: string): DebugEvent {
   let caps: Record<string, unknown> | null = null;
   try {
     const v: unknown = JSON.parse(json);
-    if (isObject(v)) caps = v;
+    // A value nested past MAX_DEPTH would overflow the stack wherever it is walked or written out.
+    if (isObject(v) && !depthExceeds(v, MAX_DEPTH)) caps = v;
   } catch {
     caps = null;
   }

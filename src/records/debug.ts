@@ -1,7 +1,7 @@
 import { basename, dirname } from "node:path";
 import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
-import { excerptOf, isObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH } from "./json.js";
 import type { Pos } from "./pos.js";
 import { parseIsoTime } from "./time.js";
 
@@ -170,7 +170,7 @@ function jsonlEntry(line: string, pos: Pos, hint: string | null): Pending | null
   } catch {
     return null;
   }
-  if (!isObject(v)) return null;
+  if (!isObject(v) || depthExceeds(v, MAX_DEPTH)) return null;
   for (const key of Object.keys(JSONL_LEVELS)) {
     const msg = v[key];
     if (typeof msg !== "string") continue;

@@ -1,6 +1,6 @@
 import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import type { RawLine } from "../sources/lines.js";
-import { excerptOf, isObject, type JsonObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, type JsonObject } from "./json.js";
 import type { LineStats } from "./debug.js";
 import type { Pos } from "./pos.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
@@ -105,6 +105,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   if (desktop) {
     const g = desktop.groups!;
     const v = parseJson(g.json!);
+    if (v === TOO_DEEP) return tooDeep(pos, line);
     if (!isObject(v)) return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
     return message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! });
   }
@@ -113,6 +114,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   if (prefix || trimmed.startsWith("{")) {
     const text = prefix ? line.slice(prefix[0].length) : trimmed;
     const v = parseJson(text);
+    if (v === TOO_DEEP) return tooDeep(pos, line);
     if (!isObject(v)) return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
     const g = prefix?.groups ?? {};
     const word = (g.arrow ?? g.io)?.toLowerCase();
@@ -202,10 +204,16 @@ function dirOf(v: JsonObject): RpcDir {
   return null;
 }
 
+/** What parseJson gives for a value nested deeper than MAX_DEPTH: kept as malformed, never walked (a stack overflow). */
+const TOO_DEEP: unique symbol = Symbol("too deep");
+
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && depthExceeds(v, MAX_DEPTH) ? TOO_DEEP : v;
   } catch {
     return undefined;
   }
 }
+
+const tooDeep = (pos: Pos, line: string): RpcRecord => ({ kind: "malformed", pos, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(line.slice(0, 480)) });

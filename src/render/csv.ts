@@ -9,17 +9,25 @@ import { csvValue } from "./values.js";
  * (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP CSV injection rule).
  */
 export function renderCsv(report: Report): string {
+  return [...csvLines(report)].join("");
+}
+
+/** The CSV document a record at a time (each with its CRLF), so long tables are written as they are formatted. */
+export function* csvLines(report: Report): Generator<string> {
   const many = report.tables.length > 1;
-  return report.tables
-    .map((t) => {
-      const head = many ? ["table", ...t.columns.map((c) => c.key)] : t.columns.map((c) => c.key);
-      const rows = [...t.rows, ...(t.footer ?? [])].map((r) => {
+  let first = true;
+  for (const t of report.tables) {
+    if (many && !first) yield "\r\n";
+    first = false;
+    const head = many ? ["table", ...t.columns.map((c) => c.key)] : t.columns.map((c) => c.key);
+    yield stringify([head], OPTIONS);
+    for (const rows of [t.rows, t.footer ?? []]) {
+      for (const r of rows) {
         const cells = t.columns.map((c) => csvValue(r[c.key]));
-        return many ? [t.id, ...cells] : cells;
-      });
-      return stringify([head, ...rows], OPTIONS);
-    })
-    .join("\r\n");
+        yield stringify([many ? [t.id, ...cells] : cells], OPTIONS);
+      }
+    }
+  }
 }
 
 const OPTIONS = {

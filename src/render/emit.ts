@@ -1,23 +1,40 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
-import { renderCsv } from "./csv.js";
-import { renderMarkdown } from "./markdown.js";
+import { csvLines } from "./csv.js";
+import { jsonChunks } from "./json-stream.js";
+import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
-import { renderTerminal } from "./table.js";
+import { writeChunks, type Sink } from "./sink.js";
+import { terminalChunks } from "./table.js";
 
 export type Format = "table" | "markdown" | "json" | "csv";
 
-/** The document for stdout in the chosen format. */
+/** The document for stdout in the chosen format, as one string (tests, small outputs). */
 export function render(out: CommandOutput, format: Format, palette: Palette): string {
+  return [...renderChunks(out, format, palette)].join("");
+}
+
+/** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
+export function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette): Promise<void> {
+  return writeChunks(sink, renderChunks(out, format, palette));
+}
+
+/** The document in pieces; joined, they are the document. */
+export function* renderChunks(out: CommandOutput, format: Format, palette: Palette): Generator<string> {
   switch (format) {
     case "json":
-      return `${jsonSafe(JSON.stringify(envelope(out), null, 2))}\n`;
+      // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
+      for (const c of jsonChunks(envelope(out))) yield jsonSafe(c);
+      yield "\n";
+      return;
     case "markdown":
-      return renderMarkdown(out.report);
+      yield* markdownChunks(out.report);
+      return;
     case "csv":
-      return renderCsv(out.report);
+      yield* csvLines(out.report);
+      return;
     default:
-      return renderTerminal(out.report, palette);
+      yield* terminalChunks(out.report, palette);
   }
 }
 

@@ -10,33 +10,67 @@ const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
  * evidence and goes through md-escape.ts.
  */
 export function renderMarkdown(report: Report, level = 2): string {
+  return [...markdownChunks(report, level)].join("");
+}
+
+/** The markdown document a line at a time, so long tables are written as they are formatted. */
+export function markdownChunks(report: Report, level = 2): Generator<string> {
+  return joinTrimmed(markdownLines(report, level));
+}
+
+function* markdownLines(report: Report, level: number): Generator<string> {
   const h = "#".repeat(level);
-  const out: string[] = [`${h} ${mdHeading(report.title)}`, ""];
+  yield `${h} ${mdHeading(report.title)}`;
+  yield "";
   if (report.summary?.length) {
-    for (const [k, v, kind] of report.summary) out.push(`- ${bold(mdInline(k))}: ${mdInline(formatValue(v, kind ?? "text", "—"))}`);
-    out.push("");
+    for (const [k, v, kind] of report.summary) yield `- ${bold(mdInline(k))}: ${mdInline(formatValue(v, kind ?? "text", "—"))}`;
+    yield "";
   }
   let section: string | undefined;
   for (const t of report.tables) {
-    if (t.section !== undefined && t.section !== section) out.push(`${"#".repeat(level + 1)} ${mdHeading(t.section)}`, "");
+    if (t.section !== undefined && t.section !== section) yield* [`${"#".repeat(level + 1)} ${mdHeading(t.section)}`, ""];
     section = t.section;
-    out.push(renderTable(t, t.section !== undefined ? level + 2 : level + 1), "");
+    yield* tableLines(t, t.section !== undefined ? level + 2 : level + 1);
+    yield "";
   }
-  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/**
+ * Lines joined by "\n", then the end trimmed and one "\n" added, as `${lines.join("\n").trimEnd()}\n`
+ * would: only the last non-blank line and the blank ones after it are held back.
+ */
+function* joinTrimmed(lines: Iterable<string>): Generator<string> {
+  let held = "";
+  let first = true;
+  for (const l of lines) {
+    const piece = first ? l : `\n${l}`;
+    first = false;
+    if (/\S/.test(piece)) {
+      if (held !== "") yield held;
+      held = piece;
+    } else {
+      held += piece;
+    }
+  }
+  yield `${held.trimEnd()}\n`;
 }
 
 export function renderTable(t: Table, level: number): string {
-  const out = [`${"#".repeat(level)} ${mdHeading(t.title)}`, ""];
+  return [...tableLines(t, level)].join("\n");
+}
+
+function* tableLines(t: Table, level: number): Generator<string> {
+  yield `${"#".repeat(level)} ${mdHeading(t.title)}`;
+  yield "";
   if (t.rows.length === 0 && !t.footer?.length) {
-    out.push("_(none)_");
+    yield "_(none)_";
   } else {
-    out.push(`| ${t.columns.map((c) => mdInline(c.header)).join(" | ")} |`);
-    out.push(`|${t.columns.map((c) => (NUMERIC.has(c.kind) ? "---:" : "---")).join("|")}|`);
-    for (const r of t.rows) out.push(`| ${t.columns.map((c) => mdInline(formatValue(r[c.key], c.kind, "—"))).join(" | ")} |`);
-    for (const r of t.footer ?? []) out.push(`| ${t.columns.map((c) => bold(mdInline(formatValue(r[c.key], c.kind, "")))).join(" | ")} |`);
+    yield `| ${t.columns.map((c) => mdInline(c.header)).join(" | ")} |`;
+    yield `|${t.columns.map((c) => (NUMERIC.has(c.kind) ? "---:" : "---")).join("|")}|`;
+    for (const r of t.rows) yield `| ${t.columns.map((c) => mdInline(formatValue(r[c.key], c.kind, "—"))).join(" | ")} |`;
+    for (const r of t.footer ?? []) yield `| ${t.columns.map((c) => bold(mdInline(formatValue(r[c.key], c.kind, "")))).join(" | ")} |`;
   }
-  for (const n of t.notes ?? []) out.push("", `> ${mdBlock(n)}`);
-  return out.join("\n");
+  for (const n of t.notes ?? []) yield* ["", `> ${mdBlock(n)}`];
 }
 
 /** Strong emphasis does not open or close next to white space: the text goes in trimmed. */

@@ -10,21 +10,30 @@ export const BLOCK_ROWS = 500;
 
 /** Terminal rendering with cli-table3: one boxed table per report table, numbers right-aligned. */
 export function renderTerminal(report: Report, p: Palette): string {
-  const out: string[] = [p.heading(sanitize(report.title))];
-  for (const [k, v, kind] of report.summary ?? []) out.push(`${p.dim(`${sanitize(k)}:`)} ${formatValue(v, kind ?? "text", "—")}`);
-  let section: string | undefined;
-  for (const t of report.tables) {
-    if (t.section !== undefined && t.section !== section) out.push("", p.heading(`━━ ${sanitize(t.section)} ━━`));
-    section = t.section;
-    out.push("", renderOne(t, p));
-  }
-  return `${out.join("\n")}\n`;
+  return [...terminalChunks(report, p)].join("");
 }
 
-function renderOne(t: Table, p: Palette): string {
-  const lines = [p.heading(sanitize(t.title))];
+/** The terminal document a block at a time (a heading, a note, up to BLOCK_ROWS rows of a table). */
+export function* terminalChunks(report: Report, p: Palette): Generator<string> {
+  for (const line of terminalLines(report, p)) yield `${line}\n`;
+}
+
+function* terminalLines(report: Report, p: Palette): Generator<string> {
+  yield p.heading(sanitize(report.title));
+  for (const [k, v, kind] of report.summary ?? []) yield `${p.dim(`${sanitize(k)}:`)} ${formatValue(v, kind ?? "text", "—")}`;
+  let section: string | undefined;
+  for (const t of report.tables) {
+    if (t.section !== undefined && t.section !== section) yield* ["", p.heading(`━━ ${sanitize(t.section)} ━━`)];
+    section = t.section;
+    yield "";
+    yield* tableLines(t, p);
+  }
+}
+
+function* tableLines(t: Table, p: Palette): Generator<string> {
+  yield p.heading(sanitize(t.title));
   if (t.rows.length === 0 && !t.footer?.length) {
-    lines.push(p.dim("(none)"));
+    yield p.dim("(none)");
   } else {
     const shortTimes = sameDay(t);
     // cli-table3's layout time grows with the square of the rows: lay long tables out in blocks.
@@ -38,13 +47,12 @@ function renderOne(t: Table, p: Palette): string {
       const rows = t.rows.slice(b * BLOCK_ROWS, (b + 1) * BLOCK_ROWS);
       for (const r of rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
       if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
-      if (blocks > 1) lines.push(p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`));
-      lines.push(table.toString());
+      if (blocks > 1) yield p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`);
+      yield table.toString();
     }
-    if (shortTimes) lines.push(p.dim(`times are UTC on ${shortTimes}`));
+    if (shortTimes) yield p.dim(`times are UTC on ${shortTimes}`);
   }
-  for (const n of t.notes ?? []) lines.push(p.dim(sanitize(n)));
-  return lines.join("\n");
+  for (const n of t.notes ?? []) yield p.dim(sanitize(n));
 }
 
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;

@@ -90,9 +90,10 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
 /**
  * Subagent transcripts of a main session: `<session>/subagents/**\/agent-*.jsonl` (2.1.x) and old-layout
- * `agent-*.jsonl` beside the main file whose records carry the same session id (2.0.x).
+ * `agent-*.jsonl` beside the main file whose records carry the same session id (2.0.x). Pass one index
+ * for many sessions: the project folder is then listed, and each old-layout file read, once in all.
  */
-export async function findSubagents(mainPath: string, sessionId: string): Promise<SubagentFile[]> {
+export async function findSubagents(mainPath: string, sessionId: string, index = new SubagentIndex()): Promise<SubagentFile[]> {
   const dir = dirname(mainPath);
   const root = sessionRoot(mainPath);
   const out: SubagentFile[] = [];
@@ -110,12 +111,38 @@ export async function findSubagents(mainPath: string, sessionId: string): Promis
     }
   };
   walk(join(dir, sessionId, "subagents"), new Set(), 0);
+  out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
+  return out.sort((a, b) => byPath.compare(a.path, b.path));
+}
+
+/** Same order as `localeCompare` without arguments, without building a collator per comparison. */
+const byPath = new Intl.Collator();
+
+/** Old-layout agent files per project folder, grouped by the session id their records carry: listed and read once for all sessions. */
+export class SubagentIndex {
+  private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
+
+  oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+    let m = this.dirs.get(projectDir);
+    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root)));
+    return m;
+  }
+}
+
+async function groupOldLayout(dir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+  const bySession = new Map<string, SubagentFile[]>();
   for (const f of safeReaddir(dir)) {
     const m = AGENT_FILE.exec(f);
     const p = join(dir, f);
-    if (m && admitDiscovered(p, root) !== undefined && (await sessionIdOf(p)) === sessionId) out.push({ path: p, agentId: m[1]! });
+    if (!m || admitDiscovered(p, root) === undefined) continue;
+    const id = await sessionIdOf(p);
+    if (id === undefined) continue;
+    const list = bySession.get(id);
+    const entry = { path: p, agentId: m[1]! };
+    if (list) list.push(entry);
+    else bySession.set(id, [entry]);
   }
-  return out.sort((a, b) => a.path.localeCompare(b.path));
+  return bySession;
 }
 
 /**

@@ -189,6 +189,11 @@ export function checkNamedFile(path: string, what: string): void {
  * not wait for a writer, then fstat on the open descriptor decides. Only a regular file is read.
  */
 export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream {
+  return createReadStream("", { fd: openEvidenceFd(path), highWaterMark });
+}
+
+/** The descriptor form of openEvidence, for sync reads: the caller closes it. */
+export function openEvidenceFd(path: string): number {
   touch("open", path);
   let fd: number;
   try {
@@ -202,7 +207,7 @@ export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream 
     closeSync(fd);
     throw new UsageError(`${path} is ${fileType(st)}; give a regular file`);
   }
-  return createReadStream("", { fd, highWaterMark });
+  return fd;
 }
 
 /** stdin may be read: a pipe, a socket (how Node spawns children) or a redirected file; never a terminal or a device. */

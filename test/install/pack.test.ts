@@ -1,24 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../helpers.js";
+import { ROOT, spawnCollect } from "../helpers.js";
 
-interface Ran { code: number; stdout: string; stderr: string }
-
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    child.on("error", rej);
-    child.on("close", (code) => res({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-  });
-}
+const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) => spawnCollect(cmd, args, { cwd, env });
 
 /** npm as a user runs it: none of the npm_* settings `npm test` puts in the environment (prefix, global, lifecycle). */
 function npmEnv(): NodeJS.ProcessEnv {

@@ -33,3 +33,21 @@ test("--redact: no home path and no full id survives in any format; numbers are 
   assert.deepEqual(red.requests.map((r: any) => r.totalInputTokens), plain.requests.map((r: any) => r.totalInputTokens));
   assert.equal(red.inputs[0].sha256, plain.inputs[0].sha256);
 });
+
+test("redacted ids: the shortest unique prefix, as comparing every id with every other would give", async () => {
+  const fc = (await import("fast-check")).default;
+  const reference = (ids: string[], id: string, keep: number) => {
+    let n = Math.min(keep, id.length);
+    while (n < id.length && ids.some((o) => o !== id && o.startsWith(id.slice(0, n)))) n++;
+    return n >= id.length ? id : `${id.slice(0, n)}…`;
+  };
+  const id = fc.string({ unit: fc.constantFrom("A", "B"), minLength: 8, maxLength: 14 }).map((s: string) => `msg_${s}`);
+  fc.assert(
+    fc.property(fc.uniqueArray(id, { minLength: 1, maxLength: 30 }), (ids: string[]) => {
+      const r = makeRedactor();
+      r.collect(ids.join(" "));
+      for (const x of ids) assert.equal(r.apply(x), reference(ids, x, 8));
+    }),
+    { numRuns: 500 },
+  );
+});

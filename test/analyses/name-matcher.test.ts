@@ -1,0 +1,34 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { NameMatcher } from "../../src/analyses/name-matcher.js";
+
+const naive = (names: string[], text: string) => names.flatMap((n, i) => (n !== "" && text.includes(n) ? [i] : [])).sort((a, b) => a - b);
+const fast = (m: NameMatcher, text: string) => {
+  const found = new Set<number>();
+  m.collect(text, found);
+  return [...found].sort((a, b) => a - b);
+};
+
+test("NameMatcher finds exactly the names String.includes finds (overlapping, nested, repeated names)", () => {
+  // A three-letter alphabet makes overlaps, suffixes of other names and shared prefixes the usual case.
+  const small = fc.string({ unit: fc.constantFrom("a", "b", "c"), maxLength: 6 });
+  fc.assert(
+    fc.property(fc.array(small, { maxLength: 12 }), fc.array(fc.string({ unit: fc.constantFrom("a", "b", "c", "/"), maxLength: 40 }), { maxLength: 4 }), (names, texts) => {
+      const m = new NameMatcher(names);
+      for (const t of texts) assert.deepEqual(fast(m, t), naive(names, t));
+    }),
+    { numRuns: 1500 },
+  );
+});
+
+test("NameMatcher on saved-file names inside real-looking tool inputs", () => {
+  const names = ["toolu_01Xf.json", "b1a2c3d4e.txt", "mcp-big-emit_text-1789422257974.txt", "1.txt", ""];
+  const m = new NameMatcher(names);
+  assert.deepEqual(fast(m, "/home/u/.claude/projects/p/s/tool-results/toolu_01Xf.json"), [0]);
+  assert.deepEqual(fast(m, "cat …/tool-results/b1a2c3d4e.txt | head; wc -l …/mcp-big-emit_text-1789422257974.txt"), [1, 2]);
+  assert.deepEqual(fast(m, "sed -n 1p x1.txt"), [3]);
+  assert.deepEqual(fast(m, "nothing here"), []);
+  // Surrogate pairs are matched unit by unit, as includes does.
+  assert.deepEqual(fast(new NameMatcher(["日本\ud83d\ude00.txt"]), "x/日本\ud83d\ude00.txt"), [0]);
+});

@@ -1,0 +1,21 @@
+import { test } from "node:test";
+import { check } from "./run.js";
+import { prop } from "./suite.js";
+
+test("fuzz debug: mutated debug logs give valid JSON, no crash", () => check(prop("debug-json")));
+test("fuzz debug: table, markdown and csv stay inert", () => check(prop("debug-human")));
+test("fuzz rpc: mutated MCP message logs give valid JSON, no crash", () => check(prop("rpc-json")));
+test("fuzz rpc: table, markdown and csv stay inert on hostile text", () => check(prop("rpc-human")));
+test("fuzz debug: a file and stdin give the same document", () => check(prop("debug-stdin")));
+test("fuzz rpc: a file and stdin give the same document", () => check(prop("rpc-stdin")));
+test("fuzz report --stream-json: mutated stream-json gives valid JSON, every bad line by number", () => check(prop("stream-json")));
+test("fuzz report --stream-json: a mutated claude -p json document gives valid JSON", () => check(prop("claude-p-json")));
+test("fuzz report --stream-json: human formats stay inert on hostile text", () => check(prop("stream-json-human")));
+test("fuzz report --debug-file: mutated debug logs give valid JSON, no crash", () => check(prop("debug-file")));
+test("fuzz report --rpc-log: mutated MCP logs give valid JSON, no crash", () => check(prop("rpc-log")));
+test("fuzz report --debug-file: human formats stay inert on hostile text", () => check(prop("debug-file-human")));
+test("fuzz report --rpc-log: human formats stay inert on hostile text", () => check(prop("rpc-log-human")));
+test("fuzz debug: --strict exits 1 exactly when a line is malformed", () => check(prop("debug-strict")));
+test("fuzz rpc: --strict exits 1 exactly when a line is malformed", () => check(prop("rpc-strict")));
+test("fuzz stream-json: --strict exits 1 exactly when a line is malformed", () => check(prop("stream-json-strict")));
+test("fuzz rpc: hostile text renders as text (no invisible chars, no markup, no formulas)", () => check(prop("rpc-escaping")));
