@@ -18,6 +18,8 @@ export interface CountTokensCall {
   before: CountTokensBefore | null;
   /** A `countTokens API call failed` line after it, before the next request. */
   failed: string | null;
+  /** With a transcript: the tool result whose call was in flight when the request went out. */
+  toolResult: { toolUseId: string; tool: string; chars: number | null; file: string; line: number } | null;
 }
 
 export interface CountTokensState {
@@ -36,7 +38,7 @@ export const emptyCountTokens = (): CountTokensState => ({ calls: [], last: null
 export function stepCountTokens(s: CountTokensState, e: DebugEntry): void {
   const ev = e.event;
   if (ev.type === "api-request" && ev.countTokens) {
-    s.open = { line: e.pos.line, time: e.time, source: ev.source, before: s.last, failed: null };
+    s.open = { line: e.pos.line, time: e.time, source: ev.source, before: s.last, failed: null, toolResult: null };
     s.calls.push(s.open);
     return;
   }
@@ -73,10 +75,43 @@ function firstLine(t: string): string {
 
 /** `after MCP tool emit_text completed ×2, after API request /v1/messages (sdk) ×5`: counts by what preceded. */
 export function precededSummary(calls: CountTokensCall[]): string {
-  const by = new Map<string, number>();
+  const by = new Map<string, { n: number; chars: number[] }>();
   for (const c of calls) {
-    const k = c.before === null ? "at the start of the log" : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
-    by.set(k, (by.get(k) ?? 0) + 1);
+    const k = c.toolResult !== null ? `during a ${c.toolResult.tool} result` : c.before === null ? "at the start of the log" : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
+    const g = by.get(k) ?? { n: 0, chars: [] };
+    g.n += 1;
+    if (c.toolResult?.chars != null) g.chars.push(c.toolResult.chars);
+    by.set(k, g);
   }
-  return [...by.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ×${n}`).join(", ");
+  return [...by.entries()]
+    .sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
+    .map(([k, g]) => `${k}${g.chars.length ? ` (${g.chars.map((n) => `${INT.format(n)} chars`).join(", ")})` : ""} ×${g.n}`)
+    .join(", ");
+}
+
+const INT = new Intl.NumberFormat("en-US");
+
+export const countTokensFlag = (calls: CountTokensCall[]): string => `${calls.length} /v1/messages/count_tokens request(s): ${precededSummary(calls)}`;
+
+/**
+ * Pairs count_tokens requests with the transcript's tool results whose window held them (the outputs
+ * join matched them by time), and rewrites the finding to say so. Mutates the debug result.
+ */
+export function joinCountTokens(
+  r: { countTokens: CountTokensCall[]; flags: string[] },
+  results: ReadonlyArray<{ toolUseId: string; tool: string; resultChars: number | null; file: string; line: number; countTokensLines: number[] }>,
+): void {
+  const byLine = new Map<number, (typeof results)[number]>();
+  for (const t of results) for (const l of t.countTokensLines) if (!byLine.has(l)) byLine.set(l, t);
+  let joined = false;
+  for (const c of r.countTokens) {
+    const t = byLine.get(c.line);
+    if (!t) continue;
+    // The tool's output size, not the stub the model saw: that is what any size check looked at.
+    c.toolResult = { toolUseId: t.toolUseId, tool: t.tool, chars: t.resultChars, file: t.file, line: t.line };
+    joined = true;
+  }
+  if (!joined) return;
+  const i = r.flags.findIndex((f) => / \/v1\/messages\/count_tokens request\(s\): /.test(f));
+  if (i >= 0) r.flags[i] = countTokensFlag(r.countTokens);
 }

@@ -1,6 +1,6 @@
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import type { Analysis } from "./analysis.js";
-import { emptyCountTokens, precededSummary, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
+import { countTokensFlag, emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
 
 /** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
 export interface DebugServer {
@@ -284,7 +284,7 @@ function flags(r: DebugResult): string[] {
       f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
     }
   }
-  if (r.countTokensCalls > 0) f.push(`${r.countTokensCalls} /v1/messages/count_tokens request(s): ${precededSummary(r.countTokens)}`);
+  if (r.countTokens.length > 0) f.push(countTokensFlag(r.countTokens));
   const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
   if (ctFail) f.push(`${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`);
   return f;

@@ -128,8 +128,18 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
     tables.push({
       id: "debug:count-tokens",
       title: "count_tokens requests and what came just before them",
-      columns: [col("line", "line", "int"), col("time", "time", "time"), col("beforeLine", "before: line", "int"), col("before", "before: entry"), col("failed", "failed")],
-      rows: rows.map((c) => ({ line: c.line, time: c.time, beforeLine: c.before?.line ?? null, before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`, failed: c.failed })),
+      columns: [
+        col("line", "line", "int"), col("time", "time", "time"), col("beforeLine", "before: line", "int"), col("before", "before: entry"),
+        // Only with a transcript (report): the result whose call was in flight.
+        ...(rows.some((c) => c.toolResult !== null) ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")] : []),
+        col("failed", "failed"),
+      ],
+      rows: rows.map((c) => ({
+        line: c.line, time: c.time, beforeLine: c.before?.line ?? null,
+        before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`,
+        toolResult: c.toolResult === null ? null : `${c.toolResult.tool} (transcript line ${c.toolResult.line})`, toolResultChars: c.toolResult?.chars ?? null,
+        failed: c.failed,
+      })),
       notes: [
         "what the log shows just before each request, not why Claude Code made it: a long MCP result, Read's own size check and a per-turn check all call count_tokens",
         ...(rows.length < r.countTokens.length ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`] : []),

@@ -13,6 +13,7 @@ import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
+import { joinCountTokens } from "../analyses/debug-count-tokens.js";
 import { debugEvidenceFor, type DebugEvidence } from "./debug-evidence.js";
 import { envelopeInputs } from "./inputs.js";
 import { instructionsFromPass, type LoadedInstructions } from "./instructions-load.js";
@@ -111,6 +112,8 @@ export async function analyseSession(target: string | undefined, opts: CommonOpt
     warnings.push(`${rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
   warnings.push(...outputs.warnings);
+  // count_tokens requests inside a result's window get that result (a tool result of N chars, a Read).
+  if (debug) joinCountTokens(debug.result, outputs.rows);
 
   const inputs = envelopeInputs(
     resolved.inputs,

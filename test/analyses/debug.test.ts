@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
+import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
 import { readDebugLog } from "../../src/records/debug.js";
 import { sample } from "../helpers.js";
 
@@ -124,4 +125,15 @@ test("a paste of only headerless lines is a debug log: the truncation and the co
   assert.deepEqual([shop!.status, shop!.errors], ["failed", 1]);
   assert.ok(r.events.every((e) => e.time === null && e.offsetMs === null));
   assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5000 to 2048')));
+});
+
+test("count_tokens joined to the transcript: a Read result in flight is named with its size; the finding follows", async () => {
+  const r = await analyse("debug", "failures.debug.txt");
+  joinCountTokens(r, [
+    { toolUseId: "toolu_read", tool: "Read", resultChars: 91_204, file: "s.jsonl", line: 40, countTokensLines: [28] },
+    { toolUseId: "toolu_other", tool: "Bash", resultChars: 12, file: "s.jsonl", line: 44, countTokensLines: [] },
+  ]);
+  assert.deepEqual(r.countTokens.map((c) => c.toolResult?.tool ?? null), [null, "Read"]);
+  assert.equal(r.countTokens[1]!.toolResult!.chars, 91_204);
+  assert.ok(r.flags.includes("2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1"), r.flags.join("\n"));
 });
