@@ -1,6 +1,7 @@
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import type { Analysis } from "./analysis.js";
-import { countTokensFlag, emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
+import { debugFlags } from "./debug-flags.js";
+import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
 
 /** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
 export interface DebugServer {
@@ -108,7 +109,7 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
     }
     r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
     r.countTokens = s.ct.calls;
-    r.flags = flags(r);
+    r.flags = debugFlags(r);
     return r;
   },
 };
@@ -263,35 +264,3 @@ const FAILURES = new Set(["mcp-connection-failed", "mcp-connection-timeout", "mc
 
 /** The message without its `MCP server "x"` prefix. */
 const bare = (text: string) => text.replace(/^MCP server "[^"]+":? /, "");
-
-/** What the seed flagged, and what else a reader should not miss. */
-function flags(r: DebugResult): string[] {
-  const f: string[] = [];
-  if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
-    f.push(
-      `mcp runtime arm v2 with no opt-in variable (source: ${r.runtimeArmSource}): MCP_SDK_GENERATION was not set, yet the v2 runtime probes servers with server/discover before initialize`,
-    );
-  }
-  for (const sv of r.servers) {
-    if (sv.lateByMs !== null) {
-      f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
-    }
-    if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
-    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
-    if (sv.status === "errored") f.push(`server "${sv.name}" had a connection error after connecting and did not reconnect in this log: ${oneLine(sv.lastError)}`);
-    if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
-    if (sv.instructionsTruncatedFrom !== null) {
-      f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
-    }
-  }
-  if (r.countTokens.length > 0) f.push(countTokensFlag(r.countTokens));
-  const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
-  if (ctFail) f.push(`${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`);
-  return f;
-}
-
-/** A multi-line message (a ZodError's issue list) condensed to one line for a finding or a cell. */
-export function oneLine(t: string | null): string {
-  const one = (t ?? "").replace(/\s*\n\s*/g, " ").trim();
-  return one.length > 160 ? `${one.slice(0, 159)}…` : one;
-}

@@ -1,4 +1,5 @@
-import { oneLine as condensed, type DebugResult } from "../analyses/debug.js";
+import type { DebugResult } from "../analyses/debug.js";
+import { oneLine as condensed } from "../analyses/debug-flags.js";
 import { mergeHealth, type Health } from "../analyses/health.js";
 import { readClaudeRun } from "../records/streamjson.js";
 import type { CommandOutput } from "../report/envelope.js";
