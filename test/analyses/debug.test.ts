@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { Readable } from "node:stream";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
 import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
 import { readDebugLog } from "../../src/records/debug.js";
@@ -136,4 +137,32 @@ test("count_tokens joined to the transcript: a Read result in flight is named wi
   assert.deepEqual(r.countTokens.map((c) => c.toolResult?.tool ?? null), [null, "Read"]);
   assert.equal(r.countTokens[1]!.toolResult!.chars, 91_204);
   assert.ok(r.flags.includes("2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1"), r.flags.join("\n"));
+});
+
+async function analyseText(text: string): Promise<DebugResult> {
+  const s = debugAnalysis.init();
+  const input = { path: "-", kind: "debug-log" as const, bytes: 0, sha256: "" };
+  for await (const r of readDebugLog(input, { stdin: Readable.from([Buffer.from(text)]) })) debugAnalysis.step(s, r);
+  return debugAnalysis.finish(s);
+}
+
+test("server states follow the log to its end: an error before any connect, a reconnect after an error", async () => {
+  const t = (ms: number, msg: string) => `2026-10-02T09:41:${String(10 + ms).padStart(2, "0")}.000Z [DEBUG] ${msg}`;
+  const r = await analyseText(
+    [
+      t(0, 'MCP server "a": Connection error: spawn ENOENT'),
+      t(1, 'MCP server "b": Successfully connected (transport: stdio) in 20ms'),
+      t(2, 'MCP server "b": Connection reset - server may have crashed or restarted'),
+      t(3, 'MCP server "b": Successfully connected (transport: stdio) in 25ms'),
+      t(4, 'MCP server "c": Successfully connected (transport: stdio) in 30ms'),
+      t(5, 'MCP server "c": SIGINT failed, sending SIGTERM to MCP server process'),
+      t(6, 'MCP server "c": STDIO connection closed after 1s (cleanly)'),
+    ].join("\n") + "\n",
+  );
+  const [a, b, c] = r.servers;
+  assert.deepEqual([a!.status, a!.errors, a!.lastError], ["errored", 1, "Connection error: spawn ENOENT"]);
+  assert.ok(r.flags.includes('server "a" had a connection error and did not reconnect in this log: Connection error: spawn ENOENT'));
+  assert.deepEqual([b!.status, b!.errors, b!.lastError], ["connected", 1, "Connection reset - server may have crashed or restarted"], "reconnected: connected, the error still counted and shown");
+  assert.deepEqual([c!.status, c!.forcedShutdown, c!.errors], ["killed", "SIGINT → SIGTERM", 1]);
+  assert.equal(r.errors, 3);
 });
