@@ -316,3 +316,14 @@ test("failure lines that read like prose: connection errors, forced shutdowns, e
   assert.deepEqual(e('countTokens API call failed: 404 {"type":"error"}', "ERROR"), { type: "count-tokens-failed", status: 404, error: '{"type":"error"}' });
   assert.deepEqual(e("countTokens API call failed: fetch failed", "ERROR"), { type: "count-tokens-failed", status: null, error: "fetch failed" });
 });
+
+test("the failures sample reads the same in chunks of 1, 7 and 4096, with LF and CRLF: the error body stays whole", async () => {
+  const text = readFileSync(sample("logs", "debug", "failures.debug.txt"), "utf8");
+  const shape = (rs: DebugRecord[]) => rs.map((r) => (r.kind === "debug" ? [r.pos.line, r.event.type, r.lines, r.text] : [r.pos.line, r.kind]));
+  const want = shape(await read(text));
+  assert.deepEqual(want.find((x) => x[1] === "mcp-connection-error")!.slice(0, 3), [15, "mcp-connection-error", 11]);
+  for (const size of [1, 7, 4096]) {
+    assert.deepEqual(shape(await read(text, size)), want, `LF, chunks of ${size}`);
+    assert.deepEqual(shape(await read(text.replace(/\n/g, "\r\n"), size)), want, `CRLF, chunks of ${size}`);
+  }
+});
