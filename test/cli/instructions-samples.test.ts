@@ -236,3 +236,13 @@ test("--debug-file with the header stripped from every line (as pasted in issues
   assert.equal(j.instructions[0].sourceChars, 20000);
   assert.equal(j.instructions[0].debugLog.status, "match");
 });
+
+test("report carries the same verdict: a session with no instructions never reads 'matches what was delivered'", async () => {
+  const s = scenario("baseline");
+  const r = await runCli(["report", s.id, "--claude-dir", s.dir, "--format", "markdown"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| answer check \| nothing delivered: no instructions to check the answer against \|/);
+  assert.doesNotMatch(r.stdout, /matches what was delivered/);
+  const j = parseEnvelope(await runCli(["report", s.id, "--claude-dir", s.dir, "--json"]), "report");
+  assert.deepEqual([j.answer.check, j.answer.matches], ["nothing-delivered", null]);
+});
