@@ -164,6 +164,8 @@ function stepEntry(s: State, e: DebugEntry): void {
         sv.transport = ev.transport;
         sv.connectedAt = e.time;
         sv.status = "connected";
+        // A new connection: a forced stop of the old one no longer describes where the server ended.
+        sv.forcedShutdown = null;
         if (e.ms !== null) s.connectedMs.set(sv.name, e.ms);
       }
       break;

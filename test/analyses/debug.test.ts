@@ -157,12 +157,15 @@ test("server states follow the log to its end: an error before any connect, a re
       t(4, 'MCP server "c": Successfully connected (transport: stdio) in 30ms'),
       t(5, 'MCP server "c": SIGINT failed, sending SIGTERM to MCP server process'),
       t(6, 'MCP server "c": STDIO connection closed after 1s (cleanly)'),
+      t(7, 'MCP server "d": SIGINT failed, sending SIGTERM to MCP server process'),
+      t(8, 'MCP server "d": Successfully connected (transport: stdio) in 40ms'),
     ].join("\n") + "\n",
   );
-  const [a, b, c] = r.servers;
+  const [a, b, c, d] = r.servers;
+  assert.deepEqual([d!.status, d!.forcedShutdown, d!.errors], ["connected", null, 1], "reconnected after a forced stop");
   assert.deepEqual([a!.status, a!.errors, a!.lastError], ["errored", 1, "Connection error: spawn ENOENT"]);
   assert.ok(r.flags.includes('server "a" had a connection error and did not reconnect in this log: Connection error: spawn ENOENT'));
   assert.deepEqual([b!.status, b!.errors, b!.lastError], ["connected", 1, "Connection reset - server may have crashed or restarted"], "reconnected: connected, the error still counted and shown");
   assert.deepEqual([c!.status, c!.forcedShutdown, c!.errors], ["killed", "SIGINT → SIGTERM", 1]);
-  assert.equal(r.errors, 3);
+  assert.equal(r.errors, 4);
 });
