@@ -8,6 +8,7 @@ import { writeOut, type Io } from "./io.js";
 import { writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
+import { writeFiles } from "./output/files.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
 
@@ -62,7 +63,10 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
   }
   const shown = a.redact ? redactOutput(out) : out;
-  for (const w of shown.report.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+  // The one output step: files (charts) first, so a refused path fails before stdout is used; their
+  // contents redacted with the document, their paths and guards as given.
+  await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+  for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
   await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
   if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
   if (out.failure) throw new RuntimeError(out.failure);

@@ -9,21 +9,22 @@ export interface Analysis<S, R, Rec = AnyRecord> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyAnalysis = Analysis<any, any>;
-export type ResultOf<A> = A extends Analysis<any, infer R> ? R : never;
+export type AnyAnalysis<Rec = AnyRecord> = Analysis<any, any, Rec>;
+export type ResultOf<A> = A extends Analysis<any, infer R, any> ? R : never;
+export type ResultsOf<T> = { [K in keyof T]: ResultOf<T[K]> };
 
 /** Runs several analyses side by side over one stream of records. */
-export class Fanout<T extends Record<string, AnyAnalysis>> {
+export class Fanout<Rec, T extends Record<string, AnyAnalysis<Rec>>> {
   private readonly states: Record<string, unknown> = {};
   constructor(private readonly analyses: T) {
     for (const [k, a] of Object.entries(analyses)) this.states[k] = a.init();
   }
-  step(rec: AnyRecord): void {
+  step(rec: Rec): void {
     for (const k in this.analyses) this.analyses[k]!.step(this.states[k], rec);
   }
-  finish(): { [K in keyof T]: ResultOf<T[K]> } {
+  finish(): ResultsOf<T> {
     const out: Record<string, unknown> = {};
     for (const k in this.analyses) out[k] = this.analyses[k]!.finish(this.states[k]);
-    return out as { [K in keyof T]: ResultOf<T[K]> };
+    return out as ResultsOf<T>;
   }
 }

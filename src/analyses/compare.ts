@@ -1,4 +1,3 @@
-import type { ColumnKind } from "../report/model.js";
 
 /** One run of a comparison: the figures the seed write-ups tabulate, computed from that run's files. */
 export interface CompareRow {
@@ -44,49 +43,6 @@ export interface CompareRow {
   error: string | null;
 }
 
-/** The documented column set for `--columns` (key → header, kind). */
-export const COMPARE_COLUMNS: Record<keyof CompareRow, [string, ColumnKind]> = {
-  label: ["label", "text"],
-  run: ["run", "text"],
-  session: ["session", "text"],
-  version: ["Claude Code", "text"],
-  model: ["model", "text"],
-  requests: ["requests", "int"],
-  firstRequestTokens: ["request 1 tokens", "int"],
-  lastRequestTokens: ["last request tokens", "int"],
-  deltaVsBaseline: ["Δ vs baseline", "signed"],
-  baselineLabel: ["baseline", "text"],
-  instructionServers: ["servers", "text"],
-  instructionChars: ["instr. chars", "int"],
-  keptChars: ["kept", "int"],
-  sourceChars: ["source chars", "int"],
-  truncated: ["truncated", "bool"],
-  codePoints: ["code points", "int"],
-  utf8Bytes: ["UTF-8 bytes", "int"],
-  renderedChars: ["rendered", "int"],
-  tokensPerChar: ["tokens/char", "ratio"],
-  probeBegin: ["BEGIN", "text"],
-  probeEnd: ["END", "text"],
-  probeLast: ["LAST", "int"],
-  answer: ["answer", "text"],
-  answerMatches: ["answer matches", "bool"],
-  firstMethod: ["first method", "text"],
-  era: ["era", "text"],
-  initializeMsAfterProbe: ["init after probe", "ms"],
-  debugEra: ["debug era", "text"],
-  negotiatedProtocolVersion: ["negotiated", "text"],
-  connectMs: ["connect", "ms"],
-  runtimeArm: ["runtime arm", "text"],
-  toolResults: ["tool results", "int"],
-  checks: ["checks", "text"],
-  largestResultChars: ["largest result", "int"],
-  countTokensCalls: ["count_tokens", "int"],
-  costUsd: ["cost", "usd"],
-  turns: ["turns", "int"],
-  durationMs: ["duration", "ms"],
-  malformed: ["malformed", "int"],
-  error: ["error", "text"],
-};
 
 export const DEFAULT_COLUMNS: Array<keyof CompareRow> = [
   "label", "run", "firstRequestTokens", "deltaVsBaseline", "instructionChars", "truncated", "probeBegin", "probeEnd", "probeLast",

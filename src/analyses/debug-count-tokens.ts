@@ -95,23 +95,20 @@ export const countTokensFlag = (calls: CountTokensCall[]): string => `${calls.le
 
 /**
  * Pairs count_tokens requests with the transcript's tool results whose window held them (the outputs
- * join matched them by time), and rewrites the finding to say so. Mutates the debug result.
+ * join matched them by time), and rewrites the finding to say so. Returns a new result; the input is left as read.
  */
-export function joinCountTokens(
-  r: { countTokens: CountTokensCall[]; flags: string[] },
+export function joinCountTokens<R extends { countTokens: CountTokensCall[]; flags: string[] }>(
+  r: R,
   results: ReadonlyArray<{ toolUseId: string; tool: string; resultChars: number | null; file: string; line: number; countTokensLines: number[] }>,
-): void {
+): R {
   const byLine = new Map<number, (typeof results)[number]>();
   for (const t of results) for (const l of t.countTokensLines) if (!byLine.has(l)) byLine.set(l, t);
-  let joined = false;
-  for (const c of r.countTokens) {
+  if (!r.countTokens.some((c) => byLine.has(c.line))) return r;
+  const countTokens = r.countTokens.map((c) => {
     const t = byLine.get(c.line);
-    if (!t) continue;
     // The tool's output size, not the stub the model saw: that is what any size check looked at.
-    c.toolResult = { toolUseId: t.toolUseId, tool: t.tool, chars: t.resultChars, file: t.file, line: t.line };
-    joined = true;
-  }
-  if (!joined) return;
-  const i = r.flags.findIndex((f) => / \/v1\/messages\/count_tokens request\(s\): /.test(f));
-  if (i >= 0) r.flags[i] = countTokensFlag(r.countTokens);
+    return t ? { ...c, toolResult: { toolUseId: t.toolUseId, tool: t.tool, chars: t.resultChars, file: t.file, line: t.line } } : c;
+  });
+  const flags = r.flags.map((f) => (/ \/v1\/messages\/count_tokens request\(s\): /.test(f) ? countTokensFlag(countTokens) : f));
+  return { ...r, countTokens, flags };
 }

@@ -1,8 +1,21 @@
 import { countTokensFlag } from "./debug-count-tokens.js";
-import type { DebugResult } from "./debug.js";
+import type { CountTokensCall } from "./debug-count-tokens.js";
+
+/** The parts of a debug result the findings read (structural, so debug.ts can import this file). */
+interface FlagInput {
+  runtimeArm: string | null;
+  runtimeArmSource: string | null;
+  servers: ReadonlyArray<{
+    name: string; status: string; lateByMs: number | null; connectMs: number | null; lastError: string | null; forcedShutdown: string | null;
+    instructionsTruncatedFrom: number | null; instructionsTruncatedTo: number | null;
+  }>;
+  countTokens: CountTokensCall[];
+  countTokensFailures: number;
+  events: ReadonlyArray<{ kind: string; line: number; text: string }>;
+}
 
 /** What the seed flagged, and what else a reader should not miss. */
-export function debugFlags(r: DebugResult): string[] {
+export function debugFlags(r: FlagInput): string[] {
   const f: string[] = [];
   if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
     f.push(

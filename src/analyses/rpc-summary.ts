@@ -1,5 +1,5 @@
 import { isObject, type JsonObject } from "../records/json.js";
-import type { RpcDir, RpcMessage, RpcShape, RpcSource } from "../records/rpc.js";
+import type { RpcDir, RpcMessage, RpcShape, RpcLineFormat } from "../records/rpc.js";
 
 /** The 2026-07-28 `_meta` keys every modern request carries (FORMATS.md 9.2). */
 export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -12,7 +12,7 @@ export interface RpcSummary {
   ms: number | null;
   dir: RpcDir;
   dirLogged: boolean;
-  source: RpcSource;
+  source: RpcLineFormat;
   shape: RpcShape;
   method: string | null;
   id: string | number | null;

@@ -1,9 +1,7 @@
-import { Fanout, type AnyAnalysis, type ResultOf } from "../analyses/analysis.js";
-import { addInvalid, type Health } from "../analyses/health.js";
-import type { RequestsResult } from "../analyses/requests.js";
-import { scanTranscripts } from "../sources/scan.js";
-import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { transcriptParts, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
 import type { OutStream } from "../io.js";
+import { gatherTranscripts } from "../pipeline/gather.js";
+import { documentHealth, type Health } from "../records/health.js";
 import { progressReporter } from "./progress.js";
 
 /** Options every command understands (CONTRACT.md "Common options"). */
@@ -29,32 +27,8 @@ export interface CommonOptions {
   stderrIsTTY: boolean;
 }
 
-export interface Loaded<T extends Record<string, AnyAnalysis>> {
-  resolved: ResolvedTarget;
-  health: Health;
-  results: { [K in keyof T]: ResultOf<T[K]> };
-}
-
-/** Resolves a target and runs the given analyses over its transcripts in one pass. */
-export async function loadTranscripts<T extends Record<string, AnyAnalysis>>(
-  target: string | undefined,
-  opts: CommonOptions,
-  analyses: T,
-): Promise<Loaded<T>> {
-  const resolved = await resolveTarget(target, {
-    claudeDir: opts.claudeDir,
-    subagents: opts.subagents,
-    env: opts.env,
-    cwd: opts.cwd,
-    stdinIsTTY: opts.stdinIsTTY,
-  });
-  const fan = new Fanout(analyses);
-  const progress = progressReporter(opts.stderr, opts.stderrIsTTY);
-  const health = await scanTranscripts(resolved.inputs, (r) => fan.step(r), { stdin: opts.stdin, onProgress: progress?.update });
-  progress?.done();
-  const results = fan.finish();
-  // Totals past 2^53 − 1 are found only when the requests are summed: they join the health here.
-  const requests = (results as Record<string, unknown>).requests as RequestsResult | undefined;
-  if (requests?.overflows.length) addInvalid(health, requests.overflows);
-  return { resolved, health, results };
+/** A target's transcripts read in one pass with the named analyses, and their health merged. */
+export async function loadTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: CommonOptions, keys: K[]): Promise<TranscriptEvidence<K> & { health: Health }> {
+  const t = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, keys);
+  return { ...t, health: documentHealth(transcriptParts(t)) };
 }

@@ -1,18 +1,22 @@
-import { applyBaselines, COMPARE_COLUMNS, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { COMPARE_COLUMNS } from "../report/compare-columns.js";
+import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
+import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
-import { compareChartSpec, protectedDirs, writeChart } from "../render/chart.js";
-import type { CommandOutput } from "../report/envelope.js";
+import { compareChartSpec } from "../render/chart.js";
+import { protectedDirs } from "../output/files.js";
+import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
-import { readRuns, type RunSpec } from "../sources/manifest.js";
+import { readRuns, type RunSpec } from "../pipeline/manifest.js";
 import type { CommonOptions } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
-import { analyseSession, type SessionAnalysis } from "./report-load.js";
+import { compareRow } from "../assemble/compare-row.js";
+import { assembleSession } from "../assemble/session.js";
+import { gatherSession } from "../pipeline/gather-session.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -39,17 +43,17 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const columns = pickColumns(opts.columns);
   const specs = await readRuns(manifest);
   const probe = compileProbe();
-  const health = emptyHealth();
+  const healths: Health[] = [];
   const inputs: InputFile[][] = [];
   const warnings: string[] = [];
   const rows: CompareRow[] = [];
   for (const spec of specs) {
     try {
-      const s = await analyseSession(spec.session, runOptions(spec, opts), { probe, wrapperTokens: null });
-      mergeHealth(health, s.health);
+      const s = assembleSession(await gatherSession(spec.session, runOptions(spec, opts)), { probe, wrapperTokens: null });
+      healths.push(s.health);
       inputs.push(s.inputs);
       warnings.push(...s.warnings.map((w) => `${spec.name}: ${w}`));
-      rows.push(rowOf(spec, s));
+      rows.push(compareRow(spec, s));
     } catch (e) {
       // One broken run must not hide the others: it gets a row with its error.
       const msg = (e as Error).message.split("\n")[0]!;
@@ -57,12 +61,15 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       rows.push({ ...emptyRow(spec), error: msg });
     }
   }
+  // Each run's health is already its document's; merging them whole keeps their shares.
+  const health = documentHealth(healths.map((h) => ({ health: h, share: "whole" })));
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
   const groups = groupRows(rows);
+  const files: OutputFile[] = [];
   if (opts.chart) {
     const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    await writeChart(opts.chart, compareChartSpec(rows, `First-request tokens per run — ${manifest}`), dirs, opts.cwd);
+    files.push({ kind: "chart", path: opts.chart, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`), protect: dirs });
   }
   const failed = rows.filter((r) => r.error !== null).length;
   return {
@@ -71,7 +78,8 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups },
-    report: {
+    files,
+    document: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
       tables: [runsTable(rows, columns), groupsTable(groups, baseline), healthTable(health)],
@@ -103,61 +111,6 @@ function runOptions(spec: RunSpec, opts: CompareOptions): CommonOptions {
 function emptyRow(spec: RunSpec): CompareRow {
   const row = Object.fromEntries(Object.keys(COMPARE_COLUMNS).map((k) => [k, null])) as unknown as CompareRow;
   return { ...row, label: spec.label, run: spec.name, requests: 0, toolResults: 0, malformed: 0, error: null };
-}
-
-function rowOf(spec: RunSpec, s: SessionAnalysis): CompareRow {
-  const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
-  const instr = s.instructions.rows.filter((r) => !r.removed);
-  const sum = (f: (r: (typeof instr)[number]) => number | null) => (instr.length ? instr.reduce((n, r) => n + (f(r) ?? 0), 0) : null);
-  const withProbe = instr.find((r) => r.probe !== null);
-  const checks = new Map<string, number>();
-  for (const r of s.outputs.rows) checks.set(r.check, (checks.get(r.check) ?? 0) + 1);
-  const servers = s.debug?.result.servers ?? [];
-  const res = s.run?.run.result ?? null;
-  const inv = s.inventory;
-  const top = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-  return {
-    label: spec.label,
-    run: spec.name,
-    session: s.sessionId,
-    version: top(inv.versions),
-    model: top(Object.fromEntries(Object.entries(inv.models).filter(([m]) => m !== "<synthetic>"))),
-    requests: s.requests.totals.reduce((n, t) => n + t.requests, 0),
-    firstRequestTokens: main?.firstTotalInputTokens ?? null,
-    lastRequestTokens: main?.lastTotalInputTokens ?? null,
-    deltaVsBaseline: null,
-    baselineLabel: null,
-    instructionServers: instr.length ? [...new Set(instr.map((r) => r.server))].join(", ") : null,
-    instructionChars: sum((r) => r.chars),
-    keptChars: instr.some((r) => r.truncated) ? sum((r) => r.keptChars ?? r.chars) : null,
-    sourceChars: instr.some((r) => r.sourceChars !== null) ? sum((r) => r.sourceChars ?? r.chars) : null,
-    truncated: instr.length ? instr.some((r) => r.truncated) : null,
-    codePoints: sum((r) => r.codePoints),
-    utf8Bytes: sum((r) => r.utf8Bytes),
-    renderedChars: instr[0]?.renderedChars ?? null,
-    tokensPerChar: null,
-    probeBegin: withProbe?.probe?.begin ?? null,
-    probeEnd: withProbe?.probe?.end ?? null,
-    probeLast: withProbe?.probe?.lastMarker ?? null,
-    answer: s.instructions.answer?.text?.trim() ?? res?.result?.trim() ?? null,
-    answerMatches: s.instructions.answer?.matches ?? null,
-    firstMethod: s.rpc?.result.firstMethod ?? null,
-    era: s.rpc?.result.era ?? null,
-    initializeMsAfterProbe: s.rpc?.result.initialize?.msAfterProbe ?? null,
-    debugEra: servers.map((x) => x.protocolEra).find((x) => x !== null) ?? null,
-    negotiatedProtocolVersion: servers.map((x) => x.negotiatedProtocolVersion).find((x) => x !== null) ?? null,
-    connectMs: servers.length ? Math.max(...servers.map((x) => x.connectMs ?? 0)) : null,
-    runtimeArm: s.debug?.result.runtimeArm ?? null,
-    toolResults: s.outputs.rows.length,
-    checks: checks.size ? [...checks].map(([c, n]) => `${c}×${n}`).join(" ") : null,
-    largestResultChars: s.outputs.rows.length ? Math.max(...s.outputs.rows.map((r) => r.fullChars ?? r.chars)) : null,
-    countTokensCalls: s.debug?.result.countTokensCalls ?? null,
-    costUsd: res?.totalCostUsd ?? null,
-    turns: res?.numTurns ?? null,
-    durationMs: res?.durationMs ?? null,
-    malformed: s.health.malformedCount,
-    error: null,
-  };
 }
 
 function runsTable(rows: CompareRow[], columns: Array<keyof CompareRow>): Table {

@@ -15,8 +15,8 @@ export function guarded(spec: CommandSpec): CommandSpec {
       const skipped = takeSkipped();
       if (skipped.length > 0) {
         out.health.skipped = [...(out.health.skipped ?? []), ...skipped];
-        out.report.tables.push(skippedTable(skipped));
-        out.report.warnings.push(skippedWarning(skipped));
+        out.document.tables.push(skippedTable(skipped));
+        out.document.warnings.push(skippedWarning(skipped));
       }
       return out;
     },

@@ -1,8 +1,8 @@
-import { inventoryAnalysis, type Counts } from "../analyses/inventory.js";
+import type { Counts } from "../analyses/inventory.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col, type Table } from "../report/model.js";
 import { loadTranscripts } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
+import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
 
 export const inventoryCommand: CommandSpec = {
@@ -11,7 +11,7 @@ export const inventoryCommand: CommandSpec = {
   examples: [["ccforensics inventory 33333333-4444", "what is in a session, and what is damaged"]],
   positionals: { target: { describe: "session id or prefix, transcript path, or - for stdin" } },
   async run(argv) {
-    const { resolved, health, results } = await loadTranscripts(argv.target, argv, { inventory: inventoryAnalysis });
+    const { resolved, health, results } = await loadTranscripts(argv.target, argv, ["inventory"]);
     const inv = results.inventory;
     const tables: Table[] = [
       countTable("recordTypes", "Record types", inv.recordTypes),
@@ -28,7 +28,7 @@ export const inventoryCommand: CommandSpec = {
       inputs: envelopeInputs(resolved.inputs),
       health,
       data: { inventory: inv },
-      report: {
+      document: {
         title: `Inventory — ${resolved.sessionId ?? resolved.target}`,
         summary: [
           ["files", resolved.inputs.length, "int"],

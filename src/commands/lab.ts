@@ -1,4 +1,4 @@
-import { emptyHealth } from "../analyses/health.js";
+import { emptyHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { eraTexts, instructionsHandler, type InstructionsConfig } from "../lab/instructions-server.js";
 import { codewordsFor, minChars } from "../lab/instructions-text.js";
@@ -88,7 +88,7 @@ export async function runLab(argv: Argv): Promise<CommandOutput> {
   try {
     const stats = await serveStdio(handler, { log, diag, input: argv.stdin });
     diag(`stdin ended: ${stats.received} message(s), ${stats.replied} repl${stats.replied === 1 ? "y" : "ies"}, ${stats.invalid} invalid`);
-    return { command: "lab", inputs: [], health: emptyHealth(), data: { lab: { server: setup.server, ...stats } }, report: { title: "", tables: [], warnings: [] } };
+    return { command: "lab", inputs: [], health: emptyHealth(), data: { lab: { server: setup.server, ...stats } }, document: { title: "", tables: [], warnings: [] } };
   } finally {
     log?.close();
   }

@@ -1,20 +1,21 @@
 import type { Options } from "yargs";
-import { emptyHealth, mergeHealth, MAX_LISTED, type Health } from "../analyses/health.js";
+import { documentHealth } from "../records/health.js";
+import { assembleToolOutputs, type AssembledOutputs } from "../assemble/outputs.js";
+import { gatherOutputs } from "../pipeline/gather.js";
+import { gatherTools } from "../pipeline/gather-tools.js";
 import { staircaseRows } from "../analyses/staircase.js";
-import { protectedDirs, staircaseChartSpec, writeChart } from "../render/chart.js";
+import { staircaseChartSpec } from "../render/chart.js";
+import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
-import { readRpcLog } from "../records/rpc.js";
-import { readToolsList, toolsByName, toolsFromResult, type ToolMeta } from "../records/tools-list.js";
-import type { CommandOutput } from "../report/envelope.js";
+import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { Table } from "../report/model.js";
-import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
-import { envelopeInputs } from "./inputs.js";
-import { loadOutputs, type LoadedOutputs } from "./outputs-load.js";
+import { envelopeInputs } from "../assemble/inputs.js";
+import { progressReporter } from "./progress.js";
 import { evidenceInput } from "../sources/evidence.js";
-import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "./outputs-report.js";
+import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "../report/outputs-tables.js";
 import type { CommandSpec } from "./registry.js";
 
 export interface OutputsOptions extends CommonOptions {
@@ -35,19 +36,14 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
     evidenceInput(opts.debugFile, "debug-log");
   }
-  const extra: InputFile[] = [];
-  const warnings: string[] = [];
-  const health = emptyHealth();
-  const tools = await loadTools(opts, extra, warnings, health);
-  const loaded: LoadedOutputs[] = [];
-  for (const t of list) loaded.push(await loadOutputs(t, opts, { debugFile: opts.debugFile, tools }));
-
-  for (const l of loaded) {
-    mergeHealth(health, l.health);
-    warnings.push(...l.warnings);
-  }
+  const side = await gatherTools(opts);
+  const loaded: AssembledOutputs[] = [];
+  for (const t of list) loaded.push(assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), side.tools));
+  const health = documentHealth([...side.parts, ...loaded.flatMap((l) => l.parts)]);
+  const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
+  const files: OutputFile[] = [];
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
     const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
@@ -56,7 +52,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     if (opts.chart) {
       const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
       const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
-      await writeChart(opts.chart, staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), dirs, opts.cwd);
+      files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, `Tool output size staircase — ${loaded.length} run(s)`), protect: dirs });
     }
   } else {
     tables.push(...loaded.map(resultsTable));
@@ -66,10 +62,11 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const one = loaded.length === 1 ? loaded[0]! : null;
   return {
     command: "outputs",
-    inputs: envelopeInputs(...loaded.map((l) => l.inputs), extra),
+    inputs: envelopeInputs(...loaded.map((l) => l.inputs), side.inputs),
     health,
     data,
-    report: {
+    files,
+    document: {
       title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
       summary: one
         ? [
@@ -85,40 +82,6 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
-}
-
-/**
- * Tool definitions from `--tools FILE` (a tools/list response) and/or `--rpc-log FILE` (any MCP message
- * log the rpc reader accepts: every `result` with a `tools` array counts). null when neither is given.
- */
-async function loadTools(opts: OutputsOptions, extra: InputFile[], warnings: string[], health: Health): Promise<Map<string, ToolMeta> | null> {
-  if (opts.tools === undefined && opts.rpcLog === undefined) return null;
-  const all: ToolMeta[] = [];
-  if (opts.tools !== undefined) {
-    const input = evidenceInput(opts.tools, "rpc-log");
-    const res = await readToolsList(input, { stdin: opts.stdin });
-    extra.push(input);
-    if (res.error) warnings.push(`${opts.tools}: stopped reading the tools/list response: ${res.error}`);
-    if (res.tools.length === 0) warnings.push(`${opts.tools}: no tools found (expected a tools/list response)`);
-    all.push(...res.tools);
-  }
-  if (opts.rpcLog !== undefined) {
-    const input = evidenceInput(opts.rpcLog, "rpc-log");
-    extra.push(input);
-    let found = 0;
-    for await (const r of readRpcLog(input)) {
-      if (r.kind === "malformed") {
-        health.malformedCount += 1;
-        if (health.malformed.length < MAX_LISTED) health.malformed.push({ file: r.pos.file, line: r.pos.line, reason: r.reason, excerpt: r.excerpt });
-      } else if (r.kind === "rpc" && r.shape === "result") {
-        const tools = toolsFromResult(r.message.result);
-        found += tools.length;
-        all.push(...tools);
-      }
-    }
-    if (found === 0) warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
-  }
-  return toolsByName(all);
 }
 
 /** `--tools FILE`, shared with report. */

@@ -1,28 +1,22 @@
-import { compileProbe } from "../analyses/probe.js";
-import { UsageError } from "../errors.js";
+import { assembleSession, type AssembledSession } from "../assemble/session.js";
+import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
-import { runTables } from "../report/run-tables.js";
-import { summaryTable } from "../report/summary-table.js";
+import { headlessTables } from "../report/headless-tables.js";
+import { summaryTable } from "../render/summary-table.js";
 import type { CommonOptions } from "./common.js";
-import { debugTables } from "./debug.js";
-import { instructionsCommand } from "./instructions.js";
-import { instructionsReport } from "./instructions-report.js";
+import { debugTables } from "../report/debug-tables.js";
+import { instructionsDocument } from "../report/instructions-tables.js";
+import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
+import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
+import { progressReporter } from "./progress.js";
 import { TOOLS_OPTION } from "./outputs.js";
-import { annotationsTable, readsTable, resultsTable, savedTable } from "./outputs-report.js";
 import type { CommandSpec } from "./registry.js";
-import { analyseSession, type SessionAnalysis } from "./report-load.js";
 import { requestTables } from "./requests.js";
-import { rpcTables } from "./rpc.js";
+import { rpcTables } from "../report/rpc-tables.js";
 
-export interface ReportOptions extends CommonOptions {
-  probeBegin?: string;
-  probeEnd?: string;
-  probeMarker?: string;
-  wrapperTokens?: number;
-  tools?: string;
-}
+export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
@@ -32,25 +26,19 @@ export const reportCommand: CommandSpec = {
     ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: { ...instructionsCommand.options, tools: TOOLS_OPTION },
+  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
 export async function runReport(target: string | undefined, opts: ReportOptions): Promise<CommandOutput> {
-  let probe;
-  try {
-    probe = compileProbe({ begin: opts.probeBegin, end: opts.probeEnd, marker: opts.probeMarker });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (opts.wrapperTokens !== undefined && !opts.baseline) throw new UsageError("--wrapper-tokens needs --baseline");
-  const s = await analyseSession(target, opts, { probe, wrapperTokens: opts.wrapperTokens ?? null, toolsFile: opts.tools });
+  const io = instructionsOptions(opts);
+  const s = assembleSession(await gatherSession(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), io);
   return {
     command: "report",
     inputs: s.inputs,
     health: s.health,
     data: reportData(s),
-    report: {
+    document: {
       title: `Session report — ${s.sessionId ?? s.resolved.target}`,
       tables: reportTables(s),
       warnings: [...s.warnings, ...healthWarnings(s.health)],
@@ -59,7 +47,7 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
 }
 
 /** The JSON sections, under the names of the single commands (CONTRACT.md): null or empty, never missing. */
-export function reportData(s: SessionAnalysis): Record<string, unknown> {
+export function reportData(s: AssembledSession): Record<string, unknown> {
   const l = s.instructions;
   return {
     summary: sessionSummary(s),
@@ -70,7 +58,7 @@ export function reportData(s: SessionAnalysis): Record<string, unknown> {
     baseline: l.baseline,
     pendingServers: l.pending,
     toolResults: s.outputs.rows,
-    debug: s.debug?.result ?? null,
+    debug: s.debug?.result.debug ?? null,
     rpc: s.rpc?.result ?? null,
     run: s.run?.section ?? null,
     inventory: s.inventory,
@@ -98,7 +86,7 @@ export interface SessionSummary {
   numTurns: number | null;
 }
 
-export function sessionSummary(s: SessionAnalysis): SessionSummary {
+export function sessionSummary(s: AssembledSession): SessionSummary {
   const inv = s.inventory;
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
   const byCount = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
@@ -124,7 +112,7 @@ export function sessionSummary(s: SessionAnalysis): SessionSummary {
   };
 }
 
-function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unknown, ColumnKind?]> {
+function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, unknown, ColumnKind?]> {
   return [
     ["session", x.sessionId],
     ["transcript", x.transcript ?? "(stdin)"],
@@ -149,19 +137,19 @@ function summaryPairs(x: SessionSummary, s: SessionAnalysis): Array<[string, unk
   ];
 }
 
-function reportTables(s: SessionAnalysis): Table[] {
+function reportTables(s: AssembledSession): Table[] {
   const tag = (section: string, tables: Table[]) => tables.map((t) => ({ ...t, section }));
   const noHealth = (tables: Table[]) => tables.filter((t) => t.id !== "health");
-  const ir = instructionsReport(s.instructions);
+  const ir = instructionsDocument(s.instructions);
   const out: Table[] = [
     ...tag("Summary", [summaryTable("summary", "Session", summaryPairs(sessionSummary(s), s))]),
     ...tag("Requests", requestTables(s.requests)),
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
     ...tag("Tool outputs", [resultsTable(s.outputs), ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0)]),
   ];
-  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
+  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result.debug) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
   out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
-  out.push(...tag("claude -p run", s.run ? runTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
+  out.push(...tag("claude -p run", s.run ? headlessTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
   out.push(...tag("Parse health", [healthTable(s.health)]));
   return out;
 }

@@ -1,4 +1,5 @@
-import { protectedDirs, requestsChartSpec, writeChart } from "../render/chart.js";
+import { requestsChartSpec } from "../render/chart.js";
+import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
@@ -19,7 +20,7 @@ export const requestsCommand: CommandSpec = {
     if (typeof argv.chart === "string") {
       const rows = (out.data.requests as Array<{ chain: string; index: number; totalInputTokens: number }>).map((r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }));
       const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
-      await writeChart(argv.chart, requestsChartSpec(rows, out.report.title), dirs, argv.cwd);
+      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs }];
     }
     return out;
   },

@@ -1,15 +1,12 @@
-import { rpcAnalysis, type RpcResult } from "../analyses/rpc.js";
-import { countRecord, emptyHealth, type Health } from "../analyses/health.js";
-import type { LineStats } from "../records/debug.js";
-import { readRpcLog, type RpcRecord } from "../records/rpc.js";
+import type { RpcResult } from "../analyses/rpc.js";
+import { documentHealth } from "../records/health.js";
+import { readRpcEvidence } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
-import { findingsTable } from "../report/findings.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { col, type ColumnKind, type Table } from "../report/model.js";
+import type { ColumnKind } from "../report/model.js";
 import { evidenceInput } from "../sources/evidence.js";
-import type { InputFile } from "../sources/input.js";
+import { rpcTables } from "../report/rpc-tables.js";
 import type { CommonOptions } from "./common.js";
-import { MAX_TIMELINE_ROWS } from "./debug.js";
 import type { CommandSpec } from "./registry.js";
 
 export const rpcCommand: CommandSpec = {
@@ -25,41 +22,21 @@ export const rpcCommand: CommandSpec = {
 
 export async function runRpc(file: string, opts: CommonOptions): Promise<CommandOutput> {
   const input = evidenceInput(file, "rpc-log");
-  const { result, health } = await analyseRpcLog(input, opts);
+  const ev = await readRpcEvidence(input, { stdin: opts.stdin });
+  const result = ev.result.rpc;
+  const health = documentHealth([{ health: ev.health, share: "whole" }]);
   return {
     command: "rpc",
     inputs: [input],
     health,
     data: { rpc: result },
-    report: {
+    document: {
       title: `MCP message log — ${input.path}`,
       summary: rpcSummary(result),
       tables: [...rpcTables(result), healthTable(health)],
       warnings: healthWarnings(health),
     },
   };
-}
-
-/** The one pass over a message log; noise lines are records (counted in `rpc.noise`), bad JSON is malformed. */
-export async function analyseRpcLog(
-  input: InputFile,
-  opts: CommonOptions,
-  also?: (rec: Exclude<RpcRecord, { kind: "malformed" }>) => void,
-): Promise<{ result: RpcResult; health: Health }> {
-  const health = emptyHealth();
-  const stats: LineStats = { lines: 0, blankLines: 0 };
-  const state = rpcAnalysis.init();
-  for await (const rec of readRpcLog(input, { stdin: opts.stdin, stats })) {
-    if (rec.kind === "malformed") countRecord(health, { ...rec, chain: "rpc" });
-    else {
-      health.records += 1;
-      rpcAnalysis.step(state, rec);
-      also?.(rec);
-    }
-  }
-  health.lines = stats.lines;
-  health.blankLines = stats.blankLines;
-  return { result: rpcAnalysis.finish(state), health };
 }
 
 function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {
@@ -78,64 +55,4 @@ function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {
   ];
   if (r.clientLog) out.push(["Claude Code log", `${r.clientLog.entries} entries, era ${r.clientLog.protocolEra ?? "?"}, negotiated ${r.clientLog.negotiatedProtocolVersion ?? "?"}`]);
   return out;
-}
-
-const ARROW: Record<string, string> = { c2s: "→ server", s2c: "← server" };
-
-/** Handshakes, instructions carriers, findings and the message timeline; reused by `report`. */
-export function rpcTables(r: RpcResult): Table[] {
-  const tables: Table[] = [
-    {
-      id: "rpc:handshakes",
-      title: "Handshakes",
-      columns: [
-        col("index", "#", "int"),
-        col("firstMethod", "first method"),
-        col("probeId", "probe id"),
-        col("probeVersion", "probe _meta version"),
-        col("client", "client"),
-        col("answered", "answered"),
-        col("outcome", "outcome"),
-        col("initVersion", "initialize version"),
-        col("msAfterProbe", "init after probe", "ms"),
-        col("era", "era"),
-        col("modernRequests", "modern requests", "int"),
-        col("discoverInstructions", "discover instr.", "int"),
-        col("initInstructions", "initialize instr.", "int"),
-      ],
-      rows: r.handshakes.map((h) => ({
-        index: h.index,
-        firstMethod: h.firstMethod,
-        probeId: h.probe?.id ?? null,
-        probeVersion: h.probe?.protocolVersion ?? null,
-        client: h.probe?.clientName ? `${h.probe.clientName} ${h.probe.clientVersion ?? ""}`.trim() : h.initialize?.clientName ? `${h.initialize.clientName} ${h.initialize.clientVersion ?? ""}`.trim() : null,
-        answered: h.probe ? `${h.probe.answered}${h.probe.errorCode !== null ? ` ${h.probe.errorCode}` : ""}` : null,
-        outcome: h.probe?.outcome ?? null,
-        initVersion: h.initialize?.protocolVersion ?? null,
-        msAfterProbe: h.initialize?.msAfterProbe ?? null,
-        era: h.era,
-        modernRequests: h.modernRequests,
-        discoverInstructions: h.probe?.instructionsChars ?? null,
-        initInstructions: h.initialize?.instructionsChars ?? null,
-      })),
-    },
-  ];
-  if (r.instructions.length) {
-    tables.push({
-      id: "rpc:instructions",
-      title: "Responses carrying instructions",
-      columns: [col("handshake", "handshake", "int"), col("method", "answers"), col("id", "id"), col("line", "line", "int"), col("chars", "chars", "int")],
-      rows: r.instructions.map((c) => ({ ...c })),
-    });
-  }
-  if (r.warnings.length) tables.push(findingsTable(r.warnings));
-  const shown = r.timeline.slice(0, MAX_TIMELINE_ROWS);
-  tables.push({
-    id: "rpc:timeline",
-    title: "Messages",
-    columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("dir", "dir"), col("shape", "kind"), col("method", "method"), col("id", "id"), col("note", "note")],
-    rows: shown.map((t) => ({ ...t, dir: t.dir ? ARROW[t.dir] : null, id: t.id === null ? null : String(t.id) })),
-    notes: shown.length < r.timeline.length ? [`first ${shown.length} of ${r.timeline.length} messages shown (--json has all)`] : [],
-  });
-  return tables;
 }

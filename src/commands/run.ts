@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync 
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { emptyHealth, mergeHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix, type Matrix } from "../lab/matrix.js";
@@ -90,7 +90,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     argv.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
     const done = await executeRun(p, { timeoutMs });
     inputs.push(done.input);
-    mergeHealth(health, done.run.health);
+    mergeHealth(health, done.health);
     const r = row(p, "ran", done.json);
     r.answer = done.run.result?.result ?? null;
     rows.push(r);
@@ -108,7 +108,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} claude run(s) failed (see the warnings above)` } : {}),
     data: { outDir, dryRun, runs: rows },
-    report: {
+    document: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
       summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
       tables: [dryRun ? plannedTable(rows) : runsTable(rows)],

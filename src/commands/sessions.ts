@@ -1,5 +1,4 @@
-import { Fanout } from "../analyses/analysis.js";
-import { emptyHealth, mergeHealth } from "../analyses/health.js";
+import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
@@ -7,7 +6,7 @@ import { col } from "../report/model.js";
 import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
-import { scanTranscripts } from "../sources/scan.js";
+import { readTranscripts } from "../pipeline/transcripts.js";
 import { progressReporter } from "./progress.js";
 import { parseSince } from "./since.js";
 import type { CommandSpec } from "./registry.js";
@@ -43,7 +42,7 @@ export const sessionsCommand: CommandSpec = {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const since = parseSince(argv.since as string | undefined);
     const project = (argv.project as string | undefined)?.toLowerCase();
-    const health = emptyHealth();
+    const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
@@ -51,9 +50,9 @@ export const sessionsCommand: CommandSpec = {
     for (const s of listSessionFiles(dirs)) {
       const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
-      const fan = new Fanout({ requests: requestsAnalysis, inventory: inventoryAnalysis });
-      const h = await scanTranscripts([main], (r) => fan.step(r), { onProgress: progress?.update });
-      const res = fan.finish();
+      const pass = await readTranscripts([main], { requests: requestsAnalysis, inventory: inventoryAnalysis }, { onProgress: progress?.update });
+      const res = pass.results;
+      const h = pass.inputs[0]!.health;
       const inv = res.inventory;
       const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
       const row: SessionRow = {
@@ -71,18 +70,19 @@ export const sessionsCommand: CommandSpec = {
       };
       if (project && !`${row.project ?? ""}\n${row.projectDir}`.toLowerCase().includes(project)) continue;
       if (since && (row.lastTimestamp === null || row.lastTimestamp < since)) continue;
-      mergeHealth(health, h);
+      parts.push({ health: h, share: "whole" });
       inputs.push(main);
       rows.push(row);
     }
     progress?.done();
+    const health = documentHealth(parts);
     rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
     return {
       command: "sessions",
       inputs,
       health,
       data: { sessions: rows, searched: dirs },
-      report: {
+      document: {
         title: "Sessions",
         summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
         tables: [

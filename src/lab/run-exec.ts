@@ -3,7 +3,9 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmdirSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
-import { readClaudeRun, runSessionId, type ClaudeRun } from "../records/streamjson.js";
+import { headlessSessionId, type HeadlessRun } from "../analyses/headless-run.js";
+import type { Health } from "../records/health.js";
+import { readHeadlessRun } from "../pipeline/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { RUN_FILES, type PlannedRun } from "./run-plan.js";
 
@@ -38,7 +40,9 @@ export interface RunJson {
 
 export interface ExecutedRun {
   json: RunJson;
-  run: ClaudeRun;
+  run: HeadlessRun;
+  /** The output file's own parse health. */
+  health: Health;
   input: InputFile;
 }
 
@@ -74,11 +78,11 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
   }
   const durationMs = Date.now() - startedAt.getTime();
   const input: InputFile = { path: streamPath, kind: "stream-json", bytes: 0, sha256: "" };
-  const run = await readClaudeRun(input);
+  const { result: run, health } = await readHeadlessRun(input);
   const has = (f: string) => existsSync(join(p.dir, f));
   const json: RunJson = {
     label: p.label,
-    session: runSessionId(run),
+    session: headlessSessionId(run),
     ...(p.claudeDir ? { claudeDir: p.claudeDir } : {}),
     ...(has(RUN_FILES.debugFile) ? { debugFile: RUN_FILES.debugFile } : {}),
     ...(p.server !== "none" && has(RUN_FILES.rpcLog) ? { rpcLog: RUN_FILES.rpcLog } : {}),
@@ -100,7 +104,7 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
     model: run.init?.model ?? null,
   };
   writeFileSync(join(p.dir, RUN_FILES.runJson), `${JSON.stringify(json, null, 2)}\n`);
-  return { json, run, input };
+  return { json, run, health, input };
 }
 
 function spawnAndWait(p: PlannedRun, cwd: string, out: number, err: number, timeoutMs: number): Promise<{ code: number | null; signal: string | null; timedOut: boolean }> {

@@ -1,8 +1,8 @@
 import { basename, dirname } from "node:path";
-import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
 import { depthExceeds, excerptOf, isObject, MAX_DEPTH } from "./json.js";
 import type { Pos } from "./pos.js";
+import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
 import { parseIsoTime } from "./time.js";
 
 export { classifyMessage, durationMs, sizeBytes, type DebugEvent, type DebugEventType } from "./debug-events.js";
@@ -31,14 +31,7 @@ export interface DebugEntry {
   clipped: boolean;
 }
 
-export interface MalformedDebugLine {
-  kind: "malformed";
-  pos: Pos;
-  reason: string;
-  excerpt: string;
-}
-
-export type DebugRecord = DebugEntry | MalformedDebugLine;
+export type DebugRecord = DebugEntry | MalformedLine;
 
 /** Header `<ISO time> [<LEVEL>] <message>`; the time is optional (older pastes), the message may be empty. */
 export const DEBUG_HEADER =
@@ -68,16 +61,6 @@ export function serverFromLogPath(path: string): string | null {
   return dir.startsWith("mcp-logs-") ? dir.slice("mcp-logs-".length) : null;
 }
 
-/** Physical lines seen (blank ones too), for parse health. */
-export interface LineStats {
-  lines: number;
-  blankLines: number;
-}
-
-export interface DebugReadOptions extends ReadOptions {
-  stats?: LineStats;
-}
-
 interface Pending {
   pos: Pos;
   time: string | null;
@@ -94,56 +77,78 @@ interface Pending {
 }
 
 /**
- * Streams a Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the
- * previous entry, unless it is a pasted `MCP server "x": …` line (an entry of unknown time and level);
- * other headerless lines before the first entry, NUL-padded and over-long lines are `malformed`. Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
+ * A Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the previous
+ * entry, unless it is a pasted `MCP server "x": …` line (an entry of unknown time and level); other
+ * headerless lines before the first entry, NUL-padded and over-long lines are `malformed`.
+ * Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
-export async function* readDebugLog(input: InputFile, opts: DebugReadOptions = {}): AsyncGenerator<DebugRecord> {
-  const hint = serverFromLogPath(input.path);
-  const stats = opts.stats ?? { lines: 0, blankLines: 0 };
+function debugDecoder(file: string): LineDecoder<DebugRecord> {
+  const hint = serverFromLogPath(file);
   let cur: Pending | null = null;
-  for await (const raw of readLines(input, opts)) {
-    stats.lines += 1;
-    const pos: Pos = { file: input.path, line: raw.line };
-    if (raw.tooLong) {
-      yield { kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
-      continue;
-    }
-    const line = raw.buf.toString("utf8");
-    if (line.trim() === "") stats.blankLines += 1;
-    if (raw.buf.indexOf(0) >= 0) {
-      yield { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
-      continue;
-    }
-    const head = DEBUG_HEADER.exec(line);
-    if (head) {
-      if (cur) yield finish(cur);
-      cur = open(pos, head.groups!.ts ?? null, head.groups!.level!, head.groups!.msg ?? "", hint);
-      continue;
-    }
-    // Copied into articles and issues without its header: still an entry, with time and level unknown.
-    // Inside a paste (or before any entry) a line Claude Code's messages are recognised by starts one too.
-    if (HEADERLESS_MCP.test(line) || ((cur === null || cur.pasted) && pastedMessage(line))) {
-      if (cur) yield finish(cur);
-      cur = open(pos, null, null, line, hint);
-      cur.pasted = true;
-      continue;
-    }
-    const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;
-    if (json) {
-      if (cur) yield finish(cur);
-      cur = json;
-      continue;
-    }
-    if (cur && !cur.closed) {
-      append(cur, line);
-      continue;
-    }
-    if (line.trim() === "") continue;
-    yield { kind: "malformed", pos, reason: cur ? "line after a complete JSON log entry" : "no `[LEVEL]` header and no entry before it to continue", excerpt: excerptOf(line) };
-  }
-  if (cur) yield finish(cur);
+  return {
+    line(raw, out) {
+      const pos: Pos = { file, line: raw.line };
+      if (raw.tooLong) {
+        out.push(tooLongLine(pos, raw));
+        return;
+      }
+      const line = raw.buf.toString("utf8");
+      // A blank line is counted as one and still belongs to the message it sits in.
+      if (line.trim() === "") out.push({ kind: "blank", pos });
+      if (raw.buf.indexOf(0) >= 0) {
+        out.push({ kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
+        return;
+      }
+      const head = DEBUG_HEADER.exec(line);
+      if (head) {
+        if (cur) out.push(finish(cur));
+        cur = open(pos, head.groups!.ts ?? null, head.groups!.level!, head.groups!.msg ?? "", hint);
+        return;
+      }
+      // Copied into articles and issues without its header: still an entry, with time and level unknown.
+      // Inside a paste (or before any entry) a line Claude Code's messages are recognised by starts one too.
+      if (HEADERLESS_MCP.test(line) || ((cur === null || cur.pasted) && pastedMessage(line))) {
+        if (cur) out.push(finish(cur));
+        cur = open(pos, null, null, line, hint);
+        cur.pasted = true;
+        return;
+      }
+      const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;
+      if (json) {
+        if (cur) out.push(finish(cur));
+        cur = json;
+        return;
+      }
+      if (cur && !cur.closed) {
+        append(cur, line);
+        return;
+      }
+      if (line.trim() === "") return;
+      out.push({ kind: "malformed", pos, reason: cur ? "line after a complete JSON log entry" : "no `[LEVEL]` header and no entry before it to continue", excerpt: excerptOf(line) });
+    },
+    end(out) {
+      if (cur) out.push(finish(cur));
+      cur = null;
+    },
+  };
 }
+
+/**
+ * A debug log's first non-blank line has the `[LEVEL]` header (time optional), is a per-server JSONL
+ * entry, or is a line pasted without its header (`MCP server "x": …`, a message this reader knows).
+ */
+const DEBUG_HEAD = /^(?:\S+ )?\[(?:VERBOSE|DEBUG|INFO|WARN|ERROR)\]|^\{"(?:debug|error|info|warn)":/;
+const recogniseDebug = (head: string): boolean => {
+  const first = head.trimStart();
+  return DEBUG_HEAD.test(first) || HEADERLESS_MCP.test(first) || pastedMessage(first.split(/\r?\n/, 1)[0]!);
+};
+
+export const debugLogSource: Source<DebugRecord> = {
+  kind: "debug-log",
+  recognise: recogniseDebug,
+  records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file)),
+  facts: () => undefined,
+};
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
   const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, pasted: false, serverHint };

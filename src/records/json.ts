@@ -1,7 +1,7 @@
 import type { RawLine } from "../sources/lines.js";
-import { LAZY_MIN_LINE, parseLazily } from "./lazy.js";
+import { LAZY_MIN_LINE, parseLazily, type JsonObject } from "./lazy.js";
 
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject };
 
 export type ParsedLine =
   | { ok: true; value: JsonObject }

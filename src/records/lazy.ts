@@ -6,7 +6,8 @@
  * getter, transparent to readers). The scanner checks structure, literals, numbers, escapes and raw
  * control characters, so a line it accepts is one JSON.parse accepts.
  */
-import type { JsonObject } from "./json.js";
+/** A parsed JSON object; defined here, below json.ts, so the two do not import each other. */
+export type JsonObject = Record<string, unknown>;
 
 /** Top-level keys whose values may be skipped. */
 export const LAZY_KEYS: ReadonlySet<string> = new Set(["toolUseResult", "snapshot"]);

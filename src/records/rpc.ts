@@ -1,15 +1,14 @@
-import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
 import type { RawLine } from "../sources/lines.js";
 import { depthExceeds, excerptOf, isObject, MAX_DEPTH, type JsonObject } from "./json.js";
-import type { LineStats } from "./debug.js";
 import type { Pos } from "./pos.js";
+import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
 
 /** Who sent it: client→server or server→client; null when the log does not say and the message cannot tell. */
 export type RpcDir = "c2s" | "s2c" | null;
 
 /** How the line carried the message (FORMATS.md 9.5). */
-export type RpcSource = "raw" | "wrapper" | "lab" | "desktop" | "prefixed";
+export type RpcLineFormat = "raw" | "wrapper" | "lab" | "desktop" | "prefixed";
 
 export type RpcShape = "request" | "notification" | "result" | "error" | "invalid";
 
@@ -22,7 +21,7 @@ export interface RpcMessage {
   dir: RpcDir;
   /** The log said the direction (wrapper `dir`, Desktop `Message from`, `->`/`<-`); else it was inferred from the shape. */
   dirLogged: boolean;
-  source: RpcSource;
+  source: RpcLineFormat;
   /** Claude Desktop's `[server]`. */
   server: string | null;
   shape: RpcShape;
@@ -47,12 +46,7 @@ export interface RpcNoise {
   excerpt: string;
 }
 
-export interface RpcMalformed {
-  kind: "malformed";
-  pos: Pos;
-  reason: string;
-  excerpt: string;
-}
+export type RpcMalformed = MalformedLine;
 
 export type RpcRecord = RpcMessage | RpcClientLog | RpcNoise | RpcMalformed;
 
@@ -78,25 +72,37 @@ const DIR_WORDS: Record<string, RpcDir> = {
 const SERVER_METHODS = /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
 
 /**
- * Streams an MCP message log line by line, accepting the formats of FORMATS.md 9.5 mixed in one file:
+ * An MCP message log, line by line, in the formats of FORMATS.md 9.5 mixed in one file:
  * raw JSON-RPC, wrapper objects, the lab's `{t, method, id, _meta}` summaries of received messages,
  * Claude Desktop `mcp.log` lines, `->`/`<-`/`Input:`/`[time]` prefixes, Claude Code's per-server
  * `{"debug": …}` lines, and noise.
  */
-export async function* readRpcLog(input: InputFile, opts: ReadOptions & { stats?: LineStats } = {}): AsyncGenerator<RpcRecord> {
-  const stats = opts.stats ?? { lines: 0, blankLines: 0 };
-  for await (const raw of readLines(input, opts)) {
-    stats.lines += 1;
-    const rec = parseRpcLine(raw, input.path);
-    if (rec) yield rec;
-    else stats.blankLines += 1;
-  }
-}
+export const rpcLogSource: Source<RpcRecord> = {
+  kind: "rpc-log",
+  recognise: (head) => head.split("\n").some((l) => /"jsonrpc"\s*:\s*"2\.0"|Message from (?:client|server):/.test(l)),
+  records: (chunks, input) =>
+    decodeLines<RpcRecord>(chunks, {
+      line: (raw, out) => out.push(parseRpcLine(raw, input.file) ?? { kind: "blank", pos: { file: input.file, line: raw.line } }),
+      end() {},
+    }),
+  facts: (rec) => {
+    switch (rec.kind) {
+      // Noise and Claude Code's own log lines are kept and counted as records, not as unknown types.
+      case "rpc":
+      case "client-log":
+      case "noise":
+      case "malformed":
+        return undefined;
+      default:
+        return rec satisfies never;
+    }
+  },
+};
 
 /** One physical line → a record, or null for a blank line. Pure. */
 export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   const pos: Pos = { file, line: raw.line };
-  if (raw.tooLong) return { kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
+  if (raw.tooLong) return tooLongLine(pos, raw);
   const line = raw.buf.toString("utf8");
   if (line.trim() === "") return null;
   if (line.includes("\u0000")) return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
@@ -127,7 +133,7 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
 function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {
   const wrapped = TIME_KEYS.some((k) => k in v) || DIR_KEYS.some((k) => k in v);
   if (isRpc(v)) {
-    const source: RpcSource = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
+    const source: RpcLineFormat = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
     return message(pos, wrapped ? unwrap(v) : v, { time: hint.time ?? timeOf(v), dir: hint.dir ?? dirOf(v), source });
   }
   for (const k of MSG_KEYS) {
@@ -149,7 +155,7 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
   return { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(v)) };
 }
 
-function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcSource; server?: string }): RpcMessage {
+function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcLineFormat; server?: string }): RpcMessage {
   const method = typeof m.method === "string" ? m.method : null;
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
   const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";

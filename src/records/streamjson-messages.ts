@@ -9,7 +9,7 @@ export interface McpServerStatus {
 }
 
 /** The `system/init` event of `claude -p` (FORMATS.md 8). */
-export interface RunInit {
+export interface HeadlessInit {
   pos: Pos;
   sessionId: string | null;
   cwd: string | null;
@@ -31,7 +31,7 @@ export interface RunInit {
  * `usage` of the result: the main model only; background calls are in `modelUsage` (FORMATS.md 1.14).
  * Counts as in transcripts: absent is 0, a value that is no count is null (unknown, listed in health).
  */
-export interface RunUsage {
+export interface HeadlessUsage {
   inputTokens: number | null;
   outputTokens: number | null;
   cacheReadInputTokens: number | null;
@@ -50,7 +50,7 @@ export interface ModelUsage {
 }
 
 /** The `result` message. */
-export interface RunResult {
+export interface HeadlessResult {
   pos: Pos;
   subtype: string | null;
   isError: boolean;
@@ -60,7 +60,7 @@ export interface RunResult {
   /** The final text (`result`); absent on error subtypes. */
   result: string | null;
   totalCostUsd: number | null;
-  usage: RunUsage | null;
+  usage: HeadlessUsage | null;
   modelUsage: Record<string, ModelUsage>;
   permissionDenials: unknown[];
   sessionId: string | null;
@@ -71,7 +71,7 @@ export interface RunResult {
 const strings = (v: unknown): string[] =>
   (arr(v) ?? []).map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.name === "string" ? x.name : null)).filter((x): x is string => x !== null);
 
-export function toRunInit(m: JsonObject, pos: Pos): RunInit {
+export function toHeadlessInit(m: JsonObject, pos: Pos): HeadlessInit {
   const servers = (arr(m.mcp_servers) ?? []).filter(isObject).map((s) => ({ name: str(s.name) ?? "", status: str(s.status) ?? "" }));
   return {
     pos,
@@ -92,7 +92,7 @@ export function toRunInit(m: JsonObject, pos: Pos): RunInit {
 }
 
 /** The `result` message; fields whose value is no count go to `invalid` (field paths from the message). */
-export function toRunResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = []): RunResult {
+export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[] = []): HeadlessResult {
   const u = isObject(m.usage) ? m.usage : null;
   const count = (o: JsonObject, key: string, path: string) => {
     const v = countField(o, key, path, invalid);
@@ -154,7 +154,7 @@ function cost(o: JsonObject, key: string, path: string, invalid: InvalidValue[])
  * FORMATS.md 1.14). Main: the entry whose tokens equal `usage`; else the one named like the init
  * model (`claude-opus-5[1m]` matches `claude-opus-5`); else the most expensive.
  */
-export function modelRoles(result: RunResult, initModel: string | null): Record<string, "main" | "background"> {
+export function modelRoles(result: HeadlessResult, initModel: string | null): Record<string, "main" | "background"> {
   const names = Object.keys(result.modelUsage);
   const u = result.usage;
   const same = (m: ModelUsage) =>

@@ -3,8 +3,10 @@ import { pipeline } from "node:stream/promises";
 import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { readLines, type InputFile, type ReadOptions } from "../sources/input.js";
+import { LineSplitter, type RawLine } from "../sources/lines.js";
 import { isObject, num } from "./json.js";
+import type { Pos } from "./pos.js";
+import type { MalformedLine, Source } from "./source.js";
 
 /** One tool of a `tools/list` result as far as outputs care: its name and the `_meta` keys of FORMATS.md 9.4. */
 export interface ToolMeta {
@@ -12,12 +14,6 @@ export interface ToolMeta {
   /** `_meta["anthropic/maxResultSizeChars"]` (≤ 500,000, v2.1.91+): raises the size check for this tool's text. */
   maxResultSizeChars: number | null;
   alwaysLoad: boolean | null;
-}
-
-export interface ToolsList {
-  tools: ToolMeta[];
-  /** Why the file stopped parsing, if it did; the tools read before that point are kept. */
-  error: string | null;
 }
 
 export const MAX_RESULT_SIZE_KEY = "anthropic/maxResultSizeChars";
@@ -37,40 +33,65 @@ const IN_TOOLS = (stack: Array<string | number | null>): boolean => {
   return stack.length === 1 || stack[stack.length - 2] === "tools";
 };
 
+/** One tool definition read from a tools/list response. */
+export interface ToolDef {
+  kind: "tool-def";
+  pos: Pos;
+  tool: ToolMeta;
+}
+
+export type ToolsListRecord = ToolDef | MalformedLine;
+
 /**
- * Reads the tools of a `tools/list` response given with `--tools FILE`: the JSON-RPC response
+ * The tools of a `tools/list` response given with `--tools FILE`: the JSON-RPC response
  * (`{"result":{"tools":[…]}}`, pretty-printed or not), a bare `{"tools":[…]}`, a bare array, or a
  * message log with one such response per line. Streamed with stream-json: one tool object is
- * assembled at a time, so a large response never sits whole in memory.
+ * assembled at a time, so a large response never sits whole in memory. The parser knows no lines, so
+ * every record is at line 1; where the JSON breaks, a malformed record ends the input.
  */
-export async function readToolsList(input: InputFile, opts: ReadOptions = {}): Promise<ToolsList> {
-  const tools: ToolMeta[] = [];
-  const seen = new Set<string>();
-  const source = Readable.from(
-    (async function* () {
-      for await (const raw of readLines(input, opts)) {
-        yield raw.buf;
-        yield NEWLINE;
-      }
-    })(),
-  );
+export const toolsListSource: Source<ToolsListRecord> = {
+  kind: "tools-list",
+  // A response on its first line, or pretty-printed from a lone `{`/`[`; a log with one among other lines is a message log.
+  recognise: (head) => {
+    const t = head.trimStart();
+    const first = (t.split("\n", 1)[0] ?? "").trim();
+    return /^[[{]/.test(t) && /"tools"\s*:\s*\[/.test(first === "{" || first === "[" ? t : first);
+  },
+  records: toolsListRecords,
+  facts: () => undefined,
+};
+
+async function* toolsListRecords(chunks: AsyncIterable<Buffer>, input: { file: string }): AsyncGenerator<ToolsListRecord> {
+  // Split on lines first so a BOM and CRs are gone before the parser sees the text.
+  const lines = async function* () {
+    const splitter = new LineSplitter();
+    const out: RawLine[] = [];
+    for await (const c of chunks) {
+      for (const l of splitter.push(c, out)) yield* [l.buf, NEWLINE];
+      out.length = 0;
+    }
+    for (const l of splitter.end(out)) yield* [l.buf, NEWLINE];
+  };
+  const pos: Pos = { file: input.file, line: 1 };
+  // A sink, not async iteration: items the parser emitted before a break are kept (a destroyed
+  // readable drops its buffer). Only the small ToolMeta objects are held, never the response.
+  const found: ToolDef[] = [];
   const sink = new Writable({
     objectMode: true,
     write(item: { value: unknown }, _enc, done) {
       const t = toolMetaOf(item.value);
-      if (t && !seen.has(t.name)) {
-        seen.add(t.name);
-        tools.push(t);
-      }
+      if (t) found.push({ kind: "tool-def", pos, tool: t });
       done();
     },
   });
+  let error: string | null = null;
   try {
-    await pipeline(source, parser.asStream({ jsonStreaming: true }), pick.asStream({ filter: IN_TOOLS }), streamValues.asStream(), sink);
-    return { tools, error: null };
+    await pipeline(Readable.from(lines()), parser.asStream({ jsonStreaming: true }), pick.asStream({ filter: IN_TOOLS }), streamValues.asStream(), sink);
   } catch (e) {
-    return { tools, error: (e as Error).message };
+    error = (e as Error).message;
   }
+  yield* found;
+  if (error !== null) yield { kind: "malformed", pos, reason: error, excerpt: "" };
 }
 
 const NEWLINE = Buffer.from("\n");

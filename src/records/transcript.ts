@@ -1,5 +1,6 @@
 import { arr, bool, isObject, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
+import type { MalformedLine } from "./source.js";
 import { parseIsoTime } from "./time.js";
 import { checkCounts, countField, valueText, type InvalidValue } from "./values.js";
 
@@ -91,12 +92,8 @@ export interface UnknownRecord extends Envelope {
   kind: "unknown";
 }
 
-export interface MalformedRecord {
-  kind: "malformed";
-  pos: Pos;
+export interface MalformedRecord extends MalformedLine {
   chain: string;
-  reason: string;
-  excerpt: string;
 }
 
 export type TranscriptRecord =

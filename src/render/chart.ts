@@ -1,11 +1,8 @@
-import { resolve, sep } from "node:path";
-import { writeFileSync } from "node:fs";
-import { UsageError, RuntimeError } from "../errors.js";
-import { configDirHolding } from "../sources/discover.js";
 import { sanitize } from "./sanitize.js";
 
-/** A vega-lite spec (kept loose: vega-lite validates it). */
-export type ChartSpec = Record<string, unknown>;
+import type { ChartSpec } from "../report/model.js";
+
+export type { ChartSpec };
 
 const BASE = {
   $schema: "https://vega.github.io/schema/vega-lite/v6.json",
@@ -79,31 +76,4 @@ export async function renderSvg(spec: ChartSpec): Promise<string> {
   } finally {
     view.finalize();
   }
-}
-
-/**
- * Writes a chart to `path` (relative to the CLI's cwd). Refuses paths inside a Claude config dir: evidence is read-only.
- */
-export async function writeChart(path: string, spec: ChartSpec, configDirs: string[], cwd: string): Promise<void> {
-  const abs = resolve(cwd, path);
-  const holder = configDirHolding(abs, configDirs);
-  if (holder !== undefined) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${holder}`);
-  if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);
-  const svg = await renderSvg(spec);
-  try {
-    writeFileSync(abs, svg);
-  } catch (e) {
-    throw new RuntimeError(`--chart ${path}: ${(e as Error).message}`);
-  }
-}
-
-/** Config dirs to protect: the ones searched, plus the one each transcript input lives in (`<dir>/projects/…`). */
-export function protectedDirs(searched: string[], inputPaths: string[]): string[] {
-  const out = new Set(searched);
-  for (const p of inputPaths) {
-    const parts = resolve(p).split(sep);
-    const i = parts.lastIndexOf("projects");
-    if (i > 0) out.add(parts.slice(0, i).join(sep) || sep);
-  }
-  return [...out];
 }

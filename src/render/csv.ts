@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import type { Report } from "../report/model.js";
+import type { OutputDocument } from "../report/model.js";
 import { csvValue } from "./values.js";
 
 /**
@@ -8,12 +8,12 @@ import { csvValue } from "./values.js";
  * typed, so a negative number is a number; a text cell that a spreadsheet would run as a formula
  * (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP CSV injection rule).
  */
-export function renderCsv(report: Report): string {
+export function renderCsv(report: OutputDocument): string {
   return [...csvLines(report)].join("");
 }
 
 /** The CSV document a record at a time (each with its CRLF), so long tables are written as they are formatted. */
-export function* csvLines(report: Report): Generator<string> {
+export function* csvLines(report: OutputDocument): Generator<string> {
   const many = report.tables.length > 1;
   let first = true;
   for (const t of report.tables) {

@@ -28,13 +28,17 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
       yield "\n";
       return;
     case "markdown":
-      yield* markdownChunks(out.report);
+      yield* markdownChunks(out.document);
       return;
     case "csv":
-      yield* csvLines(out.report);
+      yield* csvLines(out.document);
+      return;
+    case "table":
+      yield* terminalChunks(out.document, palette);
       return;
     default:
-      yield* terminalChunks(out.report, palette);
+      // A new format must say here how it renders.
+      return format satisfies never;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Report, Table } from "../report/model.js";
+import type { OutputDocument, Table } from "../report/model.js";
 import { formatValue } from "./values.js";
 import { mdBlock, mdHeading, mdInline } from "./md-escape.js";
 
@@ -9,16 +9,16 @@ const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
  * keys and footers, bullets and quotes are the tool's own markup; every text inside them may come from
  * evidence and goes through md-escape.ts.
  */
-export function renderMarkdown(report: Report, level = 2): string {
+export function renderMarkdown(report: OutputDocument, level = 2): string {
   return [...markdownChunks(report, level)].join("");
 }
 
 /** The markdown document a line at a time, so long tables are written as they are formatted. */
-export function markdownChunks(report: Report, level = 2): Generator<string> {
+export function markdownChunks(report: OutputDocument, level = 2): Generator<string> {
   return joinTrimmed(markdownLines(report, level));
 }
 
-function* markdownLines(report: Report, level: number): Generator<string> {
+function* markdownLines(report: OutputDocument, level: number): Generator<string> {
   const h = "#".repeat(level);
   yield `${h} ${mdHeading(report.title)}`;
   yield "";

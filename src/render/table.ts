@@ -1,5 +1,5 @@
 import Table3 from "cli-table3";
-import type { Report, Table } from "../report/model.js";
+import type { OutputDocument, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
 import { formatValue } from "./values.js";
 import { sanitize } from "./sanitize.js";
@@ -9,16 +9,16 @@ const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 export const BLOCK_ROWS = 500;
 
 /** Terminal rendering with cli-table3: one boxed table per report table, numbers right-aligned. */
-export function renderTerminal(report: Report, p: Palette): string {
+export function renderTerminal(report: OutputDocument, p: Palette): string {
   return [...terminalChunks(report, p)].join("");
 }
 
 /** The terminal document a block at a time (a heading, a note, up to BLOCK_ROWS rows of a table). */
-export function* terminalChunks(report: Report, p: Palette): Generator<string> {
+export function* terminalChunks(report: OutputDocument, p: Palette): Generator<string> {
   for (const line of terminalLines(report, p)) yield `${line}\n`;
 }
 
-function* terminalLines(report: Report, p: Palette): Generator<string> {
+function* terminalLines(report: OutputDocument, p: Palette): Generator<string> {
   yield p.heading(sanitize(report.title));
   for (const [k, v, kind] of report.summary ?? []) yield `${p.dim(`${sanitize(k)}:`)} ${formatValue(v, kind ?? "text", "—")}`;
   let section: string | undefined;

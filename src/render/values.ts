@@ -37,8 +37,11 @@ export function formatValue(v: unknown, kind: ColumnKind, empty = ""): string {
       return v === true ? "yes" : v === false ? "no" : sanitize(String(v));
     case "time":
       return sanitize(String(v));
-    default:
+    case "text":
       return sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : JSON.stringify(v));
+    default:
+      // A new column kind must say here how it prints.
+      return kind satisfies never;
   }
 }
 

@@ -1,25 +1,35 @@
 import { packageInfo } from "../package-root.js";
-import type { Health } from "../analyses/health.js";
+import type { Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
-import type { Report } from "./model.js";
+import type { ChartSpec, OutputDocument } from "./model.js";
 
 /** The tool's own version, from its package.json. */
 export function toolVersion(): string {
   return packageInfo().version;
 }
 
-/** What every command returns: the domain results for JSON, and the neutral report for the other formats. */
+/** What every command returns: the domain results for JSON, and the neutral document (tables) for the other formats. */
 export interface CommandOutput {
   command: string;
   inputs: InputFile[];
   health: Health;
   /** Command fields of the JSON envelope (CONTRACT.md), e.g. `{ requests, totals }`. */
   data: Record<string, unknown>;
-  report: Report;
+  document: OutputDocument;
   /** Set when the command printed its document but failed at run time (e.g. a `claude` run exited non-zero): exit 1. */
   failure?: string;
   /** One line for stderr after the document: what to try next (`demo`). */
   next?: string;
+  /** Files the output step writes beside the document (`--chart`); commands never write files themselves. */
+  files?: OutputFile[];
+}
+
+/** A file to write: what it holds, where (relative to the CLI's cwd), and the config dirs it must not land in. */
+export interface OutputFile {
+  kind: "chart";
+  path: string;
+  spec: ChartSpec;
+  protect: string[];
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */

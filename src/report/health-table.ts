@@ -1,4 +1,4 @@
-import type { Health } from "../analyses/health.js";
+import type { Health } from "../records/health.js";
 import type { SkippedEntry } from "../sources/guard.js";
 import { col, type Table } from "./model.js";
 

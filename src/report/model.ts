@@ -1,5 +1,5 @@
 /**
- * The neutral report model that the table, markdown and CSV renderers see. Rows hold raw values;
+ * The neutral document model (OutputDocument) that the table, markdown and CSV renderers see. Rows hold raw values;
  * `Column.kind` decides how they print. JSON output does not go through this: it serialises the
  * domain results inside the envelope (report/envelope.ts).
  */
@@ -23,7 +23,8 @@ export interface Table {
   notes?: string[];
 }
 
-export interface Report {
+/** What stdout carries for the human formats: a title, summary lines, tables and warnings. "report" is the command; this is the document any command prints. */
+export interface OutputDocument {
   title: string;
   /** Key/value lines shown above the tables (summary). */
   summary?: Array<[string, unknown, ColumnKind?]>;
@@ -33,3 +34,6 @@ export interface Report {
 }
 
 export const col = (key: string, header: string, kind: ColumnKind = "text"): Column => ({ key, header, kind });
+
+/** A vega-lite chart spec (kept loose: vega-lite validates it); the data it draws is raw, like table rows. */
+export type ChartSpec = Record<string, unknown>;

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { parseLine } from "../records/json.js";
 import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir, skippedSoFar } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 
@@ -154,16 +153,28 @@ export function sessionRoot(mainPath: string): string {
   return basename(dirname(projectDir)) === "projects" ? dirname(dirname(projectDir)) : projectDir;
 }
 
-/** The session id named by the first records of a transcript (`sessionId`, or `session_id` from 2.1.239). */
+/** Lines longer than this are passed over when peeking for a session id: the id sits in the small first records. */
+const PEEK_LINE_BYTES = 1 << 20;
+
+/**
+ * The session id named by the first records of a transcript (`sessionId`, or `session_id` from 2.1.239).
+ * Discovery only peeks, so it parses lines itself rather than through the record layer above it.
+ */
 export async function sessionIdOf(path: string, maxLines = 50): Promise<string | undefined> {
   const input: InputFile = { path, kind: "transcript", bytes: 0, sha256: "" };
-  for await (const raw of readLines(input)) {
+  for await (const raw of readLines(input, { maxLineBytes: PEEK_LINE_BYTES })) {
     if (raw.line > maxLines) break;
-    const p = parseLine(raw);
-    if (p.ok === true) {
-      const id = p.value.sessionId ?? p.value.session_id;
-      if (typeof id === "string") return id;
+    if (raw.tooLong || raw.buf.length === 0) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw.buf.toString("utf8"));
+    } catch {
+      continue;
     }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+    const o = v as Record<string, unknown>;
+    const id = o.sessionId ?? o.session_id;
+    if (typeof id === "string") return id;
   }
   return undefined;
 }

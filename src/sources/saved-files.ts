@@ -1,7 +1,6 @@
 import { basename, dirname, join } from "node:path";
-import { savedName } from "../records/tool-names.js";
+import { savedName } from "./saved-names.js";
 import { plainName, realPath, statPath, within, fileType } from "./guard.js";
-import { readLines, type InputFile } from "./input.js";
 
 /**
  * Where a session keeps its saved outputs: `<project dir>/<sessionId>/tool-results/`, shared with its
@@ -73,41 +72,6 @@ export function suspiciousName(printed: string, rel: string): string | null {
   // A printed path without any tool-results/ segment is only a name; one with `..` before it still was written to point elsewhere.
   if (printed.replace(/\\/g, "/").split("/").includes("..")) return "the printed path contains .. segments";
   return null;
-}
-
-/** The two layouts of FORMATS.md 2.5: the MCP content array as pretty-printed JSON, or the text verbatim. */
-export type SavedFormat = "json" | "text";
-
-export interface SavedFileStats {
-  bytes: number;
-  /** Physical lines, a last line without a newline included (the JSON layout's closing `]`). */
-  lines: number;
-  /** Newline characters, as `wc -l` counts them (the write-up's "5 lines" for the JSON layout). */
-  newlines: number;
-  /** Longest line in JS characters (UTF-16 units), counted from the bytes without decoding. */
-  longestLine: number;
-  format: SavedFormat;
-}
-
-/**
- * Streams a saved output once: bytes, lines, longest line and layout. The JSON layout is recognised by
- * its opening `[` line followed by a `{` line (pretty-printed content array, FORMATS.md 6.4); anything
- * else is text. `input.bytes`/`sha256` are filled in as it streams.
- */
-export async function inspectSavedFile(input: InputFile): Promise<SavedFileStats> {
-  let lines = 0;
-  let newlines = 0;
-  let longest = 0;
-  const head: string[] = [];
-  for await (const raw of readLines(input)) {
-    lines += 1;
-    if (!raw.unterminated) newlines += 1;
-    const n = raw.tooLong ? raw.bytes : utf16Length(raw.buf);
-    if (n > longest) longest = n;
-    if (head.length < 3 && raw.buf.length > 0) head.push(raw.buf.subarray(0, 64).toString("utf8").trim());
-  }
-  const json = head[0] === "[" && (head[1] ?? "").startsWith("{");
-  return { bytes: input.bytes, lines, newlines, longestLine: longest, format: json ? "json" : "text" };
 }
 
 /** JS string length of UTF-8 bytes: one unit per lead byte, two for a 4-byte sequence (a surrogate pair). */

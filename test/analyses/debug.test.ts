@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
 import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
-import { readDebugLog } from "../../src/records/debug.js";
+import { readDebugLog } from "../read.js";
 import { sample } from "../helpers.js";
 
 async function analyse(...p: string[]): Promise<DebugResult> {
   const s = debugAnalysis.init();
-  for await (const r of readDebugLog({ path: sample("logs", ...p), kind: "debug-log", bytes: 0, sha256: "" })) debugAnalysis.step(s, r);
+  for (const r of await readDebugLog({ path: sample("logs", ...p), kind: "debug-log", bytes: 0, sha256: "" })) debugAnalysis.step(s, r);
   return debugAnalysis.finish(s);
 }
 
@@ -129,12 +129,13 @@ test("a paste of only headerless lines is a debug log: the truncation and the co
 });
 
 test("count_tokens joined to the transcript: a Read result in flight is named with its size; the finding follows", async () => {
-  const r = await analyse("debug", "failures.debug.txt");
-  joinCountTokens(r, [
+  const read = await analyse("debug", "failures.debug.txt");
+  const r = joinCountTokens(read, [
     { toolUseId: "toolu_read", tool: "Read", resultChars: 91_204, file: "s.jsonl", line: 40, countTokensLines: [28] },
     { toolUseId: "toolu_other", tool: "Bash", resultChars: 12, file: "s.jsonl", line: 44, countTokensLines: [] },
   ]);
   assert.deepEqual(r.countTokens.map((c) => c.toolResult?.tool ?? null), [null, "Read"]);
+  assert.equal(read.countTokens[1]!.toolResult, null, "the debug result as read is left alone");
   assert.equal(r.countTokens[1]!.toolResult!.chars, 91_204);
   assert.ok(r.flags.includes("2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1"), r.flags.join("\n"));
 });
@@ -142,7 +143,7 @@ test("count_tokens joined to the transcript: a Read result in flight is named wi
 async function analyseText(text: string): Promise<DebugResult> {
   const s = debugAnalysis.init();
   const input = { path: "-", kind: "debug-log" as const, bytes: 0, sha256: "" };
-  for await (const r of readDebugLog(input, { stdin: Readable.from([Buffer.from(text)]) })) debugAnalysis.step(s, r);
+  for (const r of await readDebugLog(input, { stdin: Readable.from([Buffer.from(text)]) })) debugAnalysis.step(s, r);
   return debugAnalysis.finish(s);
 }
 

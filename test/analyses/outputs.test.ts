@@ -7,8 +7,10 @@ import { assembleOutputs, type OutputEvidence } from "../../src/analyses/outputs
 import { addDebugRecord, emptyDebugFacts, matchAnnotation } from "../../src/analyses/outputs-evidence.js";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
 import { staircaseRows } from "../../src/analyses/staircase.js";
-import { readDebugLog } from "../../src/records/debug.js";
-import { scanTranscripts } from "../../src/sources/scan.js";
+import { readDebugLog } from "../read.js";
+import { readRecords } from "../../src/pipeline/runner.js";
+import { emptyHealth } from "../../src/records/health.js";
+import { transcriptSource } from "../../src/records/transcript-source.js";
 import { assistant, jsonl, toolResult, userText } from "../builders.js";
 
 const use = (id: string, name: string, input: Record<string, unknown>) => ({ type: "tool_use", id, name, input });
@@ -16,7 +18,8 @@ const usage = (total: number) => ({ input_tokens: 1, cache_creation_input_tokens
 
 async function run(text: string, ev: Partial<OutputEvidence> = {}) {
   const fan = new Fanout({ requests: requestsAnalysis, outputs: outputsAnalysis });
-  await scanTranscripts([{ path: "-", kind: "transcript", bytes: 0, sha256: "", chain: "main" }], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(text)]) });
+  const input = { path: "-", kind: "transcript" as const, bytes: 0, sha256: "", chain: "main" };
+  for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text)]) })) fan.step(r);
   const res = fan.finish();
   return assembleOutputs(res.outputs, { requests: res.requests.requests, saved: new Map(), debug: null, tools: null, ...ev });
 }
@@ -106,7 +109,7 @@ test("debug log: count_tokens inside the tool's window, Persisted matched by fil
     "2026-09-16T10:00:09.000Z [DEBUG] [API REQUEST] /v1/messages/count_tokens x-client-request-id=cccc source=sdk",
   ].join("\n");
   const facts = emptyDebugFacts("d.txt");
-  for await (const r of readDebugLog({ path: "-", kind: "debug-log", bytes: 0, sha256: "" }, { stdin: Readable.from([Buffer.from(log)]) })) addDebugRecord(facts, r);
+  for (const r of await readDebugLog({ path: "-", kind: "debug-log", bytes: 0, sha256: "" }, { stdin: Readable.from([Buffer.from(log)]) })) addDebugRecord(facts, r);
   const first = assistant({ id: "msg_1", usage: usage(3295), blocks: [use("toolu_S", "mcp__big__emit_text", { chars: 52000 })] });
   const result = toolResult("toolu_S", stub, { toolUseResult: [{ type: "text", text: "q".repeat(52000) }] });
   // The window runs from the tool_use record to the tool_result record; the 10:00:09 request lies outside it.

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
 import { Fanout } from "../../src/analyses/analysis.js";
-import { scanTranscripts } from "../../src/sources/scan.js";
+import { scanTranscripts } from "../read.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { assistant, jsonl, userText } from "../builders.js";
 

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
 import { Fanout } from "../../src/analyses/analysis.js";
-import { scanTranscripts } from "../../src/sources/scan.js";
+import { readRecords } from "../../src/pipeline/runner.js";
+import { emptyHealth } from "../../src/records/health.js";
+import { transcriptSource } from "../../src/records/transcript-source.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { assistant, attachment, jsonl, toolResult, userText } from "../builders.js";
 
@@ -11,7 +13,7 @@ async function run(chains: Record<string, string>) {
   const fan = new Fanout({ requests: requestsAnalysis });
   const inputs: InputFile[] = Object.keys(chains).map((c) => ({ path: "-", kind: "transcript", bytes: 0, sha256: "", chain: c }));
   for (const input of inputs) {
-    await scanTranscripts([input], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(chains[input.chain!]!)]) });
+    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(chains[input.chain!]!)]) })) fan.step(r);
   }
   return fan.finish().requests;
 }

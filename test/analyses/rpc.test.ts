@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rpcAnalysis, type RpcResult } from "../../src/analyses/rpc.js";
-import { readRpcLog } from "../../src/records/rpc.js";
+import { readRpcLog } from "../read.js";
 import { sample } from "../helpers.js";
 
 async function classify(...p: string[]): Promise<RpcResult> {
   const s = rpcAnalysis.init();
-  for await (const r of readRpcLog({ path: sample("logs", ...p), kind: "rpc-log", bytes: 0, sha256: "" })) rpcAnalysis.step(s, r);
+  for (const r of await readRpcLog({ path: sample("logs", ...p), kind: "rpc-log", bytes: 0, sha256: "" })) rpcAnalysis.step(s, r);
   return rpcAnalysis.finish(s);
 }
 

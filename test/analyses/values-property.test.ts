@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
 import { Fanout } from "../../src/analyses/analysis.js";
-import { scanTranscripts } from "../../src/sources/scan.js";
+import { scanTranscripts } from "../read.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { toRecord, type AssistantRecord } from "../../src/records/transcript.js";
 import { isCount } from "../../src/records/values.js";

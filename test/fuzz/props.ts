@@ -114,10 +114,17 @@ export function fileEqualsStdin(name: string, targets: Target[], pool: Sample[])
   };
 }
 
-/** report's summary names the transcript and its tool-results folder; stdin has neither (null). */
+/**
+ * report's summary names the transcript and its tool-results folder; stdin has neither (null). A file's session
+ * id is its name (Claude Code's layout); stdin's is the first record's that has one, so that field differs too.
+ */
 function withoutInputFields(j: unknown): unknown {
   const summary = (j as { summary?: Record<string, unknown> }).summary;
-  if (summary) for (const k of ["transcript", "toolResultsDir"]) delete summary[k];
+  if (summary) for (const k of ["transcript", "toolResultsDir", "sessionId"]) delete summary[k];
+  // A saved output is looked up in the file's own session folder; stdin has none, so where it was looked for differs.
+  for (const r of (j as { toolResults?: Array<Record<string, unknown>> }).toolResults ?? []) {
+    for (const k of ["savedExists", "savedResolvedPath"]) delete r[k];
+  }
   return j;
 }
 

@@ -4,10 +4,11 @@ import { Readable } from "node:stream";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readDebugLog, classifyMessage, durationMs, sizeBytes, type DebugRecord, type DebugEntry } from "../../src/records/debug.js";
+import { classifyMessage, durationMs, sizeBytes, type DebugRecord, type DebugEntry } from "../../src/records/debug.js";
 import { findDebugLog, findRpcLogs, projectKey } from "../../src/sources/evidence.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { sample } from "../helpers.js";
+import { readDebugLog } from "../read.js";
 
 async function read(text: string, chunk = 4096, path = "-"): Promise<DebugRecord[]> {
   const buf = Buffer.from(text, "utf8");
@@ -15,7 +16,7 @@ async function read(text: string, chunk = 4096, path = "-"): Promise<DebugRecord
   for (let i = 0; i < buf.length; i += chunk) chunks.push(buf.subarray(i, i + chunk));
   const input: InputFile = { path, kind: "debug-log", bytes: 0, sha256: "" };
   const out: DebugRecord[] = [];
-  for await (const r of readDebugLog(input, { stdin: Readable.from(chunks) })) out.push(r);
+  out.push(...(await readDebugLog(input, { stdin: Readable.from(chunks) })));
   return out;
 }
 const entries = (rs: DebugRecord[]) => rs.filter((r): r is DebugEntry => r.kind === "debug");
@@ -237,7 +238,7 @@ test("per-server mcp-logs JSONL: server from the directory, level from the key, 
   );
   const input: InputFile = { path: file, kind: "debug-log", bytes: 0, sha256: "" };
   const rs: DebugRecord[] = [];
-  for await (const r of readDebugLog(input)) rs.push(r);
+  rs.push(...(await readDebugLog(input)));
   const es = entries(rs);
   assert.equal(es.length, 3);
   assert.deepEqual(

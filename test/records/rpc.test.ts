@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { readFileSync } from "node:fs";
-import { parseRpcLine, readRpcLog, type RpcMessage, type RpcRecord } from "../../src/records/rpc.js";
+import { readRpcLog } from "../read.js";
+import { parseRpcLine, type RpcMessage, type RpcRecord } from "../../src/records/rpc.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { sample } from "../helpers.js";
 
@@ -18,7 +19,7 @@ async function readAll(text: string, chunk: number): Promise<RpcRecord[]> {
   for (let i = 0; i < buf.length; i += chunk) chunks.push(buf.subarray(i, i + chunk));
   const input: InputFile = { path: "-", kind: "rpc-log", bytes: 0, sha256: "" };
   const out: RpcRecord[] = [];
-  for await (const r of readRpcLog(input, { stdin: Readable.from(chunks) })) out.push(r);
+  out.push(...(await readRpcLog(input, { stdin: Readable.from(chunks) })));
   return out;
 }
 

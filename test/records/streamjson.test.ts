@@ -2,7 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { readFileSync } from "node:fs";
-import { readClaudeRun, runSessionId, modelRoles, type ClaudeRun } from "../../src/records/streamjson.js";
+import { modelRoles } from "../../src/records/streamjson.js";
+import { headlessSessionId as runSessionId } from "../../src/analyses/headless-run.js";
+import { readClaudeRun } from "../read.js";
+type ClaudeRun = Awaited<ReturnType<typeof readClaudeRun>>;
 import type { InputFile } from "../../src/sources/input.js";
 import { sample } from "../helpers.js";
 

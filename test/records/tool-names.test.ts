@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { savedName, splitToolName } from "../../src/records/tool-names.js";
-import { readToolsList } from "../../src/records/tools-list.js";
+import { readToolsList as gatherToolsList } from "../../src/pipeline/evidence.js";
+import type { InputFile } from "../../src/sources/input.js";
+const readToolsList = async (input: InputFile) => (await gatherToolsList(input)).result;
 
 test("splitToolName: built-ins, mcp__<server>__<tool>, `-` and `__` in names, plugins", () => {
   assert.deepEqual(splitToolName("Bash"), { server: null, tool: "Bash", plugin: false });

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { renderCsv } from "../../src/render/csv.js";
-import { col, type Report } from "../../src/report/model.js";
+import { col, type OutputDocument } from "../../src/report/model.js";
 
-const one = (rows: Array<Record<string, unknown>>): Report => ({
+const one = (rows: Array<Record<string, unknown>>): OutputDocument => ({
   title: "t",
   tables: [{ id: "t", title: "t", columns: [col("name", "name"), col("n", "n", "int")], rows }],
   warnings: [],
@@ -38,7 +38,7 @@ test("CSV: tab and CR never start a cell raw (they show as \\t, \\r), and line b
 });
 
 test("CSV: several tables keep the layout: a table column, a blank line between, CRLF, quoting per RFC 4180", () => {
-  const r: Report = {
+  const r: OutputDocument = {
     title: "t",
     tables: [
       { id: "a", title: "A", columns: [col("x", "x"), col("ok", "ok", "bool"), col("list", "list")], rows: [{ x: 'say "hi", then', ok: true, list: ["p", "q"] }], footer: [{ x: "total", ok: false }] },

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { sanitize } from "../../src/render/sanitize.js";
-import { col, type Report } from "../../src/report/model.js";
+import { col, type OutputDocument } from "../../src/report/model.js";
 import { assertOwnMarkupOnly, norm, tags, toHtml, visibleText } from "./html-check.js";
 
 /** Pieces that mean something to CommonMark, GFM or linkify, glued in any order. */
@@ -14,7 +14,7 @@ const PIECES = [
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 14 }).map((a) => a.join(""));
 
-function report(where: "title" | "cell" | "note" | "key" | "footer", s: string): Report {
+function report(where: "title" | "cell" | "note" | "key" | "footer", s: string): OutputDocument {
   const v = (p: string) => (p === where ? s : "plain");
   return {
     title: v("title"),

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ROOT } from "../helpers.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { sanitize } from "../../src/render/sanitize.js";
-import { col, type Report } from "../../src/report/model.js";
+import { col, type OutputDocument } from "../../src/report/model.js";
 import { HOSTILE } from "./hostile.js";
 import { assertOwnMarkupOnly, norm, tags, toHtml, visibleText } from "./html-check.js";
 
@@ -13,7 +13,7 @@ const POSITIONS = ["title", "summary key", "summary value", "section", "table ti
 type Position = (typeof POSITIONS)[number];
 
 /** A report with `text` in one position and plain words everywhere else. */
-function reportWith(pos: Position, text: string): Report {
+function reportWith(pos: Position, text: string): OutputDocument {
   const v = (p: Position) => (p === pos ? text : `plain ${p}`);
   return {
     title: v("title"),

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onAccess } from "../../src/sources/guard.js";
-import { inspectSavedFile, resolveSavedPath, toolResultsDir, utf16Length } from "../../src/sources/saved-files.js";
+import { resolveSavedPath, toolResultsDir, utf16Length } from "../../src/sources/saved-files.js";
+import { inspectSavedFile } from "../../src/pipeline/evidence.js";
 
 test("toolResultsDir: main session, subagent (nested workflows too), old layout, stdin", () => {
   assert.equal(toolResultsDir("/c/projects/k/s1.jsonl", "s1"), join("/c/projects/k", "s1", "tool-results"));

@@ -1,5 +1,6 @@
-import type { AnyRecord } from "../records/transcript.js";
 import type { SkippedEntry } from "../sources/guard.js";
+import type { Pos } from "./pos.js";
+import type { InvalidValue } from "./values.js";
 
 export interface MalformedEntry {
   file: string;
@@ -50,18 +51,29 @@ export function emptyHealth(): Health {
   };
 }
 
-export function countRecord(h: Health, rec: AnyRecord): void {
-  if (rec.kind === "malformed") {
-    h.malformedCount += 1;
-    if (h.malformed.length < MAX_LISTED) h.malformed.push({ file: rec.pos.file, line: rec.pos.line, reason: rec.reason, excerpt: rec.excerpt });
-    return;
-  }
+export function countMalformed(h: Health, m: { pos: Pos; reason: string; excerpt: string }): void {
+  h.malformedCount += 1;
+  if (h.malformed.length < MAX_LISTED) h.malformed.push({ file: m.pos.file, line: m.pos.line, reason: m.reason, excerpt: m.excerpt });
+}
+
+/** What a parsed record adds to health besides being counted (each Source says, see `Source.facts`). */
+export interface RecordFacts {
+  /** The `type` this build does not know. */
+  unknownType?: string;
+  /** Values that are not what their field claims. */
+  invalid?: readonly InvalidValue[];
+  /** Why a record that looks like an API request is none. */
+  notRequest?: string;
+}
+
+export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined): void {
   h.records += 1;
-  if (rec.kind === "unknown") h.unknownTypes[rec.type] = (h.unknownTypes[rec.type] ?? 0) + 1;
-  if (rec.invalid.length > 0) addInvalid(h, rec.invalid.map((v) => ({ file: rec.pos.file, line: rec.pos.line, ...v })));
-  if (rec.kind === "assistant" && rec.notRequest !== undefined) {
+  if (facts === undefined) return;
+  if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
+  if (facts.invalid?.length) addInvalid(h, facts.invalid.map((v) => ({ file: pos.file, line: pos.line, ...v })));
+  if (facts.notRequest !== undefined) {
     h.notRequestCount += 1;
-    if (h.notRequests.length < MAX_LISTED) h.notRequests.push({ file: rec.pos.file, line: rec.pos.line, reason: rec.notRequest });
+    if (h.notRequests.length < MAX_LISTED) h.notRequests.push({ file: pos.file, line: pos.line, reason: facts.notRequest });
   }
 }
 
@@ -83,4 +95,30 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.notRequestCount += from.notRequestCount;
   for (const e of from.notRequests) if (into.notRequests.length < MAX_LISTED) into.notRequests.push(e);
   return into;
+}
+
+/**
+ * How one input's health joins a document's. `whole`: its lines and records are what the command
+ * reports on (transcripts, `claude -p` output, the log a `debug`/`rpc` command was given). `bad-lines`:
+ * a log read alongside a session; its lines are not session records, but its malformed lines (and
+ * invalid values, skipped files) are still listed, so `--strict` sees them.
+ */
+export type HealthShare = "whole" | "bad-lines";
+
+export interface InputHealth {
+  health: Health;
+  share: HealthShare;
+}
+
+/** The one place per-input health becomes a document's: every command merges through here. */
+export function documentHealth(parts: Iterable<InputHealth>): Health {
+  const out = emptyHealth();
+  for (const p of parts) {
+    if (p.share === "whole") mergeHealth(out, p.health);
+    else {
+      const h = p.health;
+      mergeHealth(out, { ...emptyHealth(), malformed: h.malformed, malformedCount: h.malformedCount, invalidValues: h.invalidValues, invalidValueCount: h.invalidValueCount, skipped: h.skipped });
+    }
+  }
+  return out;
 }

@@ -1,8 +1,8 @@
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import type { StaircaseRow } from "../analyses/staircase.js";
 import { baseName } from "../records/tool-names.js";
-import { col, type Table } from "../report/model.js";
-import type { LoadedOutputs } from "./outputs-load.js";
+import { col, type Table } from "./model.js";
+import type { AssembledOutputs } from "../assemble/outputs.js";
 
 const INT = new Intl.NumberFormat("en-US");
 const n = (v: number) => INT.format(v);
@@ -31,7 +31,7 @@ export const RESULT_COLUMNS = [
 ];
 
 /** The per-result table of one target, in transcript order. */
-export function resultsTable(l: LoadedOutputs): Table {
+export function resultsTable(l: AssembledOutputs): Table {
   const rows = l.rows.map((r) => ({
     line: r.line,
     tool: r.chain === "main" ? r.tool : `${r.tool} (${r.chain})`,
@@ -79,7 +79,7 @@ export function savedText(r: ToolResultRow): string {
 }
 
 /** Saved files: where each was found, its layout and whether Claude Code's size text describes it. */
-export function savedTable(all: LoadedOutputs[]): Table {
+export function savedTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
     l.rows.filter((r) => r.savedPath !== null).map((r) => ({
       toolUseId: r.toolUseId, name: baseName(r.savedPath!), printed: r.savedPath, found: foundText(r),
@@ -108,7 +108,7 @@ function foundText(r: ToolResultRow): string {
 }
 
 /** Later Read/Bash/Grep calls that named a saved file, with the request that carried each. */
-export function readsTable(all: LoadedOutputs[]): Table {
+export function readsTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
     l.rows.flatMap((r) => r.followUpReads.map((f) => ({
       of: r.toolUseId, tool: f.tool, input: f.inputSummary, offset: f.offset, limit: f.limit,
@@ -127,7 +127,7 @@ export function readsTable(all: LoadedOutputs[]): Table {
 }
 
 /** Tools with a declared `anthropic/maxResultSizeChars`, and whether it accounts for what happened. */
-export function annotationsTable(all: LoadedOutputs[]): Table {
+export function annotationsTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
     l.rows.filter((r) => r.annotated !== null).map((r) => ({
       toolUseId: r.toolUseId, tool: r.tool, max: r.maxResultSizeChars, size: r.resultChars, check: r.check,

@@ -3,7 +3,7 @@ import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import { UsageError } from "../errors.js";
 import { isObject, type JsonObject } from "../records/json.js";
-import { checkNamedFile, isDir, isFile, openEvidence, pathExists, safeReaddir, statPath } from "./guard.js";
+import { checkNamedFile, isDir, isFile, openEvidence, pathExists, safeReaddir, statPath } from "../sources/guard.js";
 
 /** One run of a comparison, paths resolved (CONTRACT.md `compare`; the runs dir is what `ccforensics run` writes). */
 export interface RunSpec {

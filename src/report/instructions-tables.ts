@@ -1,14 +1,14 @@
 import type { AnswerSummary } from "../analyses/instructions-checks.js";
 import type { InstructionRow } from "../analyses/instructions-join.js";
-import { healthTable, healthWarnings } from "../report/health-table.js";
-import { col, type Report, type Table } from "../report/model.js";
-import type { LoadedInstructions } from "./instructions-load.js";
+import { healthTable, healthWarnings } from "./health-table.js";
+import { col, type OutputDocument, type Table } from "./model.js";
+import type { AssembledInstructions } from "../assemble/instructions.js";
 
 const INT = new Intl.NumberFormat("en-US");
 const R2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 3 });
 
-/** The neutral report: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
-export function instructionsReport(l: LoadedInstructions): Report {
+/** The neutral document: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
+export function instructionsDocument(l: AssembledInstructions): OutputDocument {
   const tables: Table[] = [deliveriesTable(l.rows), contextTable(l.rows)];
   const undelivered = l.pending.filter((p) => p.requestIndex === null);
   if (undelivered.length > 0) {
@@ -101,7 +101,7 @@ function debug(r: InstructionRow): string | null {
   return d.status === "match" ? `match (${at})` : `MISMATCH: ${d.problem}`;
 }
 
-function summary(l: LoadedInstructions): Array<[string, unknown, ("int" | "text" | "signed")?]> {
+function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "text" | "signed")?]> {
   const servers = [...new Set(l.rows.filter((r) => !r.removed).map((r) => r.server))];
   const out: Array<[string, unknown, ("int" | "text" | "signed")?]> = [
     ["deliveries", l.rows.length, "int"],
@@ -136,7 +136,7 @@ function answerVerdict(a: AnswerSummary): string {
   }
 }
 
-function warnings(l: LoadedInstructions): string[] {
+function warnings(l: AssembledInstructions): string[] {
   const w = healthWarnings(l.health);
   for (const r of l.rows) {
     if (r.debugLog?.status === "mismatch") w.push(`${r.file}:${r.line}: ${r.server}: debug log disagrees: ${r.debugLog.problem}`);

@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readClaudeRun } from "../../src/records/streamjson.js";
-import { runSection, runTables } from "../../src/report/run-tables.js";
+import { readClaudeRun } from "../read.js";
+import { headlessSection } from "../../src/assemble/headless-section.js";
+import { headlessTables } from "../../src/report/headless-tables.js";
 import { sample } from "../helpers.js";
 
-const load = async (name: string) => runSection(await readClaudeRun({ path: sample("logs", "claude-p", name), kind: "stream-json", bytes: 0, sha256: "" }));
+const load = async (name: string) => headlessSection(await readClaudeRun({ path: sample("logs", "claude-p", name), kind: "stream-json", bytes: 0, sha256: "" }));
 
 test("run section: main model first, background Haiku separated, its cost apart, pending servers listed", async () => {
   const s = await load("late-server.stream.jsonl");
@@ -22,7 +23,7 @@ test("run section: main model first, background Haiku separated, its cost apart,
 });
 
 test("run tables: init, server statuses with a pending note, result, usage per model with the main-only usage as footer", async () => {
-  const tables = runTables(await load("late-server.stream.jsonl"));
+  const tables = headlessTables(await load("late-server.stream.jsonl"));
   assert.deepEqual(tables.map((t) => t.id), ["run:init", "run:mcpServers", "run:result", "run:modelUsage"]);
   const servers = tables[1]!;
   assert.deepEqual(servers.rows, [{ name: "lab", status: "pending", tools: 0 }]);
@@ -37,6 +38,6 @@ test("run tables: init, server statuses with a pending note, result, usage per m
 test("json output without init: result tables only", async () => {
   const s = await load("dual-era.json");
   assert.equal(s.init, null);
-  assert.deepEqual(runTables(s).map((t) => t.id), ["run:result", "run:modelUsage"]);
+  assert.deepEqual(headlessTables(s).map((t) => t.id), ["run:result", "run:modelUsage"]);
   assert.deepEqual(s.pendingServers, []);
 });

@@ -1,0 +1,77 @@
+import { isObject } from "../records/json.js";
+import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
+import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
+import type { Analysis } from "./analysis.js";
+
+/**
+ * How the headless run's output was written: `stream-json` NDJSON, the single result object of `json`,
+ * the array of `json --verbose`, a pretty-printed object, or nothing.
+ */
+export type HeadlessFormat = "stream-json" | "json" | "json-array" | "json-pretty" | "empty";
+
+/** What a headless run (`claude -p`) printed: its init event(s), its result, and counts of the rest. */
+export interface HeadlessRun {
+  file: string;
+  format: HeadlessFormat;
+  /** The first `system/init` event; `inits` has every one (one per turn). */
+  init: HeadlessInit | null;
+  inits: HeadlessInit[];
+  /** The last `result` message; `results` has every one. */
+  result: HeadlessResult | null;
+  results: HeadlessResult[];
+  /** `assistant` events: one per content block, so several per API response. */
+  assistantMessages: number;
+  /** Distinct `message.id`s among them: the API responses. */
+  apiResponses: number;
+  userMessages: number;
+  /** Messages per `type` (`system/<subtype>` for system messages). */
+  types: Record<string, number>;
+}
+
+/** The session id a run names: from its init event, else its result. Use it to find the transcript. */
+export function headlessSessionId(run: HeadlessRun): string | null {
+  return run.init?.sessionId ?? run.result?.sessionId ?? null;
+}
+
+interface State {
+  run: HeadlessRun;
+  messageIds: Set<string>;
+  count: number;
+  layout: HeadlessLayout | null;
+}
+
+/** The reducer over one headless output; `file` names it in the result even when it is empty. */
+export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, HeadlessRecord> {
+  return {
+    id: "headless-run",
+    init: () => ({
+      run: { file, format: "empty", init: null, inits: [], result: null, results: [], assistantMessages: 0, apiResponses: 0, userMessages: 0, types: {} },
+      messageIds: new Set(),
+      count: 0,
+      layout: null,
+    }),
+    step(s, rec) {
+      s.layout ??= rec.layout;
+      if (rec.kind !== "event") return;
+      const r = s.run;
+      s.count += 1;
+      r.types[rec.key] = (r.types[rec.key] ?? 0) + 1;
+      if (rec.init) r.inits.push(rec.init);
+      else if (rec.result) r.results.push(rec.result);
+      else if (rec.type === "assistant") {
+        r.assistantMessages += 1;
+        const m = rec.raw.message;
+        if (isObject(m) && typeof m.id === "string") s.messageIds.add(m.id);
+      } else if (rec.type === "user") r.userMessages += 1;
+    },
+    finish(s) {
+      const r = s.run;
+      const onlyResult = s.count === 1 && r.results.length === 1;
+      r.format = s.layout === "array" ? "json-array" : s.layout === "values" ? "json-pretty" : s.count === 0 ? "empty" : onlyResult ? "json" : "stream-json";
+      r.init = r.inits[0] ?? null;
+      r.result = r.results[r.results.length - 1] ?? null;
+      r.apiResponses = s.messageIds.size;
+      return r;
+    },
+  };
+}

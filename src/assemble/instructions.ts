@@ -1,0 +1,106 @@
+import type { DebugServer } from "../analyses/debug.js";
+import type { HeadlessRun } from "../analyses/headless-run.js";
+import { answerCheck, baselineCheck, pendingServers, type AnswerSummary, type BaselineSummary, type PendingServer } from "../analyses/instructions-checks.js";
+import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
+import type { ProbePatterns } from "../analyses/probe.js";
+import type { RequestsResult } from "../analyses/requests.js";
+import { documentHealth, type Health, type InputHealth } from "../records/health.js";
+import type { McpServerStatus } from "../records/streamjson.js";
+import type { InputFile } from "../sources/input.js";
+import { transcriptParts, type BaselineEvidence, type DebugEvidence, type Gathered, type TranscriptEvidence } from "./evidence.js";
+
+export interface InstructionsOptions {
+  probe: ProbePatterns;
+  wrapperTokens: number | null;
+}
+
+/** What `instructions` shows for one target, before it becomes tables. */
+export interface AssembledInstructions {
+  target: string;
+  sessionId: string | null;
+  rows: InstructionRow[];
+  requests: RequestsResult;
+  answer: AnswerSummary | null;
+  baseline: BaselineSummary | null;
+  pending: PendingServer[];
+  debugLog: string | null;
+  /** Per-server facts of the debug log (connect time, late by), when one was read. */
+  debugServers: DebugServer[];
+  /** Truncation lines no transcript text accounts for. */
+  unmatchedTruncations: Truncation[];
+  init: { file: string; servers: McpServerStatus[] } | null;
+  inputs: InputFile[];
+  /** Each input's health with its share: transcripts, baseline and claude -p output whole, the debug log its bad lines. */
+  parts: InputHealth[];
+  health: Health;
+}
+
+/** The gathered evidence `instructions` joins. */
+export interface InstructionsEvidence {
+  transcripts: TranscriptEvidence<"requests" | "instructions">;
+  debug: Gathered<DebugEvidence> | null;
+  headless: Gathered<HeadlessRun> | null;
+  baseline: BaselineEvidence | null;
+}
+
+/**
+ * The join of seed 000's checks: the transcript's sightings with the debug log's truncation lines and
+ * connect times, the `claude -p` init statuses and answer, and the baseline's first request. Pure.
+ */
+export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsOptions): AssembledInstructions {
+  const t = ev.transcripts;
+  const { requests, instructions: scan } = t.results;
+  const inputs: InputFile[] = [...t.resolved.inputs];
+  const parts: InputHealth[] = transcriptParts(t);
+  let debug: { file: string; truncations: Truncation[] } | null = null;
+  let debugServers: DebugServer[] = [];
+  if (ev.debug) {
+    inputs.push(ev.debug.input);
+    debug = { file: ev.debug.input.path, truncations: ev.debug.result.truncations };
+    debugServers = ev.debug.result.debug.servers;
+    parts.push({ health: ev.debug.health, share: "bad-lines" });
+  }
+
+  let init: AssembledInstructions["init"] = null;
+  let runAnswer: { file: string; text: string } | null = null;
+  if (ev.headless) {
+    const { input, result: run } = ev.headless;
+    inputs.push(input);
+    parts.push({ health: ev.headless.health, share: "whole" });
+    if (run.init) init = { file: input.path, servers: run.init.mcpServers };
+    if (run.result?.result) runAnswer = { file: input.path, text: run.result.result };
+  }
+
+  const rows = joinRows(scan, requests, { probe: io.probe, debug, init });
+  for (const r of rows) {
+    const late = debugServers.find((d) => d.name === r.server)?.lateByMs;
+    if (r.late && late != null) r.late.evidence.push(`debug log: connected ${late.toLocaleString("en-US")} ms after the first API request`);
+  }
+  const answer = answerCheck(rows, scan, requests, runAnswer);
+
+  let baseline: BaselineSummary | null = null;
+  if (ev.baseline) {
+    const b = ev.baseline;
+    inputs.push(...b.inputs);
+    parts.push(...transcriptParts(b));
+    baseline = baselineCheck(rows, requests, { file: b.file, firstRequestTokens: b.firstRequestTokens, instructions: b.instructions }, io.wrapperTokens);
+  }
+
+  const used = new Set(rows.map((r) => r.debugLog?.line).filter((l): l is number => typeof l === "number"));
+  return {
+    target: t.resolved.target,
+    sessionId: t.resolved.sessionId,
+    rows,
+    requests,
+    answer,
+    baseline,
+    pending: pendingServers(rows, scan, init),
+    debugLog: ev.debug?.input.path ?? null,
+    debugServers,
+    unmatchedTruncations: debug?.truncations.filter((x) => !used.has(x.line)) ?? [],
+    init,
+    inputs,
+    parts,
+    health: documentHealth(parts),
+  };
+}

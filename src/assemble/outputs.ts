@@ -1,0 +1,62 @@
+import { assembleOutputs, type ToolResultRow } from "../analyses/outputs-join.js";
+import { documentHealth, type Health, type InputHealth } from "../records/health.js";
+import type { ToolMeta } from "../records/tools-list.js";
+import type { InputFile } from "../sources/input.js";
+import { transcriptParts, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence } from "./evidence.js";
+
+/** One target's tool results with everything read to explain them. */
+export interface AssembledOutputs {
+  target: string;
+  /** Short label for cross-run tables: the session id, else the file name. */
+  run: string;
+  sessionId: string | null;
+  transcript: string | null;
+  toolResultsDir: string | null;
+  debugLog: string | null;
+  rows: ToolResultRow[];
+  inputs: InputFile[];
+  /** Each input's health with its share (transcripts whole, the debug log its bad lines). */
+  parts: InputHealth[];
+  health: Health;
+  warnings: string[];
+}
+
+/** The gathered evidence `outputs` joins for one target. */
+export interface OutputsEvidence {
+  target: string;
+  run: string;
+  transcripts: TranscriptEvidence<"requests" | "outputs">;
+  debug: Gathered<DebugEvidence> | null;
+  saved: SavedEvidence;
+}
+
+/** The transcript's results with the request table, the saved files, the debug log and the tool annotations. Pure. */
+export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, ToolMeta> | null): AssembledOutputs {
+  const t = ev.transcripts;
+  const inputs: InputFile[] = [...t.resolved.inputs, ...ev.saved.inputs];
+  const parts: InputHealth[] = transcriptParts(t);
+  if (ev.debug) {
+    inputs.push(ev.debug.input);
+    parts.push({ health: ev.debug.health, share: "bad-lines" });
+  }
+  const rows = assembleOutputs(t.results.outputs, {
+    requests: t.results.requests.requests,
+    saved: ev.saved.lookups,
+    debug: ev.debug?.result.facts ?? null,
+    tools,
+    servers: ev.debug?.result.servers ?? [],
+  });
+  return {
+    target: ev.target,
+    run: ev.run,
+    sessionId: t.sessionId,
+    transcript: t.transcript,
+    toolResultsDir: ev.saved.dir,
+    debugLog: ev.debug?.input.path ?? null,
+    rows,
+    inputs,
+    parts,
+    health: documentHealth(parts),
+    warnings: [...ev.saved.warnings],
+  };
+}

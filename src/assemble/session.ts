@@ -1,0 +1,94 @@
+import { joinCountTokens } from "../analyses/debug-count-tokens.js";
+import type { HeadlessRun } from "../analyses/headless-run.js";
+import type { InventoryResult } from "../analyses/inventory.js";
+import type { RequestsResult } from "../analyses/requests.js";
+import type { RpcResult } from "../analyses/rpc.js";
+import { toolsByName, type ToolMeta } from "../records/tools-list.js";
+import { documentHealth, type Health } from "../records/health.js";
+import type { InputFile } from "../sources/input.js";
+import type { ResolvedTarget } from "../sources/targets.js";
+import type { BaselineEvidence, DebugEvidence, Gathered, RpcEvidence, SavedEvidence, TranscriptEvidence } from "./evidence.js";
+import { headlessSection, type HeadlessSection } from "./headless-section.js";
+import { assembleInstructions, type AssembledInstructions, type InstructionsOptions } from "./instructions.js";
+import { envelopeInputs } from "./inputs.js";
+import { assembleToolOutputs, type AssembledOutputs } from "./outputs.js";
+
+/** Everything gathered about one session (pipeline/gather-session.ts). */
+export interface SessionEvidence {
+  target: string;
+  run: string;
+  transcripts: TranscriptEvidence;
+  debug: Gathered<DebugEvidence> | null;
+  headless: Gathered<HeadlessRun> | null;
+  rpc: Gathered<RpcEvidence> | null;
+  toolsList: Gathered<{ tools: ToolMeta[]; error: string | null }> | null;
+  saved: SavedEvidence;
+  baseline: BaselineEvidence | null;
+}
+
+/** Everything ccforensics knows about one session: the sections of `report` and one row of `compare`. */
+export interface AssembledSession {
+  resolved: ResolvedTarget;
+  sessionId: string | null;
+  transcript: string | null;
+  requests: RequestsResult;
+  inventory: InventoryResult;
+  instructions: AssembledInstructions;
+  outputs: AssembledOutputs;
+  debug: Gathered<DebugEvidence> | null;
+  rpc: { input: InputFile; result: RpcResult } | null;
+  /** The `--tools FILE` given, if any. */
+  toolsList: InputFile | null;
+  run: { input: InputFile; run: HeadlessRun; section: HeadlessSection } | null;
+  inputs: InputFile[];
+  health: Health;
+  warnings: string[];
+}
+
+/** The instructions and outputs joins over one session's evidence, plus the message log's sections. Pure. */
+export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): AssembledSession {
+  const t = ev.transcripts;
+  const instructions = assembleInstructions({ transcripts: t, debug: ev.debug, headless: ev.headless, baseline: ev.baseline }, io);
+  const toolDefs = [...(ev.rpc?.result.tools ?? []), ...(ev.toolsList?.result.tools ?? [])];
+  const tools = ev.rpc || ev.toolsList ? toolsByName(toolDefs) : null;
+  const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, tools);
+  const warnings: string[] = [];
+  const tl = ev.toolsList;
+  if (tl?.result.error) warnings.push(`${tl.input.path}: stopped reading the tools/list response: ${tl.result.error}`);
+  if (tl && tl.result.tools.length === 0) warnings.push(`${tl.input.path}: no tools found (expected a tools/list response)`);
+  // Tool annotations from the message log are a bonus here: say they are missing only when an MCP result could use them.
+  if (ev.rpc && !tl && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
+    warnings.push(`${ev.rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
+  }
+  warnings.push(...outputs.warnings);
+  const run = ev.headless ? { input: ev.headless.input, run: ev.headless.result, section: headlessSection(ev.headless.result) } : null;
+  const inputs = envelopeInputs(
+    t.resolved.inputs,
+    ev.debug ? [ev.debug.input] : [],
+    run ? [run.input] : [],
+    ev.rpc ? [ev.rpc.input] : [],
+    tl ? [tl.input] : [],
+    outputs.inputs,
+    instructions.inputs,
+  );
+  // The instructions join holds the transcripts, the debug log, the run and the baseline; the message log and tools/list join here.
+  const alongside = [ev.rpc, tl].filter((g) => g !== null).map((g) => ({ health: g.health, share: "bad-lines" as const }));
+  const health = documentHealth([...instructions.parts, ...alongside]);
+  return {
+    resolved: t.resolved,
+    sessionId: t.sessionId,
+    transcript: t.transcript,
+    requests: t.results.requests,
+    inventory: t.results.inventory,
+    instructions,
+    outputs,
+    // count_tokens requests inside a result's window get that result (a tool result of N chars, a Read).
+    debug: ev.debug ? { ...ev.debug, result: { ...ev.debug.result, debug: joinCountTokens(ev.debug.result.debug, outputs.rows) } } : null,
+    rpc: ev.rpc ? { input: ev.rpc.input, result: ev.rpc.result.rpc } : null,
+    toolsList: tl?.input ?? null,
+    run,
+    inputs,
+    health,
+    warnings,
+  };
+}

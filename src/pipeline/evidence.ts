@@ -1,0 +1,51 @@
+import { debugAnalysis } from "../analyses/debug.js";
+import { debugFactsAnalysis, serversNamedAnalysis, truncationsAnalysis } from "../analyses/debug-side.js";
+import { headlessRunAnalysis, type HeadlessRun } from "../analyses/headless-run.js";
+import { rpcAnalysis } from "../analyses/rpc.js";
+import { savedFileAnalysis, type SavedFileStats } from "../analyses/saved-file.js";
+import { rpcToolsAnalysis, toolsListAnalysis } from "../analyses/tool-defs.js";
+import { debugLogSource } from "../records/debug.js";
+import type { DebugEvidence, Gathered, RpcEvidence } from "../assemble/evidence.js";
+import { rpcLogSource } from "../records/rpc.js";
+import { headlessSource } from "../records/streamjson.js";
+import { toolResultSource } from "../records/tool-result-source.js";
+import { toolsListSource, type ToolMeta } from "../records/tools-list.js";
+import type { InputFile } from "../sources/input.js";
+import { runOne, type RunnerOptions } from "./runner.js";
+
+/** The readers of single evidence files: each is one runner pass with the analyses its kind feeds. */
+
+/** A debug log: the `debug` reducer, the facts `outputs` and `instructions` join against, the servers it names. */
+export async function readDebugEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<DebugEvidence>> {
+  const { results, health } = await runOne(input, debugLogSource, {
+    debug: debugAnalysis,
+    facts: debugFactsAnalysis(input.path),
+    truncations: truncationsAnalysis(input.path),
+    servers: serversNamedAnalysis,
+  }, opts);
+  return { input, health, result: results };
+}
+
+/** An MCP message log: the handshake classification and every tools/list answer. */
+export async function readRpcEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<RpcEvidence>> {
+  const { results, health } = await runOne(input, rpcLogSource, { rpc: rpcAnalysis, tools: rpcToolsAnalysis }, opts);
+  return { input, health, result: results };
+}
+
+/** A `--tools FILE` tools/list response. */
+export async function readToolsList(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<{ tools: ToolMeta[]; error: string | null }>> {
+  const { results, health } = await runOne(input, toolsListSource, { list: toolsListAnalysis }, opts);
+  return { input, health, result: results.list };
+}
+
+/** A headless run's (`claude -p`) output. */
+export async function readHeadlessRun(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<HeadlessRun>> {
+  const { results, health } = await runOne(input, headlessSource, { run: headlessRunAnalysis(input.path) }, opts);
+  return { input, health, result: results.run };
+}
+
+/** A saved tool output, streamed once: bytes, lines, longest line and layout. */
+export async function inspectSavedFile(input: InputFile): Promise<SavedFileStats & { bytes: number }> {
+  const { results } = await runOne(input, toolResultSource, { stats: savedFileAnalysis });
+  return { bytes: input.bytes, ...results.stats };
+}

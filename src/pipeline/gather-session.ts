@@ -1,0 +1,36 @@
+import { headlessSessionId } from "../analyses/headless-run.js";
+import type { SessionEvidence } from "../assemble/session.js";
+import { UsageError } from "../errors.js";
+import { evidenceInput } from "../sources/evidence.js";
+import { readHeadlessRun, readRpcEvidence, readToolsList } from "./evidence.js";
+import { gatherBaseline, gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
+
+export interface SessionGatherOptions extends GatherOptions {
+  rpcLog?: string;
+  streamJson?: string;
+  /** `--tools FILE`: a tools/list response, for the servers whose message log is not given. */
+  tools?: string;
+}
+
+/**
+ * Everything ccforensics can read about one session, each file once: the `claude -p` output (whose
+ * session id finds the transcript when no target is given), one pass over the transcripts with every
+ * analysis side by side, the debug log (given or `<config dir>/debug/<session>.txt`), the MCP message
+ * log, a tools/list response, the saved tool results and the baseline.
+ */
+export async function gatherSession(target: string | undefined, opts: SessionGatherOptions): Promise<SessionEvidence> {
+  const headless = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
+  // No target: the run's own session id finds the transcript ("-" still reads stdin).
+  if (headless && target === undefined) {
+    const id = headlessSessionId(headless.result);
+    if (!id) throw new UsageError(`${opts.streamJson}: no session id in its init or result event; give the session as a target`);
+    target = id;
+  }
+  const transcripts = await gatherTranscripts(target, opts, ["requests", "instructions", "outputs", "inventory"]);
+  const debug = await gatherDebug(transcripts, opts);
+  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
+  const toolsList = opts.tools !== undefined ? await readToolsList(evidenceInput(opts.tools, "rpc-log"), { stdin: opts.stdin }) : null;
+  const baseline = await gatherBaseline(opts);
+  const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+  return { target: target ?? "-", run: runLabel(target, transcripts.sessionId), transcripts, debug, headless, rpc, toolsList, saved, baseline };
+}

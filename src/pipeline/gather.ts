@@ -1,0 +1,113 @@
+import { basename } from "node:path";
+import { instructionsAnalysis } from "../analyses/instructions.js";
+import { inventoryAnalysis } from "../analyses/inventory.js";
+import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
+import type { SavedLookup } from "../analyses/outputs-join.js";
+import { requestsAnalysis } from "../analyses/requests.js";
+import { type BaselineEvidence, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
+import type { OutputsEvidence } from "../assemble/outputs.js";
+import type { InputFile } from "../sources/input.js";
+import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import { resolveTarget } from "../sources/targets.js";
+import { inspectSavedFile } from "./evidence.js";
+import { debugEvidenceFor, type LocateOptions } from "./locate.js";
+import type { RunnerOptions } from "./runner.js";
+import { derivedHealth, readTranscripts } from "./transcripts.js";
+
+/** What gathering reads from a command's options (CommonOptions carries them all). */
+export interface GatherOptions extends LocateOptions {
+  subagents?: boolean;
+  baseline?: string;
+  /** Progress display for long transcript passes (a terminal on stderr). */
+  progress?: { update: NonNullable<RunnerOptions["onProgress"]>; done(): void };
+}
+
+/** Every analysis a transcript pass can run, by the name commands pick it with. */
+const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instructionsAnalysis, outputs: outputsAnalysis, inventory: inventoryAnalysis };
+
+/** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
+export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
+  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY });
+  const analyses = Object.fromEntries(keys.map((k) => [k, TRANSCRIPT_ANALYSES[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
+  const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
+  opts.progress?.done();
+  const r = results as unknown as Pick<TranscriptResults, K> & Partial<TranscriptResults>;
+  const first = resolved.inputs[0]?.path ?? null;
+  return {
+    resolved,
+    sessionId: resolved.sessionId ?? r.outputs?.sessionIds[0] ?? null,
+    transcript: resolved.mainPath ?? (first !== "-" ? first : null),
+    passes: inputs,
+    derived: derivedHealth(results),
+    results: r,
+  };
+}
+
+/** The session's debug log, `--debug-file` or found beside the transcript, read once. */
+export function gatherDebug(t: TranscriptEvidence<never>, opts: GatherOptions): Promise<Gathered<DebugEvidence> | null> {
+  return debugEvidenceFor(t.transcript, t.sessionId, opts);
+}
+
+/** Every printed saved path (results and budget stubs), resolved in the session's tool-results/ folder and streamed once. */
+export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<never>): Promise<SavedEvidence> {
+  const dir = toolResultsDir(t.transcript, t.sessionId);
+  const inputs: InputFile[] = [];
+  const warnings: string[] = [];
+  const printed = new Set<string>();
+  for (const r of c.results) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
+  for (const r of Object.values(c.replacements)) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
+  const lookups = new Map<string, SavedLookup>();
+  const byFile = new Map<string, SavedLookup>();
+  for (const p of [...printed].sort()) {
+    const res = resolveSavedPath(p, dir);
+    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, suspicious: res.suspicious, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
+    if (res.exists && res.path !== null) {
+      const known = byFile.get(res.path);
+      if (known) look = known;
+      else {
+        const input: InputFile = { path: res.path, kind: "tool-result", bytes: 0, sha256: "" };
+        try {
+          const st = await inspectSavedFile(input);
+          inputs.push(input);
+          look = { ...look, bytes: st.bytes, lines: st.lines, newlines: st.newlines, longestLine: st.longestLine, format: st.format };
+        } catch (e) {
+          warnings.push(`cannot read saved output ${res.path}: ${(e as Error).message}`);
+        }
+        byFile.set(res.path, look);
+      }
+    } else if (res.suspicious !== null) {
+      warnings.push(`saved output not looked up, suspicious: ${p} (${res.suspicious})`);
+    } else if (res.exists === false) {
+      warnings.push(`saved output not found: ${p} (looked in ${dir})`);
+    }
+    lookups.set(p, look);
+  }
+  return { dir, lookups, inputs, warnings };
+}
+
+/** `--baseline TARGET`: its main transcript only (no subagents), for the first request's size. */
+export async function gatherBaseline(opts: GatherOptions): Promise<BaselineEvidence | null> {
+  if (!opts.baseline) return null;
+  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined }, ["requests", "instructions"]);
+  return {
+    inputs: b.resolved.inputs,
+    passes: b.passes,
+    derived: b.derived,
+    file: b.resolved.mainPath ?? b.resolved.inputs[0]?.path ?? opts.baseline,
+    firstRequestTokens: b.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null,
+    instructions: b.results.instructions.sightings.length,
+  };
+}
+
+/** Short label for cross-run tables: the session id, else the file name. */
+export function runLabel(target: string | undefined, sessionId: string | null): string {
+  return sessionId ?? (target && target !== "-" ? basename(target) : "-");
+}
+
+/** One target of `outputs`: its transcripts (requests and outputs side by side), saved files and debug log. */
+export async function gatherOutputs(target: string | undefined, opts: GatherOptions): Promise<OutputsEvidence> {
+  const transcripts = await gatherTranscripts(target, opts, ["requests", "outputs"]);
+  const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+  const debug = await gatherDebug(transcripts, opts);
+  return { target: target ?? "-", run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };
+}

@@ -1,0 +1,76 @@
+import { LineSplitter, type RawLine } from "../sources/lines.js";
+import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
+import type { RecordFacts } from "./health.js";
+import type { Pos } from "./pos.js";
+
+/**
+ * Every kind of evidence ccforensics reads. `tools-list` is listed in the envelope's `inputs` as
+ * `rpc-log` (CONTRACT.md fixes the kinds there); see `inputKindOf`.
+ */
+export type EvidenceKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tools-list" | "tool-result";
+
+/** A line that is not a record of its kind: counted in health, listed, and a `--strict` failure. */
+export interface MalformedLine {
+  kind: "malformed";
+  pos: Pos;
+  reason: string;
+  excerpt: string;
+}
+
+/** An empty or whitespace-only line: counted in health, never handed to an analysis. */
+export interface BlankLine {
+  kind: "blank";
+  pos: Pos;
+}
+
+/** What a Source is told about one input besides its bytes. */
+export interface SourceInput {
+  /** The path as given, "-" for stdin: every record's `pos.file`. */
+  file: string;
+  /** The chain the records belong to ("main" or an agent id); transcripts only. */
+  chain?: string;
+}
+
+/**
+ * One evidence kind: how to recognise it and how its bytes become records. A Source does no I/O;
+ * the runner (src/pipeline/runner.ts) reads the input, counts its lines and keeps its health.
+ * `R` includes the kind's own malformed record, so malformed lines reach the analyses in file order.
+ */
+export interface Source<R extends { kind: string; pos: Pos }> {
+  readonly kind: EvidenceKind;
+  /** Whether the first bytes of an input (up to 4 KB, decoded as UTF-8) look like this kind. */
+  recognise(head: string): boolean;
+  /** The input's records in order; blank lines come out as `BlankLine`. */
+  records(chunks: AsyncIterable<Buffer>, input: SourceInput): AsyncIterable<R | BlankLine>;
+  /** What a parsed record adds to health: an unknown `type`, invalid values, a would-be request that is none. */
+  facts(rec: R): RecordFacts | undefined;
+}
+
+/** Turns physical lines into records for one input; may hold an entry open across lines (debug logs). */
+export interface LineDecoder<R> {
+  line(raw: RawLine, out: Array<R | BlankLine>): void;
+  end(out: Array<R | BlankLine>): void;
+}
+
+/** `Source.records` for the line-based kinds: split the chunks, hand each physical line to a fresh decoder. */
+export async function* decodeLines<R>(chunks: AsyncIterable<Buffer>, decoder: LineDecoder<R>, maxLineBytes?: number): AsyncGenerator<R | BlankLine> {
+  const splitter = new LineSplitter(maxLineBytes);
+  const lines: RawLine[] = [];
+  const out: Array<R | BlankLine> = [];
+  for await (const chunk of chunks) {
+    splitter.push(chunk, lines);
+    for (const raw of lines) {
+      decoder.line(raw, out);
+      yield* out;
+      out.length = 0;
+      if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
+    }
+    lines.length = 0;
+  }
+  splitter.end(lines);
+  for (const raw of lines) decoder.line(raw, out);
+  decoder.end(out);
+  yield* out;
+}
+
+export const tooLongLine = (pos: Pos, raw: RawLine): MalformedLine => ({ kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" });

@@ -1,0 +1,96 @@
+import type { DebugResult } from "../analyses/debug.js";
+import { oneLine as condensed } from "../analyses/debug-flags.js";
+import { findingsTable } from "./findings.js";
+import { col, type Table } from "./model.js";
+
+/** Rows per table unless --all-events: more is unreadable, and cli-table3 lays tables out in quadratic time. */
+export const MAX_TIMELINE_ROWS = 1000;
+
+/** Servers, findings, persisted results and the timeline; reused by `report`. */
+export function debugTables(r: DebugResult, allEvents = false): Table[] {
+  const tables: Table[] = [];
+  tables.push({
+    id: "debug:servers",
+    title: "MCP servers",
+    columns: [
+      col("name", "server"),
+      col("status", "status"),
+      col("transport", "transport"),
+      col("connectMs", "connect", "ms"),
+      col("lateByMs", "after req 1", "ms"),
+      col("protocolEra", "era"),
+      col("negotiatedProtocolVersion", "negotiated"),
+      col("truncated", "instructions truncated"),
+      col("toolCalls", "tool calls", "int"),
+      col("toolsFailed", "failed", "int"),
+      col("toolMs", "tool time", "ms"),
+      col("errors", "errors", "int"),
+      col("stderrLines", "stderr", "int"),
+      col("closed", "closed"),
+      col("lastError", "last error"),
+    ],
+    rows: r.servers.map((s) => ({
+      ...s,
+      truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
+      status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
+      lastError: s.lastError === null ? null : condensed(s.lastError),
+    })),
+  });
+  if (r.flags.length) tables.push(findingsTable(r.flags));
+  if (r.persisted.length) {
+    const rows = allEvents ? r.persisted : r.persisted.slice(0, MAX_TIMELINE_ROWS);
+    tables.push({
+      id: "debug:persisted",
+      title: "Persisted tool results",
+      columns: [col("line", "line", "int"), col("time", "time", "time"), col("size", "size"), col("bytes", "bytes", "int"), col("path", "path")],
+      rows: rows.map((p) => ({ ...p })),
+      notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
+    });
+  }
+  if (r.countTokens.length) {
+    const rows = allEvents ? r.countTokens : r.countTokens.slice(0, MAX_TIMELINE_ROWS);
+    tables.push({
+      id: "debug:count-tokens",
+      title: "count_tokens requests and what came just before them",
+      columns: [
+        col("line", "line", "int"), col("time", "time", "time"), col("beforeLine", "before: line", "int"), col("before", "before: entry"),
+        // Only with a transcript (report): the result whose call was in flight.
+        ...(rows.some((c) => c.toolResult !== null) ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")] : []),
+        col("failed", "failed"),
+      ],
+      rows: rows.map((c) => ({
+        line: c.line, time: c.time, beforeLine: c.before?.line ?? null,
+        before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`,
+        toolResult: c.toolResult === null ? null : `${c.toolResult.tool} (transcript line ${c.toolResult.line})`, toolResultChars: c.toolResult?.chars ?? null,
+        failed: c.failed,
+      })),
+      notes: [
+        "what the log shows just before each request, not why Claude Code made it: a long MCP result, Read's own size check and a per-turn check all call count_tokens",
+        ...(rows.length < r.countTokens.length ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`] : []),
+      ],
+    });
+  }
+  const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
+  const shown = allEvents ? wanted : wanted.slice(0, MAX_TIMELINE_ROWS);
+  const notes: string[] = [];
+  const other = r.events.length - wanted.length;
+  if (other) notes.push(`${other} other entr${other === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`);
+  if (shown.length < wanted.length) notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
+  tables.push({
+    id: "debug:events",
+    title: "Timeline",
+    columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("level", "level"), col("server", "server"), col("kind", "kind"), col("text", "text")],
+    rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
+    notes,
+  });
+  return tables;
+}
+
+/** The first line of an entry without the server prefix (already in its own column), cut for a table cell. */
+function oneLine(text: string, server: string | null): string {
+  let t = server !== null ? text.replace(/^MCP server "[^"]+":? /, "") : text;
+  const nl = t.indexOf("\n");
+  const more = nl >= 0 ? ` (+${t.split("\n").length - 1} lines)` : "";
+  if (nl >= 0) t = t.slice(0, nl);
+  return (t.length > 160 ? `${t.slice(0, 159)}…` : t) + more;
+}
