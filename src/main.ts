@@ -1,13 +1,18 @@
 import yargs, { type Argv as YArgv } from "yargs";
 
 import { COMMANDS } from "./commands/index.js";
-import { GLOBAL_OPTIONS, checkArgv, normaliseArgs } from "./commands/options.js";
+import { commonFor, normaliseArgs, checkArgv } from "./commands/options.js";
+import { checkOutputPath, writeFileDocument } from "./commands/output-file.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
+import { resolveZone } from "./commands/tz.js";
+import { sessionFilter } from "./commands/since.js";
 import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
-import { writeDocument } from "./render/emit.js";
+import { aliasWords, commandFirst, unknownMessage } from "./commands/mistakes.js";
+import { renderChunks, writeDocument } from "./render/emit.js";
 import { paletteFor } from "./render/palette.js";
 import { sanitize } from "./render/sanitize.js";
+import { withZone } from "./render/zone.js";
 import { writeFiles } from "./output/files.js";
 import { redactOutput } from "./report/redact.js";
 import { toolVersion } from "./report/envelope.js";
@@ -15,26 +20,32 @@ import { toolVersion } from "./report/envelope.js";
 export type { Io } from "./io.js";
 
 /** Builds the parser from the command specs; exported so tests can inspect help. A new instance per call: no state is shared between runs. */
-export function buildParser(io: Pick<Io, "columns">, run: (spec: CommandSpec, argv: Argv) => Promise<void> = async () => {}): YArgv {
+export function buildParser(
+  io: Pick<Io, "columns">,
+  run: (spec: CommandSpec, argv: Argv) => Promise<void> = async () => {},
+  args: string[] = [],
+): YArgv {
   let y: YArgv = (yargs() as unknown as YArgv)
     .scriptName("ccforensics")
     .usage("ccforensics <command> [target..] [options]\n\nForensics on Claude Code's own evidence: transcripts, debug logs, MCP message logs, claude -p output.")
     .version(toolVersion())
+    .alias("v", "version")
+    .help()
+    .alias("h", "help")
     // yargs would otherwise pick the language from process.env and exit the process after --help.
     .locale("en")
     .exitProcess(false)
-    .options(GLOBAL_OPTIONS)
     .strict()
     .demandCommand(1, "give a command; see --help")
-    .recommendCommands()
-    .help()
     .wrap(Math.min(120, io.columns || 100))
     .fail((msg, err) => {
+      if (err) throw err;
       // yargs spreads some messages (invalid choices) over lines; a usage error is one line.
-      throw err ?? new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
+      throw new UsageError(unknownMessage(msg.replace(/\s*\n\s*/g, " ").trim(), args, COMMANDS));
     });
   for (const spec of COMMANDS) y = register(y, spec, run);
-  return y;
+  // After the commands, so help lists it last.
+  return y.completion("completion", "print a bash/zsh completion script: ccforensics completion >> ~/.bashrc (or ~/.zshrc)");
 }
 
 function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Argv) => Promise<void>): YArgv {
@@ -43,7 +54,13 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
     spec.describe,
     (b) => {
       for (const [name, p] of Object.entries(spec.positionals ?? {})) b.positional(name, { type: "string", describe: p.describe, array: p.array });
-      for (const [name, o] of Object.entries(spec.options ?? {})) b.option(name, o);
+      const own = Object.entries(spec.options ?? {});
+      const common = Object.entries(commonFor(spec));
+      for (const [name, o] of [...own, ...common]) b.option(name, o);
+      // The command's own options first, then the common ones, then help and version.
+      if (own.length) b.group(own.map(([n]) => n), `${spec.command.split(" ")[0]} options:`);
+      if (common.length) b.group(common.map(([n]) => n), "Common options:");
+      b.group(["help", "version"], "Other:");
       for (const [cmd, what] of spec.examples) b.example(cmd, what);
       return b;
     },
@@ -51,34 +68,47 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
   );
 }
 
-async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean }, io: Io): Promise<void> {
+async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string }, io: Io): Promise<void> {
   checkArgv(a, spec);
   if (a.json) a.format = "json";
   a.format ??= "table";
-  Object.assign(a, { stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
-  const out = await spec.run(a);
-  if (spec.serves) return;
-  if (a.strict && out.health.malformedCount > 0) {
-    const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
-    throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
-  }
-  const shown = a.redact ? redactOutput(out) : out;
-  // The one output step: files (charts) first, so a refused path fails before stdout is used; their
-  // contents redacted with the document, their paths and guards as given.
-  await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
-  for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-  await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
-  if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
-  if (out.failure) throw new RuntimeError(out.failure);
+  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
+  a.filter = sessionFilter({ ...a, tz: zone });
+  Object.assign(a, { tz: zone, stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
+  await withZone(zone, async () => {
+    // Checked before the evidence is read: a refused -o should not cost a long scan.
+    let file = a.output !== undefined ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] }) : undefined;
+    const out = await spec.run(a);
+    if (spec.serves) return;
+    if (a.strict && out.health.malformedCount > 0) {
+      const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
+      throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
+    }
+    const shown = a.redact ? redactOutput(out) : out;
+    // The one output step: files (charts) first, so a refused path fails before stdout is used; their
+    // contents redacted with the document, their paths and guards as given.
+    await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+    for (const w of shown.document.warnings) io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
+    if (file !== undefined && a.output !== undefined) {
+      // Now the inputs are known, their config dirs are protected too.
+      file = checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-") });
+      await writeFileDocument(file, a.output, renderChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env })));
+    } else {
+      await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }));
+    }
+    if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
+    if (out.failure) throw new RuntimeError(out.failure);
+  });
 }
 
 /** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */
 export async function main(args: string[], io: Io): Promise<number> {
   try {
-    const parser = buildParser(io, (spec, argv) => runCommand(spec, argv, io));
-    // With a callback yargs hands help and version text back instead of printing it to the process's console.
+    const words = commandFirst(normaliseArgs(aliasWords(args), COMMANDS), COMMANDS);
+    const parser = buildParser(io, (spec, argv) => runCommand(spec, argv, io), words);
+    // With a callback yargs hands help, version and completion text back instead of printing it to the process's console.
     let shown = "";
-    await parser.parseAsync(normaliseArgs(args, COMMANDS), {}, (_err, _argv, output) => {
+    await parser.parseAsync(words, {}, (_err, _argv, output) => {
       shown = output;
     });
     if (shown) await writeOut(io.stdout, `${shown}\n`);

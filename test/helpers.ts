@@ -41,11 +41,19 @@ class Capture {
   }
 }
 
+export interface CliOptions {
+  stdin?: string | Buffer;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Which of the streams the CLI is told are terminals (all pipes by default), and the terminal's width. */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+}
+
 /**
  * Runs the CLI in this process through `main(args, io)`, as a user would from a pipe: stdin is not a
  * terminal, stdout and stderr are captured. Each run gets its own parser, streams and env.
  */
-export async function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const stdout = new Capture();
   const stderr = new Capture();
   const io: Io = {
@@ -54,10 +62,10 @@ export async function runCli(args: string[], opts: { stdin?: string | Buffer; en
     stderr,
     env: testEnv(opts.env),
     cwd: opts.cwd ?? ROOT,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    columns: undefined,
+    stdinIsTTY: opts.tty?.stdin ?? false,
+    stdoutIsTTY: opts.tty?.stdout ?? false,
+    stderrIsTTY: opts.tty?.stderr ?? false,
+    columns: opts.tty?.columns,
   };
   const code = await main(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };

@@ -1,5 +1,5 @@
 import { COMPARE_COLUMNS } from "../report/compare-columns.js";
-import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareGroup, type CompareRow } from "../analyses/compare.js";
+import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareRow } from "../analyses/compare.js";
 import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
@@ -7,7 +7,7 @@ import { compareChartSpec } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { col, type Table } from "../report/model.js";
+import { compareGroupsTable, compareRunsTable } from "../report/compare-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { readRuns, type RunSpec } from "../pipeline/manifest.js";
@@ -17,6 +17,7 @@ import type { CommandSpec } from "./registry.js";
 import { compareRow } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
+import { OUTPUT } from "./options.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -26,6 +27,7 @@ export interface CompareOptions extends CommonOptions {
 export const compareCommand: CommandSpec = {
   command: "compare <manifest-or-runs-dir>",
   describe: "one row per run for the cross-run tables of a write-up; repeats of a label grouped with their spread",
+  common: [...OUTPUT, "strict", "claude-dir", "baseline"],
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
     ["ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast", "chosen columns against the runs labelled none"],
@@ -82,7 +84,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     document: {
       title: `Comparison — ${manifest}`,
       summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
-      tables: [runsTable(rows, columns), groupsTable(groups, baseline), healthTable(health)],
+      tables: [compareRunsTable(rows, columns), compareGroupsTable(groups, baseline), healthTable(health)],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
@@ -111,31 +113,4 @@ function runOptions(spec: RunSpec, opts: CompareOptions): CommonOptions {
 function emptyRow(spec: RunSpec): CompareRow {
   const row = Object.fromEntries(Object.keys(COMPARE_COLUMNS).map((k) => [k, null])) as unknown as CompareRow;
   return { ...row, label: spec.label, run: spec.name, requests: 0, toolResults: 0, malformed: 0, error: null };
-}
-
-function runsTable(rows: CompareRow[], columns: Array<keyof CompareRow>): Table {
-  const notes = ["Δ vs baseline = this run's first request − the mean first request of the baseline label's runs"];
-  if (rows.some((r) => r.error)) notes.push("runs with an error could not be read; see the error column (--columns …,error) and stderr");
-  return {
-    id: "runs",
-    title: "Runs",
-    columns: columns.map((k) => col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1])),
-    rows: rows.map((r) => ({ ...r })),
-    notes,
-  };
-}
-
-function groupsTable(groups: CompareGroup[], baseline: string | null): Table {
-  return {
-    id: "groups",
-    title: "Per configuration (repeats grouped)",
-    columns: [
-      col("label", "label"), col("runs", "runs", "int"), col("firstRequestMin", "request 1 min", "int"), col("firstRequestMax", "request 1 max", "int"),
-      col("spread", "spread", "int"), col("deltaVsBaseline", `Δ vs ${baseline ?? "baseline"}`, "signed"), col("instructionChars", "instr. chars", "int"),
-      col("truncated", "truncated", "bool"), col("answersAgree", "answers agree", "bool"), col("answerMatches", "answers match", "bool"),
-      col("era", "era"), col("costUsd", "cost (sum)", "usd"),
-    ],
-    rows: groups.map((g) => ({ ...g })),
-    notes: [`largest spread between repeats of one label: ${Math.max(0, ...groups.map((g) => g.spread ?? 0))} tokens`],
-  };
 }

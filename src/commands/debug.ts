@@ -10,6 +10,7 @@ import type { InputFile } from "../sources/input.js";
 import { debugTables } from "../report/debug-tables.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT } from "./options.js";
 
 export interface DebugOptions extends CommonOptions {
   allEvents?: boolean;
@@ -18,6 +19,7 @@ export interface DebugOptions extends CommonOptions {
 export const debugCommand: CommandSpec = {
   command: "debug <file>",
   describe: "events and per-server summary from a Claude Code debug log (or a per-server mcp-logs-<server>/*.jsonl)",
+  common: [...OUTPUT, "strict", "stream-json"],
   examples: [
     ["ccforensics debug samples/logs/debug/legacy-truncated.debug.txt", "MCP servers, runtime arm, truncation and the timeline of one run"],
     ["ccforensics debug samples/logs/debug/late-server.debug.txt --stream-json samples/logs/claude-p/late-server.stream.jsonl --format markdown", "a late server, with the init event's `pending` status and the run's cost per model"],

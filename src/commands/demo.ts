@@ -4,6 +4,7 @@ import { packageInfo } from "../package-root.js";
 import type { CommandOutput } from "../report/envelope.js";
 import type { CommandSpec } from "./registry.js";
 import { runReport, type ReportOptions } from "./report.js";
+import { OUTPUT } from "./options.js";
 
 /** The demo session of samples/gen/make-demo.mjs; package.json "files" ships exactly its evidence. */
 export const DEMO_SESSION = "c0ffee00-1111-4222-8333-444444444444";
@@ -47,9 +48,10 @@ export async function runDemo(opts: ReportOptions, root: string = PACKAGE_ROOT):
 export const demoCommand: CommandSpec = {
   command: "demo",
   describe: "report on the demo evidence that ships in the package (a claude -p run with two MCP servers): what npm start runs",
+  common: [...OUTPUT, "strict"],
   examples: [
     ["ccforensics demo", "the report on the bundled demo session, as terminal tables"],
-    ["ccforensics demo --format markdown > demo.md", "the same as a write-up appendix"],
+    ["ccforensics demo --format markdown -o demo.md", "the same as a write-up appendix"],
   ],
   run: (argv) => runDemo(argv as ReportOptions),
 };

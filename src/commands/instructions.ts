@@ -9,12 +9,14 @@ import type { CommonOptions } from "./common.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export type InstructionsCliOptions = CommonOptions & ProbeCliOptions;
 
 export const instructionsCommand: CommandSpec = {
   command: "instructions [target]",
   describe: "MCP server instructions: carrier, request, size (chars / code points / bytes), truncation, probe values, answer check",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "stream-json", "baseline"],
   examples: [
     ["ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated", "where lab's 20,000-char text landed, how much survived (2,048 + marker), the original length from the session's debug log"],
     ["ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl", "a server pending at init: the request that went out without its instructions"],

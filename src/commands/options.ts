@@ -3,30 +3,58 @@ import { UsageError } from "../errors.js";
 import type { Format } from "../render/emit.js";
 import type { Argv, CommandSpec } from "./registry.js";
 
-const FORMATS = ["table", "markdown", "json", "csv"] as const satisfies readonly Format[];
+export const FORMATS = ["table", "markdown", "json", "csv"] as const satisfies readonly Format[];
 
-/** Options every command accepts (CONTRACT.md "Common options"). */
-export const GLOBAL_OPTIONS: Record<string, Options> = {
+/**
+ * The common options (CONTRACT.md "Common options"). Not global: each command registers the ones
+ * its spec lists in `common`, so one that means nothing there (`sessions --baseline`) is refused.
+ */
+export const COMMON_OPTIONS = {
   // No yargs default: `--json` may only be combined with a --format the user did not give (or json).
-  format: { choices: FORMATS, describe: "output format (default table)", global: true },
-  json: { type: "boolean", alias: "j", describe: "same as --format json", global: true },
+  format: { choices: FORMATS, describe: "output format (default table)" },
+  json: { type: "boolean", alias: "j", describe: "same as --format json" },
+  output: { type: "string", alias: "o", describe: "write the document to this file instead of stdout" },
+  tz: { type: "string", describe: "time zone for times in tables and markdown (default the local zone, TZ honoured; UTC allowed); JSON stays UTC" },
   // Not `array: true`: an array option would swallow the target that follows it (`--claude-dir DIR ID`).
   // Repeating the flag still collects an array (yargs' duplicate-arguments-array).
   "claude-dir": {
     type: "string",
     describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude",
-    global: true,
     coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
   },
-  "debug-file": { type: "string", describe: "Claude Code debug log (--debug-file) to read alongside", global: true },
-  "rpc-log": { type: "string", describe: "MCP JSON-RPC message log to read alongside", global: true },
-  "stream-json": { type: "string", describe: "output of claude -p --output-format stream-json|json", global: true },
-  baseline: { type: "string", describe: "a run without the thing measured (target), for deltas", global: true },
-  redact: { type: "boolean", describe: "home dirs to ~, ids shortened (for publishing)", global: true },
-  strict: { type: "boolean", describe: "exit 1 when any line is malformed", global: true },
-  subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)", global: true },
-  color: { type: "boolean", describe: "colour on a TTY (--no-color turns off)", global: true },
-};
+  project: { type: "string", describe: "only sessions whose cwd (or project folder) contains this text" },
+  since: { type: "string", describe: "only sessions active since a date (2026-11-01, in --tz) or a span back from now (7d, 12h, 30m)" },
+  until: { type: "string", describe: "only sessions active until a date (2026-11-01 includes that day) or a span back from now" },
+  "debug-file": { type: "string", describe: "Claude Code debug log (--debug-file) to read alongside" },
+  "rpc-log": { type: "string", describe: "MCP JSON-RPC message log to read alongside" },
+  "stream-json": { type: "string", describe: "output of claude -p --output-format stream-json|json" },
+  baseline: { type: "string", describe: "a run without the thing measured (target), for deltas" },
+  redact: { type: "boolean", describe: "home dirs to ~, ids shortened (for publishing)" },
+  strict: { type: "boolean", describe: "exit 1 when any line is malformed" },
+  subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)" },
+  color: { type: "boolean", describe: "colour even when not a terminal (FORCE_COLOR too); --no-color turns it off, NO_COLOR wins" },
+} satisfies Record<string, Options>;
+
+export type CommonName = keyof typeof COMMON_OPTIONS;
+
+/** What every command that prints a document takes. */
+export const OUTPUT = ["format", "json", "output", "tz", "redact", "color"] as const satisfies readonly CommonName[];
+/** The session filters, for every command that looks sessions up. */
+export const FILTERS = ["project", "since", "until"] as const satisfies readonly CommonName[];
+/** A session looked up by id, path, stdin or (no target on a terminal) the newest one. */
+export const LOOKUP = ["strict", "claude-dir", "subagents", ...FILTERS] as const satisfies readonly CommonName[];
+
+/** The common options a command takes, by its spec; a spec that does not say takes them all (as before specs said). */
+export function commonFor(spec: CommandSpec): Record<string, Options> {
+  return Object.fromEntries(commonNames(spec).map((n) => [n, COMMON_OPTIONS[n]]));
+}
+
+export const commonNames = (spec: CommandSpec): readonly CommonName[] => (spec.common ?? Object.keys(COMMON_OPTIONS)) as readonly CommonName[];
+
+/** The commands a common option goes with, for the message that refuses it elsewhere. */
+export function commandsTaking(name: string, commands: CommandSpec[]): string[] {
+  return commands.filter((c) => commonNames(c).includes(name as CommonName)).map((c) => c.command.split(" ")[0]!);
+}
 
 /** Flags that may be given more than once; every other flag takes one value. */
 const REPEATABLE = new Set(["claude-dir"]);
@@ -40,7 +68,7 @@ const short = (o: Options) => [o.alias ?? []].flat().filter((a) => a.length === 
  * (`--…`, or a known short flag), which is a usage error: the value is missing.
  */
 export function normaliseArgs(args: string[], commands: CommandSpec[]): string[] {
-  const all = [GLOBAL_OPTIONS, ...commands.map((c) => c.options ?? {})];
+  const all = [COMMON_OPTIONS as Record<string, Options>, ...commands.map((c) => c.options ?? {})];
   const valued = new Set<string>();
   const shortFlags = new Set(["-h", "-v"]);
   for (const opts of all) for (const [name, o] of Object.entries(opts)) {
@@ -70,7 +98,7 @@ export function normaliseArgs(args: string[], commands: CommandSpec[]): string[]
 
 /** What yargs lets through but a user did not mean: a one-value flag twice, an empty value, a number that is not one, --json against --format. */
 export function checkArgv(argv: Argv, spec: CommandSpec): void {
-  const defs = { ...GLOBAL_OPTIONS, ...(spec.options ?? {}) };
+  const defs = { ...commonFor(spec), ...(spec.options ?? {}) };
   for (const [name, o] of Object.entries(defs)) {
     const v = argv[name];
     if (v === undefined) continue;

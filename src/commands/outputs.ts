@@ -17,6 +17,7 @@ import { progressReporter } from "./progress.js";
 import { evidenceInput } from "../sources/evidence.js";
 import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "../report/outputs-tables.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export interface OutputsOptions extends CommonOptions {
   staircase?: boolean;
@@ -90,9 +91,10 @@ export const TOOLS_OPTION: Options = { type: "string", describe: "a tools/list r
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log"],
   examples: [
     ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
-    ["ccforensics outputs session.jsonl --debug-file debug.txt --tools tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
+    ["ccforensics outputs samples/claude-home/projects/-tmp-lab-demo/c0ffee00-1111-4222-8333-444444444444.jsonl --debug-file samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt --tools samples/demo/big-tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
     ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
     ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg", "the same, drawn: size against Δ tokens by check"],
   ],

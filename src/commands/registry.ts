@@ -15,7 +15,14 @@ export interface CommandSpec {
   describe: string;
   /** Real examples shown in help and README: [command line, what it does]. */
   examples: Array<[string, string]>;
+  /** The command's own options, listed first in its help. */
   options?: Record<string, Options>;
+  /**
+   * The common options that mean something here (options.ts OUTPUT, LOOKUP, …); any other is refused
+   * with exit 2. Left out, the command takes them all; a test asks every command to say.
+   */
+  // Names from options.ts COMMON_OPTIONS (typed there; importing the type here would make a cycle).
+  common?: readonly string[];
   /** Positional names this command accepts. */
   positionals?: Record<string, { describe: string; array?: boolean }>;
   run(argv: Argv): Promise<CommandOutput>;

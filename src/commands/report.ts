@@ -4,7 +4,7 @@ import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind, Table } from "../report/model.js";
 import { headlessTables } from "../report/headless-tables.js";
-import { summaryTable } from "../render/summary-table.js";
+import { summaryTable } from "../report/summary-table.js";
 import type { CommonOptions } from "./common.js";
 import { debugTables } from "../report/debug-tables.js";
 import { instructionsDocument } from "../report/instructions-tables.js";
@@ -13,17 +13,19 @@ import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./prob
 import { progressReporter } from "./progress.js";
 import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
-import { requestTables } from "./requests.js";
+import { requestTables } from "../report/requests-tables.js";
 import { rpcTables } from "../report/rpc-tables.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log", "stream-json", "baseline"],
   examples: [
     ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
-    ["ccforensics report --stream-json run.jsonl --format markdown > appendix.md", "the session named in a claude -p output, as a write-up appendix"],
+    ["ccforensics report --stream-json samples/demo/claude-p.stream.jsonl --claude-dir samples/claude-home --format markdown -o appendix.md", "the session named in a claude -p output, as a write-up appendix"],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
   options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },

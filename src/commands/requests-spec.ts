@@ -3,15 +3,18 @@ import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
+import { OUTPUT, LOOKUP } from "./options.js";
 
 export const requestsCommand: CommandSpec = {
   command: "requests [target]",
   describe: "one row per API request: tokens, delta vs the previous request of the same chain, what was added in between",
+  common: [...OUTPUT, ...LOOKUP],
   examples: [
-    ["ccforensics requests 11111111-2222", "the request table of a session found by id prefix"],
-    ["ccforensics requests session.jsonl --format markdown", "the same as a markdown table for a write-up"],
-    ["cat session.jsonl | ccforensics requests --json", "piped JSONL, JSON out"],
-    ["ccforensics requests 11111111-2222 --chart growth.svg", "also draw token growth per request as SVG"],
+    ["ccforensics requests", "on a terminal with no target: the newest session under the config dirs, named on stderr"],
+    ["ccforensics requests c0ffee00 --claude-dir samples/claude-home", "the request table of a session found by id prefix"],
+    ["ccforensics requests samples/basic/11111111-2222-4333-8444-555555555555.jsonl --format markdown", "the same as a markdown table for a write-up"],
+    ["cat samples/basic/11111111-2222-4333-8444-555555555555.jsonl | ccforensics requests --json", "piped JSONL, JSON out"],
+    ["ccforensics requests c0ffee00 --claude-dir samples/claude-home --chart growth.svg", "also draw token growth per request as SVG"],
   ],
   options: { chart: { type: "string", describe: "also write an SVG chart of total input tokens per request" } },
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },

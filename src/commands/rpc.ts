@@ -8,10 +8,12 @@ import { evidenceInput } from "../sources/evidence.js";
 import { rpcTables } from "../report/rpc-tables.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
+import { OUTPUT } from "./options.js";
 
 export const rpcCommand: CommandSpec = {
   command: "rpc <file>",
   describe: "timeline and handshake classification from an MCP JSON-RPC message log",
+  common: [...OUTPUT, "strict"],
   examples: [
     ["ccforensics rpc samples/logs/rpc/legacy-fallback.lab.jsonl", "which handshake Claude Code used with a lab server: probe, fallback, era"],
     ["ccforensics rpc samples/logs/rpc/dual-era-trap.mixed.log --format markdown", "mixed log formats; the dual-era trap flagged"],

@@ -1,30 +1,34 @@
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import yargs from "yargs";
 import { emptyHealth, mergeHealth } from "../records/health.js";
 import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
-import { parseMatrix, type Matrix } from "../lab/matrix.js";
+import { parseMatrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
 import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
 import { checkNamedFile } from "../sources/guard.js";
-import { RUN_FILES, planRuns, shellLine, type PlannedRun } from "../lab/run-plan.js";
+import { RUN_FILES, planRuns, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
-import { col, type Table } from "../report/model.js";
+import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
+import { labCommand, labSetup } from "./lab.js";
 import type { Argv, CommandSpec } from "./registry.js";
+import { checkArgv, OUTPUT } from "./options.js";
 
 export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
+  common: [...OUTPUT, "claude-dir"],
   examples: [
-    ["ccforensics run matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl"],
-    ["ccforensics run matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+    ["ccforensics run samples/lab/matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
+    ["ccforensics run samples/matrices/order-two.json --dry-run", "a shipped matrix: two servers' instructions in both orders"],
+    ["ccforensics run samples/lab/matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
   ],
-  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "server", "serverArgs", "env", …}]}' } },
+  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")' } },
   options: {
     out: { type: "string", default: "runs", describe: "runs dir: one folder <label>-<a|b|…> per run" },
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
@@ -48,6 +52,8 @@ export interface RunRow {
   answer: string | null;
   command: string[];
   env: Record<string, string>;
+  /** The lab servers, in `mcpServers` order: name, kind, args, env, message log. */
+  servers: PlannedRun["servers"];
   mcpConfig: unknown;
 }
 
@@ -62,7 +68,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const env = argv.env;
   const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
   guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
-  preflightServers(matrix, plans, cliPath, env);
+  preflightServers(plans, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
@@ -111,7 +117,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     document: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
       summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
-      tables: [dryRun ? plannedTable(rows) : runsTable(rows)],
+      tables: [dryRun ? plannedRunsTable(rows) : matrixRunsTable(rows)],
       warnings,
     },
   };
@@ -130,37 +136,8 @@ function row(p: PlannedRun, status: RunRow["status"], json: RunJson | null): Run
     answer: null,
     command: [p.claude, ...p.args],
     env: p.env,
+    servers: p.servers,
     mcpConfig: p.mcpConfig,
-  };
-}
-
-function runsTable(rows: RunRow[]): Table {
-  return {
-    id: "run:runs",
-    title: "Runs",
-    columns: [col("label", "label"), col("folder", "folder"), col("status", "status"), col("session", "session"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
-    rows: rows.map((r) => ({ ...r })),
-  };
-}
-
-/** Prompts are long: the table shows `-p "$PROMPT"` (as seed 000 wrote it) and lists each prompt once in the notes. */
-function plannedTable(rows: RunRow[]): Table {
-  const prompts = new Map<string, Set<string>>();
-  for (const r of rows) {
-    const p = r.command[r.command.indexOf("-p") + 1] ?? "";
-    prompts.set(p, (prompts.get(p) ?? new Set()).add(r.label));
-  }
-  const names = new Map([...prompts.keys()].map((p, i) => [p, prompts.size === 1 ? "PROMPT" : `PROMPT${i + 1}`]));
-  return {
-    id: "run:planned",
-    title: "Planned runs",
-    columns: [col("label", "label"), col("folder", "folder"), col("env", "env"), col("command", "command")],
-    rows: rows.map((r) => {
-      const i = r.command.indexOf("-p") + 1;
-      const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
-      return { label: r.label, folder: r.folder, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
-    }),
-    notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };
 }
 
@@ -198,18 +175,40 @@ function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | 
   if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
 }
 
-/** Starts each configuration's lab server once with no input, so a bad serverArgs fails here, not in a paid run. */
-function preflightServers(m: Matrix, plans: PlannedRun[], cliPath: string, env: NodeJS.ProcessEnv): void {
-  const labels = new Set(plans.map((p) => p.label));
-  for (const c of m.configs) {
-    if (c.server === "none" || !labels.has(c.label)) continue;
-    const entryEnv = isObject(c.serverEntry.env) ? (c.serverEntry.env as Record<string, string>) : {};
-    const r = spawnSync(process.execPath, [cliPath, "lab", c.server, ...c.serverArgs], { input: "", env: { ...env, ...entryEnv }, encoding: "utf8", timeout: 20000 });
-    if (r.status !== 0) {
-      const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").pop();
-      throw new UsageError(`config "${c.label}": the lab server refused its serverArgs ${JSON.stringify(c.serverArgs)}: ${why}`);
+/**
+ * Checks each distinct lab server's args as `lab` itself would (its options, strictly, then its
+ * setup), so bad server args fail here and not in a paid run. No server is started: a matrix can
+ * name dozens, and a spawn each costs a Node start-up.
+ */
+function preflightServers(plans: PlannedRun[], env: NodeJS.ProcessEnv): void {
+  const tried = new Set<string>();
+  for (const p of plans) {
+    for (const s of p.servers) {
+      const key = JSON.stringify([s.kind, s.args, s.env]);
+      if (tried.has(key)) continue;
+      tried.add(key);
+      try {
+        checkServerArgs(s.kind, s.args, { ...env, ...s.env });
+      } catch (e) {
+        throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${(e as Error).message}`);
+      }
     }
   }
+}
+
+function checkServerArgs(kind: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const argv = yargs()
+    .options(labCommand.options ?? {})
+    .strict()
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg);
+    })
+    .parseSync(args) as Record<string, unknown> & { _: unknown[] };
+  if (argv._.length) throw new UsageError(`unexpected argument ${JSON.stringify(String(argv._[0]))}`);
+  const full = { ...argv, server: kind } as unknown as Argv;
+  checkArgv(full, labCommand);
+  labSetup(full, env);
 }
 
 function inheritedWarnings(plans: PlannedRun[]): string[] {

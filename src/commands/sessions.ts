@@ -2,13 +2,16 @@ import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
-import { col } from "../report/model.js";
+import { sessionsTable } from "../report/sessions-tables.js";
 import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
+import { sessionMatches } from "../sources/session-filter.js";
+import { totalBytes } from "../pipeline/newest-note.js";
+import { FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
-import { parseSince } from "./since.js";
+import { sessionFilter } from "./since.js";
 import type { CommandSpec } from "./registry.js";
 
 export { parseSince } from "./since.js";
@@ -33,21 +36,19 @@ export const sessionsCommand: CommandSpec = {
   examples: [
     ["ccforensics sessions", "every session under ~/.config/claude and ~/.claude"],
     ["ccforensics sessions --project widget --since 7d", "sessions of projects whose cwd contains 'widget', active in the last 7 days"],
+    ["ccforensics sessions --claude-dir samples/claude-home --until 2026-04-30 --tz Europe/Berlin", "the sample sessions active until the end of April, times in Berlin time"],
   ],
-  options: {
-    project: { type: "string", describe: "keep sessions whose cwd (or project folder) contains this text" },
-    since: { type: "string", describe: "keep sessions active since a date (2026-11-01) or a span (7d, 12h)" },
-  },
+  common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
-    const since = parseSince(argv.since as string | undefined);
-    const project = (argv.project as string | undefined)?.toLowerCase();
+    const filter = sessionFilter(argv as { project?: unknown; since?: unknown; until?: unknown; tz?: unknown });
     const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const progress = progressReporter(argv.stderr, argv.stderrIsTTY);
+    const files = listSessionFiles(dirs);
+    const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: totalBytes(files) });
     const index = new SubagentIndex();
-    for (const s of listSessionFiles(dirs)) {
+    for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
       const pass = await readTranscripts([main], { requests: requestsAnalysis, inventory: inventoryAnalysis }, { onProgress: progress?.update });
@@ -68,8 +69,7 @@ export const sessionsCommand: CommandSpec = {
         versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
         malformed: h.malformedCount,
       };
-      if (project && !`${row.project ?? ""}\n${row.projectDir}`.toLowerCase().includes(project)) continue;
-      if (since && (row.lastTimestamp === null || row.lastTimestamp < since)) continue;
+      if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp })) continue;
       parts.push({ health: h, share: "whole" });
       inputs.push(main);
       rows.push(row);
@@ -85,18 +85,7 @@ export const sessionsCommand: CommandSpec = {
       document: {
         title: "Sessions",
         summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
-        tables: [
-          {
-            id: "sessions",
-            title: "Sessions (newest first)",
-            columns: [
-              col("sessionId", "session"), col("project", "project (cwd)"), col("firstTimestamp", "first", "time"),
-              col("lastTimestamp", "last", "time"), col("bytes", "size", "bytes"), col("requests", "requests", "int"),
-              col("subagents", "subagents", "int"), col("versions", "versions"), col("malformed", "malformed", "int"),
-            ],
-            rows: rows.map((r) => ({ ...r })),
-          },
-        ],
+        tables: [sessionsTable(rows)],
         warnings: healthWarnings(health),
       },
     };

@@ -18,6 +18,10 @@ export interface InstructionsConfig {
   dual: boolean;
   /** Delays the `initialize` reply (seed 000's late server: 8000). */
   initDelayMs: number;
+  /** How many tools tools/list offers (the first three are the seed's; more are `lab_tool_NN`). */
+  tools: number;
+  /** Each tool description as a lab text of exactly this many chars, own codewords per tool; null = the short ones. */
+  toolDescriptionChars: number | null;
 }
 
 export const MODERN_VERSION = "2026-07-28";
@@ -46,9 +50,34 @@ export const INSTRUCTIONS_TOOLS: JsonObject[] = [
   { name: "list_bins", description: "List the storage bins and what each one holds.", inputSchema: { type: "object", properties: {} } },
   { name: "lab_ping", description: "Check that the lab server answers.", inputSchema: { type: "object", properties: {} } },
 ];
+export const MAX_TOOLS = 1000;
+
+/**
+ * The tools/list of a configuration: `tools` tools (a count knob for tool-definition size), each
+ * description a lab text of `toolDescriptionChars` chars when set, so the 2,048-char description cap
+ * can be read off the BEGIN/END codewords and the last `[at N]` marker that survive. Pure.
+ */
+export function instructionsTools(cfg: Pick<InstructionsConfig, "tools" | "toolDescriptionChars" | "lang">): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (let i = 0; i < cfg.tools; i++) {
+    const base = INSTRUCTIONS_TOOLS[i] ?? {
+      name: `lab_tool_${String(i + 1).padStart(2, "0")}`,
+      description: `Extra lab tool ${i + 1}: echoes its name.`,
+      inputSchema: { type: "object", properties: {} },
+    };
+    out.push(cfg.toolDescriptionChars === null ? base : { ...base, description: toolDescription(String(base.name), cfg.toolDescriptionChars, cfg.lang) });
+  }
+  return out;
+}
+
+export function toolDescription(tool: string, chars: number, lang: LabLang | "none"): string {
+  const l: LabLang = lang === "ja" ? "ja" : "en";
+  return instructionsText(chars, l, codewordsFor(chars, l, "legacy", tool));
+}
 
 export function instructionsHandler(cfg: InstructionsConfig): LabHandler {
   const texts = eraTexts(cfg);
+  const tools = instructionsTools(cfg);
   const serverInfo = { name: cfg.name, version: cfg.version };
   // seed 000: a dual-era server marks every result `complete` and gives list results a cache policy.
   const ok = (result: JsonObject): Outcome => ({ result: cfg.dual ? { resultType: "complete", ...result } : result });
@@ -82,9 +111,9 @@ export function instructionsHandler(cfg: InstructionsConfig): LabHandler {
           });
         }
         case "tools/list":
-          return ok(cfg.dual ? { tools: INSTRUCTIONS_TOOLS, ttlMs: 0, cacheScope: "private" } : { tools: INSTRUCTIONS_TOOLS });
+          return ok(cfg.dual ? { tools, ttlMs: 0, cacheScope: "private" } : { tools });
         case "tools/call":
-          return callTool(req.params, ok);
+          return callTool(req.params, ok, tools);
         default:
           return null;
       }
@@ -92,10 +121,11 @@ export function instructionsHandler(cfg: InstructionsConfig): LabHandler {
   };
 }
 
-function callTool(params: JsonObject | undefined, ok: (r: JsonObject) => Outcome): Outcome {
+function callTool(params: JsonObject | undefined, ok: (r: JsonObject) => Outcome, tools: JsonObject[]): Outcome {
   const name = params?.name;
   const args = isObject(params?.arguments) ? params.arguments : {};
   const text = (s: string) => ok({ content: [{ type: "text", text: s }] });
+  if (!tools.some((t) => t.name === name)) return { error: { code: INVALID_PARAMS, message: `Unknown tool: ${String(name)}` } };
   switch (name) {
     case "lookup_part": {
       const part = typeof args.part === "string" ? args.part : "";
@@ -108,6 +138,6 @@ function callTool(params: JsonObject | undefined, ok: (r: JsonObject) => Outcome
     case "lab_ping":
       return text("pong");
     default:
-      return { error: { code: INVALID_PARAMS, message: `Unknown tool: ${String(name)}` } };
+      return text(String(name));
   }
 }

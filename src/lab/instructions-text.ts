@@ -70,11 +70,15 @@ export interface Codewords {
   end: string;
 }
 
-/** The codeword pair of one configuration: a pure function of (length, language, era). */
-export function codewordsFor(chars: number, lang: LabLang, era: LabEra): Codewords {
+/**
+ * The codeword pair of one configuration: a pure function of (length, language, era, salt). The
+ * salt (a tool name) gives each tool description its own pair; the server text has none.
+ */
+export function codewordsFor(chars: number, lang: LabLang, era: LabEra, salt = ""): Codewords {
   const words = WORDS[era];
-  const h1 = fnv1a(`${chars}|${lang}|${era}|begin`);
-  const h2 = fnv1a(`${chars}|${lang}|${era}|end`);
+  const key = `${chars}|${lang}|${era}${salt ? `|${salt}` : ""}`;
+  const h1 = fnv1a(`${key}|begin`);
+  const h2 = fnv1a(`${key}|end`);
   const i = h1 % words.length;
   const j = (i + 1 + (h2 % (words.length - 1))) % words.length;
   return { begin: `${words[i]}-${1000 + (h1 >>> 8) % 9000}`, end: `${words[j]}-${1000 + (h2 >>> 8) % 9000}` };

@@ -24,7 +24,7 @@ export type Incoming =
   | { kind: "request"; id: string | number; method: string; params: JsonObject | undefined; meta: JsonObject | undefined }
   | { kind: "notification"; method: string; params: JsonObject | undefined; meta: JsonObject | undefined }
   /** A reply from the client (to a request the server sent); the labs send none, so it is only logged. */
-  | { kind: "response"; id: RpcId }
+  | { kind: "response"; id: RpcId; message: JsonObject }
   /** Valid JSON that is not a message: answered with -32600 (or -32700 for bad JSON), id null when unknown. */
   | { kind: "invalid"; id: RpcId; error: RpcError; excerpt: string };
 
@@ -41,7 +41,7 @@ export function classify(line: string): Incoming {
   const id = typeof v.id === "string" || typeof v.id === "number" ? v.id : null;
   if (v.jsonrpc !== "2.0") return invalid(id, 'missing "jsonrpc": "2.0"', line);
   if (typeof v.method !== "string") {
-    if ("result" in v || "error" in v) return { kind: "response", id };
+    if ("result" in v || "error" in v) return { kind: "response", id, message: v };
     return invalid(id, "expected a method (or a result/error)", line);
   }
   if (v.params !== undefined && !isObject(v.params)) return invalid(id, "params must be an object", line);

@@ -2,9 +2,12 @@ import { fnv1a, mulberry32 } from "./instructions-text.js";
 
 /**
  * The "big" lab server's filler (seed 003, FORMATS.md 2.5/2.6): a `BEGIN-MARKER: start-<hex>` line,
- * numbered lines of 8 random words from a fixed 52-word list (or, with `cjk`, lines of 59 random CJK
- * ideographs), a final `END-MARKER: end-<hex>` line — exactly `chars` JS chars. A model that can quote
- * the END marker saw the whole result. Pure; the same (chars, cjk) always gives the same text.
+ * body lines, a final `END-MARKER: end-<hex>` line — exactly `chars` JS chars. A model that can quote
+ * the END marker saw the whole result. Body lines by kind: `words` numbered lines of 8 random words
+ * from a fixed 52-word list (seed 003's text); `cjk` 59 random CJK ideographs; `base64` 76-char lines
+ * of base64 (as MIME wraps it); `hex` 64 hex digits (a long hash-like string per line); `mixed` the
+ * four in turn. These are seed 003's next steps: texts with fewer chars per token than English.
+ * Pure; the same (chars, kind) always gives the same text.
  */
 export const WORD_LIST: readonly string[] = [
   "alfa", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "kilo", "lima", "mike",
@@ -13,8 +16,13 @@ export const WORD_LIST: readonly string[] = [
   "timber", "velvet", "walnut", "harbor", "lantern", "meadow", "copper", "signal", "ember", "falcon", "garnet", "island", "jasper",
 ];
 
+export const LINE_KINDS = ["words", "cjk", "base64", "hex", "mixed"] as const;
+export type LineKind = (typeof LINE_KINDS)[number];
+
 export const WORDS_PER_LINE = 8;
 export const CJK_PER_LINE = 59;
+export const BASE64_PER_LINE = 76;
+export const HEX_PER_LINE = 64;
 /** CJK Unified Ideographs, BMP: one UTF-16 unit and 3 UTF-8 bytes each. */
 const CJK_FIRST = 0x4e00;
 const CJK_LAST = 0x9fa5;
@@ -28,8 +36,8 @@ export interface EmitMarkers {
 }
 
 /** The marker values of a result of `chars` chars; what a model should quote back. */
-export function emitMarkers(chars: number, cjk = false): EmitMarkers {
-  const key = `${chars}|${cjk ? "cjk" : "words"}`;
+export function emitMarkers(chars: number, kind: LineKind | "json" | "image" = "words"): EmitMarkers {
+  const key = `${chars}|${kind}`;
   return { start: `start-${hex8(fnv1a(`${key}|start`))}`, end: `end-${hex8(fnv1a(`${key}|end`))}` };
 }
 
@@ -38,23 +46,47 @@ export function emitMarkers(chars: number, cjk = false): EmitMarkers {
  * END marker always sits on a line of its own; below the size of the two marker lines the text is
  * just their first `chars` chars.
  */
-export function emitText(chars: number, cjk = false): string {
-  const m = emitMarkers(chars, cjk);
+export function emitText(chars: number, kind: LineKind = "words"): string {
+  const m = emitMarkers(chars, kind);
   const head = `BEGIN-MARKER: ${m.start}\n`;
   const tail = `END-MARKER: ${m.end}\n`;
   const budget = chars - head.length - tail.length;
   if (budget <= 0) return (head + tail).slice(0, chars);
-  const next = mulberry32(fnv1a(`${chars}|${cjk ? "cjk" : "words"}|body`));
+  const next = mulberry32(fnv1a(`${chars}|${kind}|body`));
   const lines: string[] = [];
   let len = 0;
   for (let i = 1; len < budget; i++) {
-    const line = cjk ? cjkLine(next) : wordLine(i, next);
+    const line = bodyLine(kind, i, next);
     lines.push(line);
     len += line.length;
   }
   let body = lines.join("");
   if (body.length > budget) body = body.slice(0, budget - 1) + "\n";
   return head + body + tail;
+}
+
+const MIXED: readonly LineKind[] = ["words", "cjk", "base64", "hex"];
+
+function bodyLine(kind: LineKind, i: number, next: () => number): string {
+  switch (kind) {
+    case "words":
+      return wordLine(i, next);
+    case "cjk":
+      return cjkLine(next);
+    case "base64":
+      return `${randomBytes(next, (BASE64_PER_LINE / 4) * 3).toString("base64")}\n`;
+    case "hex":
+      return `${randomBytes(next, HEX_PER_LINE / 2).toString("hex")}\n`;
+    case "mixed":
+      return bodyLine(MIXED[(i - 1) % MIXED.length]!, i, next);
+  }
+}
+
+/** `n` bytes from the text's PRNG, so base64 and hex bodies are as deterministic as the words. */
+export function randomBytes(next: () => number, n: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let k = 0; k < n; k++) b[k] = Math.floor(next() * 256);
+  return b;
 }
 
 function wordLine(i: number, next: () => number): string {

@@ -4,11 +4,13 @@ import type { JsonObject } from "../records/json.js";
 import type { Incoming } from "./jsonrpc.js";
 
 /**
- * The lab's message log (seed 000's `rpc-log.jsonl`, FORMATS.md 2.6/9.3): one JSON line per RECEIVED
- * message, `{"t", "method", "id", "_meta"}` — `id` absent for notifications, `_meta` absent when the
- * request had none. `ccforensics rpc` reads it as "lab" summaries. Lines that were not messages are
- * logged as `{"t", "malformed", "excerpt"}`, which the reader counts as noise. Appended with one
- * synchronous write per line, so a killed server loses nothing.
+ * The lab's message log (`rpc-log.jsonl`, the log seed 000 describes): one JSON line per message in
+ * either direction, the whole JSON-RPC message with `t` (ISO time) and `dir` (`in` = received from
+ * the client, `out` = sent to it) in front. `ccforensics rpc` reads these as wrapper lines, so the
+ * probe's answer, initialize's params and every tools/list result are in the evidence. Lines that
+ * were not messages are logged as `{"t", "dir": "in", "malformed", "excerpt"}` and the server's own
+ * end as `{"t", "event": "exit", …}`; the reader counts both as noise. One synchronous write per
+ * line, so a server that is killed (or crashes on purpose) loses nothing.
  */
 export class RpcLog {
   private fd: number | null;
@@ -22,7 +24,15 @@ export class RpcLog {
   }
 
   received(msg: Incoming, at: Date): void {
-    this.append(logEntry(msg, at));
+    this.append(receivedEntry(msg, at));
+  }
+
+  sent(msg: JsonObject, at: Date): void {
+    this.append({ t: at.toISOString(), dir: "out", ...msg });
+  }
+
+  event(what: JsonObject, at: Date): void {
+    this.append({ t: at.toISOString(), ...what });
   }
 
   close(): void {
@@ -36,16 +46,16 @@ export class RpcLog {
 }
 
 /** The log line for one received message. Pure. */
-export function logEntry(msg: Incoming, at: Date): JsonObject {
-  const t = at.toISOString();
+export function receivedEntry(msg: Incoming, at: Date): JsonObject {
+  const head = { t: at.toISOString(), dir: "in" };
   switch (msg.kind) {
     case "request":
-      return { t, method: msg.method, id: msg.id, ...(msg.meta ? { _meta: msg.meta } : {}) };
+      return { ...head, jsonrpc: "2.0", id: msg.id, method: msg.method, ...(msg.params !== undefined ? { params: msg.params } : {}) };
     case "notification":
-      return { t, method: msg.method, ...(msg.meta ? { _meta: msg.meta } : {}) };
+      return { ...head, jsonrpc: "2.0", method: msg.method, ...(msg.params !== undefined ? { params: msg.params } : {}) };
     case "response":
-      return { t, id: msg.id, response: true };
+      return { ...head, ...msg.message };
     case "invalid":
-      return { t, malformed: msg.error.message, excerpt: msg.excerpt };
+      return { ...head, malformed: msg.error.message, excerpt: msg.excerpt };
   }
 }

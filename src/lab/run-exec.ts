@@ -11,14 +11,17 @@ import { RUN_FILES, type PlannedRun } from "./run-plan.js";
 
 /**
  * `run.json`, one per run folder: what `ccforensics compare <runs-dir>` reads. Paths are relative to
- * the folder; `debugFile` and `rpcLog` are present only when the file exists after the run.
+ * the folder; `debugFile`, `rpcLog` and `rpcLogs` name only files that exist after the run.
  */
 export interface RunJson {
   label: string;
   session: string | null;
   claudeDir?: string;
   debugFile?: string;
+  /** The first server's log: what `compare` reads. */
   rpcLog?: string;
+  /** Every server's log by server name (those that exist after the run). */
+  rpcLogs?: Record<string, string>;
   streamJson: string;
   exitCode: number | null;
   startedAt: string;
@@ -85,7 +88,7 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
     session: headlessSessionId(run),
     ...(p.claudeDir ? { claudeDir: p.claudeDir } : {}),
     ...(has(RUN_FILES.debugFile) ? { debugFile: RUN_FILES.debugFile } : {}),
-    ...(p.server !== "none" && has(RUN_FILES.rpcLog) ? { rpcLog: RUN_FILES.rpcLog } : {}),
+    ...(p.servers[0] && has(p.servers[0].rpcLog) ? { rpcLog: p.servers[0].rpcLog } : {}),
     streamJson: RUN_FILES.streamJson,
     exitCode: exit.code,
     startedAt: startedAt.toISOString(),
@@ -95,6 +98,7 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
     timedOut: exit.timedOut,
     stderr: RUN_FILES.stderr,
     mcpConfig: RUN_FILES.mcpConfig,
+    ...(p.servers.length ? { rpcLogs: Object.fromEntries(p.servers.filter((s) => has(s.rpcLog)).map((s) => [s.name, s.rpcLog])) } : {}),
     cwd,
     command: [p.claude, ...p.args],
     env: p.env,

@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import type { JsonObject } from "../records/json.js";
-import { repeatLetter, type Matrix, type MatrixConfig } from "./matrix.js";
+import { repeatLetter, type LabServerSpec, type Matrix, type MatrixConfig } from "./matrix.js";
 
 /**
  * What `ccforensics run` will do, decided before anything runs: one folder per configuration ×
@@ -15,7 +15,8 @@ export interface PlannedRun {
   /** `<label>-<repeat>`, under the runs dir. */
   folder: string;
   dir: string;
-  server: MatrixConfig["server"];
+  /** The configuration's lab servers, each with the message log it writes (relative to the run folder). */
+  servers: PlannedServer[];
   claude: string;
   args: string[];
   /** The config's env, as applied on top of ours. */
@@ -29,6 +30,14 @@ export interface PlannedRun {
   /** `CLAUDE_CONFIG_DIR` of the run, when it is not the default. */
   claudeDir: string | undefined;
   mcpConfig: JsonObject;
+}
+
+export interface PlannedServer {
+  name: string;
+  kind: LabServerSpec["kind"];
+  args: string[];
+  env: Record<string, string>;
+  rpcLog: string;
 }
 
 /** File names inside a run folder (run.json holds them relative to the folder). */
@@ -86,9 +95,12 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
   const folder = `${c.label}-${repeat}`;
   const dir = join(o.outDir, folder);
   const mcpServers: JsonObject = {};
-  if (c.server !== "none") {
-    const args = [o.cliPath, "lab", c.server, ...c.serverArgs, "--log", join(dir, RUN_FILES.rpcLog)];
-    mcpServers[c.name] = { type: "stdio", command: o.nodePath, args, ...c.serverEntry };
+  const servers: PlannedServer[] = [];
+  for (const s of c.servers) {
+    const rpcLog = rpcLogName(s.name, c.servers.length);
+    const args = [o.cliPath, "lab", s.kind, ...s.args, "--log", join(dir, rpcLog)];
+    mcpServers[s.name] = { type: "stdio", command: o.nodePath, args, ...(Object.keys(s.env).length ? { env: s.env } : {}), ...s.entry };
+    servers.push({ name: s.name, kind: s.kind, args: s.args, env: s.env, rpcLog });
   }
   const settings = c.args.some((a) => a === "--settings" || a.startsWith("--settings=")) ? [] : ["--settings", '{"disableAllHooks": true}'];
   const args = [
@@ -107,10 +119,10 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
   for (const k of EXPERIMENT_VARS) if (!(k in c.env) && o.env[k] !== undefined) envInherited[k] = o.env[k]!;
   const configDir = childEnv.CLAUDE_CONFIG_DIR;
   const claudeDir = configDir ? (configDir.includes(",") ? configDir : resolve(configDir)) : undefined;
-  return { label: c.label, repeat, folder, dir, server: c.server, claude, args, env: c.env, childEnv, envRemoved: envRemoved.sort(), envInherited, claudeDir, mcpConfig: { mcpServers } };
+  return { label: c.label, repeat, folder, dir, servers, claude, args, env: c.env, childEnv, envRemoved: envRemoved.sort(), envInherited, claudeDir, mcpConfig: { mcpServers } };
 }
 
-/** A command line as one shell-pastable string (display only). */
-export function shellLine(argv: string[]): string {
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
+/** One server keeps seed 000's `rpc-log.jsonl`; with several, each writes `rpc-log-<name>.jsonl`, one handshake per file. */
+export function rpcLogName(server: string, servers: number): string {
+  return servers === 1 ? RUN_FILES.rpcLog : `rpc-log-${server}.jsonl`;
 }

@@ -6,8 +6,14 @@ import type { RpcLog } from "./rpc-log.js";
 
 export type LabRequest = Extract<Incoming, { kind: "request" }>;
 
-/** What a server does with one request: a result (possibly late), or an error. */
-export type Outcome = { result: JsonObject; delayMs?: number } | { error: RpcError };
+/** What a server does with one request: a result (possibly late), an error, no reply, or dying on the spot. */
+export type Outcome =
+  | { result: JsonObject; delayMs?: number }
+  | { error: RpcError }
+  /** No reply ever (`--probe hang`); the client has to time out. */
+  | { silent: true }
+  /** The server stops reading and exits non-zero without replying (`--probe crash`). */
+  | { exit: number; why: string };
 
 export interface LabHandler {
   /** Answers a request; null when the method is not the server's (the core answers -32601). */
@@ -27,6 +33,8 @@ export interface ServeStats {
   received: number;
   replied: number;
   invalid: number;
+  /** Set when a handler chose to die (`{exit}`): the caller exits with this code. */
+  exited: { code: number; why: string } | null;
 }
 
 /** A JSON-RPC message longer than this is not one any client sends; it is refused, not buffered. */
@@ -35,14 +43,15 @@ const MAX_LINE_BYTES = 64 << 20;
 /**
  * Serves newline-delimited JSON-RPC on stdin/stdout until stdin ends, then waits for delayed replies
  * and returns. Streams line by line; blank lines are skipped; bad JSON gets -32700 (id null), other
- * non-messages -32600; a handler that throws gets -32603. Nothing but replies is written to `output`.
+ * non-messages -32600; a handler that throws gets -32603. Nothing but replies is written to `output`;
+ * the log gets every message both ways, each when it is read or written.
  */
 export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): Promise<ServeStats> {
   const input = opts.input ?? process.stdin;
   const output = opts.output ?? process.stdout;
   const diag = opts.diag ?? ((l: string) => process.stderr.write(`${l}\n`));
   const now = opts.now ?? (() => new Date());
-  const stats: ServeStats = { received: 0, replied: 0, invalid: 0 };
+  const stats: ServeStats = { received: 0, replied: 0, invalid: 0, exited: null };
   const pending = new Set<Promise<void>>();
   let closed = false;
   output.on("error", (e: Error) => {
@@ -51,8 +60,9 @@ export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): 
   });
 
   const send = async (msg: JsonObject): Promise<void> => {
-    if (closed) return;
+    if (closed || stats.exited) return;
     stats.replied += 1;
+    opts.log?.sent(msg, now());
     if (!output.write(`${JSON.stringify(msg)}\n`)) await Promise.race([once(output, "drain"), once(output, "error")]).catch(() => undefined);
   };
 
@@ -73,8 +83,14 @@ export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): 
       diag(`line ${raw.line}: ${msg.error.message}`);
       return send(errorMessage(msg.id, msg.error));
     }
-    if (msg.kind !== "request") return;
+    if (msg.kind !== "request" || stats.exited) return;
     const out = answer(handler, msg, diag);
+    if ("silent" in out) return diag(`${msg.method} (id ${String(msg.id)}): no reply, on purpose`);
+    if ("exit" in out) {
+      stats.exited = { code: out.exit, why: out.why };
+      opts.log?.event({ event: "exit", code: out.exit, why: out.why }, now());
+      return;
+    }
     if ("error" in out) return send(errorMessage(msg.id, out.error));
     const reply = resultMessage(msg.id, out.result);
     if (!out.delayMs) return send(reply);
@@ -90,11 +106,13 @@ export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): 
       splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer), lines);
       for (const l of lines) await onLine(l);
       lines.length = 0;
-      if (closed) break;
+      if (closed || stats.exited) break;
     }
   } catch (e) {
     diag(`stdin failed (${(e as Error).message}); stopping`);
   }
+  // A server that died answers nothing more, late replies included.
+  if (stats.exited) return stats;
   splitter.end(lines);
   for (const l of lines) await onLine(l);
   await Promise.all(pending);

@@ -9,6 +9,9 @@ import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import { resolveTarget } from "../sources/targets.js";
+import type { SessionFilter } from "../sources/session-filter.js";
+import type { OutStream } from "../io.js";
+import { newestNote, totalBytes } from "./newest-note.js";
 import { inspectSavedFile } from "./evidence.js";
 import { debugEvidenceFor, type LocateOptions } from "./locate.js";
 import type { RunnerOptions } from "./runner.js";
@@ -19,7 +22,13 @@ export interface GatherOptions extends LocateOptions {
   subagents?: boolean;
   baseline?: string;
   /** Progress display for long transcript passes (a terminal on stderr). */
-  progress?: { update: NonNullable<RunnerOptions["onProgress"]>; done(): void };
+  progress?: { update: NonNullable<RunnerOptions["onProgress"]>; done(): void; total?(bytes: number | undefined): void };
+  /** `--project/--since/--until`, parsed once by main: which session a lookup may pick. */
+  filter?: SessionFilter;
+  /** Where the newest-session note goes (no target on a terminal), in the `--tz` zone, redacted with `--redact`. */
+  stderr?: OutStream;
+  tz?: string;
+  redact?: boolean;
 }
 
 /** Every analysis a transcript pass can run, by the name commands pick it with. */
@@ -27,7 +36,9 @@ const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instruct
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
 export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
-  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY });
+  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY, filter: opts.filter });
+  if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
+  opts.progress?.total?.(totalBytes(resolved.inputs));
   const analyses = Object.fromEntries(keys.map((k) => [k, TRANSCRIPT_ANALYSES[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
@@ -88,7 +99,8 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
 /** `--baseline TARGET`: its main transcript only (no subagents), for the first request's size. */
 export async function gatherBaseline(opts: GatherOptions): Promise<BaselineEvidence | null> {
   if (!opts.baseline) return null;
-  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined }, ["requests", "instructions"]);
+  // The filters pick the session measured; the baseline is named outright and must not be filtered away.
+  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined, filter: undefined }, ["requests", "instructions"]);
   return {
     inputs: b.resolved.inputs,
     passes: b.passes,

@@ -81,7 +81,7 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
 /** Keys `ccforensics run` adds to run.json beside the manifest keys; read and ignored here. */
 const RUN_JSON_EXTRAS = new Set([
   "exitCode", "startedAt", "durationMs", "repeat", "signal", "timedOut", "stderr", "mcpConfig", "cwd", "command", "env",
-  "envRemoved", "envInherited", "claudeVersion", "model",
+  "envRemoved", "envInherited", "claudeVersion", "model", "rpcLogs",
 ]);
 
 /** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */

@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import type { OutputDocument } from "../report/model.js";
+import { csvKeys, csvRaw } from "./csv-columns.js";
 import { csvValue } from "./values.js";
 
 /**
@@ -19,11 +20,12 @@ export function* csvLines(report: OutputDocument): Generator<string> {
   for (const t of report.tables) {
     if (many && !first) yield "\r\n";
     first = false;
-    const head = many ? ["table", ...t.columns.map((c) => c.key)] : t.columns.map((c) => c.key);
+    const keys = csvKeys(t);
+    const head = many ? ["table", ...keys] : keys;
     yield stringify([head], OPTIONS);
     for (const rows of [t.rows, t.footer ?? []]) {
       for (const r of rows) {
-        const cells = t.columns.map((c) => csvValue(r[c.key]));
+        const cells = keys.map((k) => csvValue(csvRaw(r, k)));
         yield stringify([many ? [t.id, ...cells] : cells], OPTIONS);
       }
     }

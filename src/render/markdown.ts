@@ -1,8 +1,7 @@
 import type { OutputDocument, Table } from "../report/model.js";
-import { formatValue } from "./values.js";
+import { cellText, formatValue } from "./cell.js";
+import { alignOf } from "./kinds.js";
 import { mdBlock, mdHeading, mdInline } from "./md-escape.js";
-
-const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 
 /**
  * GitHub-flavoured markdown, thousands separators, ready to paste into a write-up. The headings, bold
@@ -66,9 +65,9 @@ function* tableLines(t: Table, level: number): Generator<string> {
     yield "_(none)_";
   } else {
     yield `| ${t.columns.map((c) => mdInline(c.header)).join(" | ")} |`;
-    yield `|${t.columns.map((c) => (NUMERIC.has(c.kind) ? "---:" : "---")).join("|")}|`;
-    for (const r of t.rows) yield `| ${t.columns.map((c) => mdInline(formatValue(r[c.key], c.kind, "—"))).join(" | ")} |`;
-    for (const r of t.footer ?? []) yield `| ${t.columns.map((c) => bold(mdInline(formatValue(r[c.key], c.kind, "")))).join(" | ")} |`;
+    yield `|${t.columns.map((c) => (alignOf(c) === "right" ? "---:" : "---")).join("|")}|`;
+    for (const r of t.rows) yield `| ${t.columns.map((c) => mdInline(cellText(r, c, "—"))).join(" | ")} |`;
+    for (const r of t.footer ?? []) yield `| ${t.columns.map((c) => bold(mdInline(cellText(r, c, "")))).join(" | ")} |`;
   }
   for (const n of t.notes ?? []) yield* ["", `> ${mdBlock(n)}`];
 }

@@ -19,9 +19,15 @@ export function colored(): Palette {
   return { heading: (s) => c.bold(s), warn: (s) => c.yellow(s), delta: (s) => c.cyan(s), dim: (s) => c.dim(s), good: (s) => c.green(s) };
 }
 
-/** Colour only on a TTY, and never with NO_COLOR or `--no-color`. */
+/**
+ * NO_COLOR wins over everything; then `--no-color`; then `--color` or FORCE_COLOR (any value but 0/false)
+ * force it on a pipe or file; else colour only on a TTY.
+ */
 export function paletteFor(opts: { color?: boolean }, out: { isTTY: boolean; env: NodeJS.ProcessEnv }): Palette {
-  if (opts.color === false) return plain;
   if (out.env.NO_COLOR !== undefined && out.env.NO_COLOR !== "") return plain;
+  if (opts.color === false) return plain;
+  if (opts.color === true) return colored();
+  const force = out.env.FORCE_COLOR;
+  if (force !== undefined) return /^(?:0|false)$/i.test(force) ? plain : colored();
   return out.isTTY ? colored() : plain;
 }

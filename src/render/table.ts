@@ -1,10 +1,11 @@
 import Table3 from "cli-table3";
-import type { OutputDocument, Table } from "../report/model.js";
+import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
-import { formatValue } from "./values.js";
+import { cellText, formatValue } from "./cell.js";
+import { alignOf } from "./kinds.js";
+import { displayZone, isUtcZone, timeInZone } from "./zone.js";
 import { sanitize } from "./sanitize.js";
 
-const NUMERIC = new Set(["int", "signed", "bytes", "ms", "ratio", "usd"]);
 /** Rows per cli-table3 block. */
 export const BLOCK_ROWS = 500;
 
@@ -42,38 +43,42 @@ function* tableLines(t: Table, p: Palette): Generator<string> {
       const table = new Table3({
         head: t.columns.map((c) => sanitize(c.header)),
         style: { head: [], border: [], compact: true },
-        colAligns: t.columns.map((c) => (NUMERIC.has(c.kind) ? "right" : "left")),
+        colAligns: t.columns.map(alignOf),
       });
       const rows = t.rows.slice(b * BLOCK_ROWS, (b + 1) * BLOCK_ROWS);
-      for (const r of rows) table.push(t.columns.map((c) => paint(cell(r[c.key], c.kind, shortTimes), c.kind, r[c.key], p)));
-      if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(formatValue(r[c.key], c.kind))));
+      for (const r of rows) table.push(t.columns.map((c) => paint(cell(r, c, shortTimes), c.kind, r[c.key], p)));
+      if (b === blocks - 1) for (const r of t.footer ?? []) table.push(t.columns.map((c) => p.heading(cellText(r, c))));
       if (blocks > 1) yield p.dim(`rows ${b * BLOCK_ROWS + 1}–${b * BLOCK_ROWS + rows.length} of ${t.rows.length}`);
       yield table.toString();
     }
-    if (shortTimes) yield p.dim(`times are UTC on ${shortTimes}`);
+    if (shortTimes) yield p.dim(`times are ${zoneName()} on ${shortTimes}`);
   }
   for (const n of t.notes ?? []) yield p.dim(sanitize(n));
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
+// Group 2 keeps the Z in UTC so UTC tables read as before; a zone's offset goes to the note instead.
+const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|(?=[+-])))([+-]\d{2}:\d{2})?$/;
+const local = (v: string) => timeInZone(v, displayZone());
+const zoneName = () => (isUtcZone(displayZone()) ? "UTC" : displayZone());
 
-/** When every time in a table falls on one UTC day, the terminal shows the time of day only (the title or summary has the date). */
+/** When every time in a table falls on one day (in the --tz zone), the terminal shows the time of day only (the title or summary has the date). */
 function sameDay(t: Table): string | undefined {
   const days = new Set<string>();
   for (const c of t.columns) if (c.kind === "time") for (const r of t.rows) {
-    const m = ISO.exec(String(r[c.key] ?? ""));
+    const m = ISO.exec(local(String(r[c.key] ?? "")));
     if (m) days.add(m[1]!);
     else if (r[c.key]) return undefined;
   }
   return days.size === 1 ? [...days][0] : undefined;
 }
 
-function cell(v: unknown, kind: string, shortTimes: string | undefined): string {
-  if (kind === "time" && shortTimes && typeof v === "string") {
-    const m = ISO.exec(v);
+function cell(r: Row, c: Column, shortTimes: string | undefined): string {
+  const v = r[c.key];
+  if (c.kind === "time" && shortTimes && typeof v === "string") {
+    const m = ISO.exec(local(v));
     if (m) return m[2]!;
   }
-  return formatValue(v, kind as never);
+  return cellText(r, c);
 }
 
 function paint(s: string, kind: string, v: unknown, p: Palette): string {

@@ -13,25 +13,24 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
     id: "debug:servers",
     title: "MCP servers",
     columns: [
-      col("name", "server"),
-      col("status", "status"),
-      col("transport", "transport"),
-      col("connectMs", "connect", "ms"),
-      col("lateByMs", "after req 1", "ms"),
-      col("protocolEra", "era"),
-      col("negotiatedProtocolVersion", "negotiated"),
-      col("truncated", "instructions truncated"),
+      col("name", "server", "id", { priority: 1 }),
+      col("status", "status", "text", { priority: 1 }),
+      col("transport", "transport", "text", { priority: 3 }),
+      col("connectMs", "connect", "ms", { priority: 1 }),
+      col("lateByMs", "after req 1", "ms", { priority: 2 }),
+      col("protocolEra", "era", "text", { priority: 2 }),
+      col("negotiatedProtocolVersion", "negotiated", "text", { priority: 3 }),
+      col("instructionsTruncatedFrom", "instructions truncated", "change", { priority: 2, parts: ["instructionsTruncatedTo"] }),
       col("toolCalls", "tool calls", "int"),
       col("toolsFailed", "failed", "int"),
       col("toolMs", "tool time", "ms"),
       col("errors", "errors", "int"),
       col("stderrLines", "stderr", "int"),
-      col("closed", "closed"),
-      col("lastError", "last error"),
+      col("closed", "closed", "text", { priority: 4 }),
+      col("lastError", "last error", "text", { priority: 3 }),
     ],
     rows: r.servers.map((s) => ({
       ...s,
-      truncated: s.instructionsTruncatedFrom === null ? "" : `${s.instructionsTruncatedFrom} → ${s.instructionsTruncatedTo}`,
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
       lastError: s.lastError === null ? null : condensed(s.lastError),
     })),
@@ -42,7 +41,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
     tables.push({
       id: "debug:persisted",
       title: "Persisted tool results",
-      columns: [col("line", "line", "int"), col("time", "time", "time"), col("size", "size"), col("bytes", "bytes", "int"), col("path", "path")],
+      columns: [col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 3 }), col("size", "size", "text", { priority: 2 }), col("bytes", "bytes", "int", { priority: 1 }), col("path", "path", "path", { priority: 2 })],
       rows: rows.map((p) => ({ ...p })),
       notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
     });
@@ -53,7 +52,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       id: "debug:count-tokens",
       title: "count_tokens requests and what came just before them",
       columns: [
-        col("line", "line", "int"), col("time", "time", "time"), col("beforeLine", "before: line", "int"), col("before", "before: entry"),
+        col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 2 }), col("beforeLine", "before: line", "int", { priority: 2 }), col("before", "before: entry", "text", { priority: 1 }),
         // Only with a transcript (report): the result whose call was in flight.
         ...(rows.some((c) => c.toolResult !== null) ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")] : []),
         col("failed", "failed"),
@@ -79,7 +78,7 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
   tables.push({
     id: "debug:events",
     title: "Timeline",
-    columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("level", "level"), col("server", "server"), col("kind", "kind"), col("text", "text")],
+    columns: [col("line", "line", "int", { priority: 1 }), col("offsetMs", "+ms", "int", { priority: 2 }), col("level", "level", "text", { priority: 3 }), col("server", "server", "id", { priority: 2 }), col("kind", "kind", "text", { priority: 1 }), col("text", "text", "text", { priority: 1 })],
     rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
     notes,
   });

@@ -1,14 +1,14 @@
 import { inputTotal, type HeadlessSection } from "../assemble/headless-section.js";
-import { col, type Table } from "./model.js";
+import { col, type ColumnKind, type Table } from "./model.js";
 
 /** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
 export function headlessTables(s: HeadlessSection): Table[] {
   const tables: Table[] = [];
-  const kv = (id: string, title: string, rows: Array<[string, unknown]>, notes: string[] = []): Table => ({
+  const kv = (id: string, title: string, rows: Array<[string, unknown, ColumnKind?]>, notes: string[] = []): Table => ({
     id,
     title,
-    columns: [col("field", "field"), col("value", "value")],
-    rows: rows.map(([field, value]) => ({ field, value })),
+    columns: [col("field", "field", "text", { priority: 1 }), col("value", "value", "mixed", { priority: 1 })],
+    rows: rows.map(([field, value, kind]) => ({ field, value, kind: kind ?? "text" })),
     notes,
   });
   if (s.init) {
@@ -26,7 +26,7 @@ export function headlessTables(s: HeadlessSection): Table[] {
     tables.push({
       id: "run:mcpServers",
       title: "MCP servers at init",
-      columns: [col("name", "server"), col("status", "status"), col("tools", "tools", "int")],
+      columns: [col("name", "server", "id", { priority: 1 }), col("status", "status", "text", { priority: 1 }), col("tools", "tools", "int", { priority: 2 })],
       rows: i.mcpServers.map((m) => ({ name: m.name, status: m.status, tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length })),
       notes: s.pendingServers.length
         ? [`pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`]
@@ -38,11 +38,11 @@ export function headlessTables(s: HeadlessSection): Table[] {
     tables.push(
       kv("run:result", "claude -p result", [
         ["subtype", r.isError ? `${r.subtype} (error)` : r.subtype],
-        ["turns", r.numTurns],
+        ["turns", r.numTurns, "int"],
         ["duration", r.durationMs === null ? null : `${r.durationMs} ms (API ${r.durationApiMs ?? "?"} ms)`],
-        ["total cost", r.totalCostUsd === null ? null : `$${r.totalCostUsd.toFixed(6)}`],
-        ["background cost", s.backgroundCostUsd === null ? null : `$${s.backgroundCostUsd.toFixed(6)}`],
-        ["permission denials", r.permissionDenials.length],
+        ["total cost", r.totalCostUsd, "usdExact"],
+        ["background cost", s.backgroundCostUsd, "usdExact"],
+        ["permission denials", r.permissionDenials.length, "int"],
         ["session", r.sessionId],
         ["result", r.result],
       ]),
@@ -54,14 +54,14 @@ export function headlessTables(s: HeadlessSection): Table[] {
       id: "run:modelUsage",
       title: "Usage per model (modelUsage)",
       columns: [
-        col("model", "model"),
-        col("role", "role"),
+        col("model", "model", "id", { priority: 1 }),
+        col("role", "role", "text", { priority: 2 }),
         col("inputTokens", "input", "int"),
         col("cacheCreationInputTokens", "cache create", "int"),
         col("cacheReadInputTokens", "cache read", "int"),
-        col("totalInputTokens", "total input", "int"),
+        col("totalInputTokens", "total input", "int", { priority: 1 }),
         col("outputTokens", "output", "int"),
-        col("costUSD", "cost", "usd"),
+        col("costUSD", "cost", "usd", { priority: 1 }),
         col("contextWindow", "context", "int"),
       ],
       rows: s.models.map((m) => ({ ...m })),

@@ -15,7 +15,7 @@ export function healthTable(h: Health): Table {
   return {
     id: "health",
     title: "Parse health",
-    columns: [col("file", "file"), col("line", "line", "int"), col("reason", "reason"), col("excerpt", "excerpt")],
+    columns: [col("file", "file", "path", { priority: 1 }), col("line", "line", "int", { priority: 1 }), col("reason", "reason", "text", { priority: 1 }), col("excerpt", "excerpt", "text", { priority: 3 })],
     rows: [
       ...h.malformed.map((m) => ({ ...m, excerpt: cut(m.excerpt) })),
       ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: cut(v.value) })),
@@ -56,7 +56,7 @@ export function skippedTable(skipped: SkippedEntry[]): Table {
   return {
     id: "skipped",
     title: "Skipped files (outside the session tree or not regular files; not read)",
-    columns: [col("path", "path"), col("reason", "reason")],
+    columns: [col("path", "path", "path", { priority: 1 }), col("reason", "reason", "text", { priority: 1 })],
     rows: skipped.map((s) => ({ ...s })),
   };
 }

@@ -15,7 +15,7 @@ export function instructionsDocument(l: AssembledInstructions): OutputDocument {
     tables.push({
       id: "instructions-pending",
       title: "Servers still connecting whose instructions never arrived",
-      columns: [col("server", "server"), col("evidence", "evidence")],
+      columns: [col("server", "server", "text", { priority: 1 }), col("evidence", "evidence", "text", { priority: 1 })],
       rows: undelivered.map((p) => ({ server: p.server, evidence: p.evidence })),
     });
   }
@@ -36,17 +36,20 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     id: "instructions",
     title: "MCP server instructions",
     columns: [
-      col("server", "server"), col("what", "what"), col("carrier", "carrier"), col("line", "line", "int"), col("requestIndex", "request", "int"),
-      col("chars", "chars", "int"), col("codePoints", "code points", "int"), col("utf8Bytes", "UTF-8 bytes", "int"), col("keptChars", "kept", "int"),
-      col("keptUtf8Bytes", "kept bytes", "int"), col("sourceChars", "source", "int"), col("renderedChars", "rendered", "int"),
-      col("begin", "BEGIN"), col("end", "END"), col("lastMarker", "last [at N]", "int"),
+      col("server", "server", "text", { priority: 1 }), col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
+      col("carrier", "carrier", "text", { priority: 3 }), col("line", "line", "int", { priority: 3 }), col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      col("chars", "chars", "int", { priority: 1 }), col("codePoints", "code points", "int", { priority: 3 }), col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
+      col("keptChars", "kept", "int", { priority: 2 }), col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }), col("sourceChars", "source", "int", { priority: 2 }),
+      col("renderedChars", "rendered", "int", { priority: 3 }), col("begin", "BEGIN", "text", { priority: 2 }), col("end", "END", "text", { priority: 2 }),
+      col("lastMarker", "last [at N]", "int", { priority: 2 }),
     ],
     rows: rows.map((r) => ({
       server: r.chain === "main" ? r.server : `${r.server} (${r.chain})`,
-      what: r.splitSurrogate ? `${what(r)} §` : what(r),
+      what: what(r),
+      splitSurrogate: r.splitSurrogate,
       carrier: r.carrier,
       line: r.line,
-      requestIndex: r.requestIndex ?? "none",
+      requestIndex: r.requestIndex,
       chars: r.removed ? null : r.chars,
       codePoints: r.removed ? null : r.codePoints,
       utf8Bytes: r.removed ? null : r.utf8Bytes,
@@ -66,10 +69,10 @@ function contextTable(rows: InstructionRow[]): Table {
   return {
     id: "instructions-context",
     title: "Where it sat, when it arrived, where it did not appear",
-    columns: [col("server", "server"), col("requestIndex", "request", "int"), col("position", "position in the request's records"), col("late", "arrival"), col("notIn", "not in"), col("debug", "debug log")],
+    columns: [col("server", "server", "text", { priority: 1 }), col("requestIndex", "request", "int", { priority: 1, empty: "none" }), col("position", "position in the request's records"), col("late", "arrival"), col("notIn", "not in"), col("debug", "debug log")],
     rows: rows.map((r) => ({
       server: r.server,
-      requestIndex: r.requestIndex ?? "none",
+      requestIndex: r.requestIndex,
       position: position(r),
       late: arrival(r),
       notIn: r.removed ? null : [...r.notAppearingIn, ...r.alsoAppearingIn.map((p) => `ALSO IN ${p}`)].join(", ") || "(no evidence)",

@@ -1,25 +1,90 @@
 /**
- * The neutral document model (OutputDocument) that the table, markdown and CSV renderers see. Rows hold raw values;
- * `Column.kind` decides how they print. JSON output does not go through this: it serialises the
- * domain results inside the envelope (report/envelope.ts).
+ * The neutral document model (OutputDocument) that the table, markdown and CSV renderers see. Rows hold raw values
+ * (numbers, null, booleans, ISO times, plain strings); `Column.kind` decides how they print, in
+ * src/render/kinds.ts. JSON output does not go through this: it serialises the domain results inside
+ * the envelope (report/envelope.ts).
  */
-export type ColumnKind = "int" | "signed" | "bytes" | "ms" | "text" | "time" | "bool" | "ratio" | "usd";
+export type ColumnKind =
+  /** A count or token number: `12,345`. */
+  | "int"
+  /** A difference: `+208`, `-3`. */
+  | "signed"
+  /** A byte size in Claude Code's own units: `51.7KB`. */
+  | "bytes"
+  | "ms"
+  /** Two decimals: `0.50`. */
+  | "ratio"
+  /** Tokens per character, 0.003 to 2: two decimals, or two significant digits below 0.1. */
+  | "rate"
+  /** Money to 4 decimals. */
+  | "usd"
+  /** Money as Claude Code reports it, 6 decimals (`total_cost_usd`). */
+  | "usdExact"
+  /** UTC ISO time. */
+  | "time"
+  | "bool"
+  | "text"
+  /** Session, message, tool-use ids, labels a reader matches by prefix. */
+  | "id"
+  | "path"
+  /** A number with its split in brackets, from `parts`: `2,194 (0/2,194)`. */
+  | "split"
+  /** A count with the characters it carries, from `parts` (chars, then optionally an exact flag): `2 (≈307)`. */
+  | "countOf"
+  /** A value and what it became, from `parts[0]`: `20000 → 2048`. */
+  | "change"
+  /** A count and the tokens it added, from `parts[0]`: `2 (+1,234)`; blank for none. */
+  | "countGrowth"
+  /** How many times something was consulted: `no`, `yes (3)`. */
+  | "consulted"
+  /** Key/value tables: each row's `kind` field names the kind of its value. */
+  | "mixed";
+
+/** How a column behaves when space is short: ids and paths shorten in the middle, numbers never. */
+export type WidthClass = "id" | "number" | "time" | "flag" | "text" | "path";
+
+/** 1 = always shown; higher numbers are dropped first when space is short. */
+export type Priority = 1 | 2 | 3 | 4;
+
+/** A mark printed after a cell's value when the row's `key` is set: `*`, ` §`, ` =` + the value. */
+export interface Mark {
+  key: string;
+  text: string;
+}
 
 export interface Column {
   key: string;
   header: string;
   kind: ColumnKind;
+  priority: Priority;
+  width: WidthClass;
+  /** Raw companion fields the kind composes into this cell (a 5m/1h split); CSV writes each as its own column. */
+  parts?: string[];
+  /** Marks after the value; the first whose field is set is shown. CSV writes each field as its own column. */
+  marks?: Mark[];
+  /** Overrides the kind's alignment. */
+  align?: "left" | "right";
+  /** Printed for a null cell instead of the renderer's blank (e.g. `none` for a request that never came). */
+  empty?: string;
+}
+
+export type Row = Record<string, unknown>;
+
+/** A count with its noun, for a footer cell where the column's own kind does not apply: `4 requests`. */
+export interface Count {
+  count: number;
+  noun: string;
 }
 
 export interface Table {
   id: string;
   title: string;
   columns: Column[];
-  rows: Array<Record<string, unknown>>;
+  rows: Row[];
   /** Part of a longer document (report): tables of one section print under one heading. */
   section?: string;
   /** Rows printed after a rule (totals). */
-  footer?: Array<Record<string, unknown>>;
+  footer?: Row[];
   notes?: string[];
 }
 
@@ -33,7 +98,59 @@ export interface OutputDocument {
   warnings: string[];
 }
 
-export const col = (key: string, header: string, kind: ColumnKind = "text"): Column => ({ key, header, kind });
+export function isCount(v: unknown): v is Count {
+  return typeof v === "object" && v !== null && typeof (v as Count).count === "number" && typeof (v as Count).noun === "string";
+}
+
+/** The width class a kind has unless a column says otherwise. */
+export function widthOf(kind: ColumnKind): WidthClass {
+  switch (kind) {
+    case "int":
+    case "signed":
+    case "bytes":
+    case "ms":
+    case "ratio":
+    case "rate":
+    case "usd":
+    case "usdExact":
+    case "split":
+    case "countOf":
+    case "change":
+    case "countGrowth":
+      return "number";
+    case "time":
+      return "time";
+    case "bool":
+    case "consulted":
+      return "flag";
+    case "id":
+      return "id";
+    case "path":
+      return "path";
+    case "text":
+    case "mixed":
+      return "text";
+    default:
+      return kind satisfies never;
+  }
+}
+
+export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty">>;
+
+export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
+  key,
+  header,
+  kind,
+  priority: o.priority ?? 2,
+  width: o.width ?? widthOf(kind),
+  ...(o.parts ? { parts: o.parts } : {}),
+  ...(o.marks ? { marks: o.marks } : {}),
+  ...(o.align ? { align: o.align } : {}),
+  ...(o.empty !== undefined ? { empty: o.empty } : {}),
+});
+
+/** A key/value row of a `mixed` table: the kind travels with the value. */
+export const kv = (key: string, value: unknown, kind: ColumnKind = "text"): Row => ({ key, value, kind });
 
 /** A vega-lite chart spec (kept loose: vega-lite validates it); the data it draws is raw, like table rows. */
 export type ChartSpec = Record<string, unknown>;

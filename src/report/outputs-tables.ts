@@ -7,27 +7,21 @@ import type { AssembledOutputs } from "../assemble/outputs.js";
 const INT = new Intl.NumberFormat("en-US");
 const n = (v: number) => INT.format(v);
 
-/** Tokens per character spans 0.003 (a saved 320,000-char result) to 2 (CJK): two decimals would print 0.00. */
-export function perChar(v: number | null): string | null {
-  if (v === null) return null;
-  return v >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
-}
-
 export const RESULT_COLUMNS = [
-  col("line", "line", "int"),
-  col("tool", "tool"),
-  col("input", "input"),
-  col("requestIndex", "req", "int"),
-  col("resultChars", "size (chars)", "int"),
-  col("chars", "model saw (chars)", "int"),
-  col("check", "check"),
-  col("modelSaw", "model saw"),
-  col("reported", "reported"),
-  col("saved", "saved file"),
-  col("deltaTokens", "Δ tokens", "signed"),
-  col("tokensPerChar", "tok/char", "int"),
-  col("countTokens", "count_tokens"),
-  col("reads", "follow-up reads"),
+  col("line", "line", "int", { priority: 2 }),
+  col("tool", "tool", "id", { priority: 1 }),
+  col("input", "input", "text", { priority: 4 }),
+  col("requestIndex", "req", "int", { priority: 3 }),
+  col("resultChars", "size (chars)", "int", { priority: 1 }),
+  col("chars", "model saw (chars)", "int", { priority: 2 }),
+  col("check", "check", "text", { priority: 1 }),
+  col("modelSaw", "model saw", "text", { priority: 3 }),
+  col("reported", "reported", "text", { priority: 4 }),
+  col("saved", "saved file", "text", { priority: 3, width: "path" }),
+  col("deltaTokens", "Δ tokens", "signed", { priority: 1 }),
+  col("tokensPerChar", "tok/char", "rate", { priority: 2 }),
+  col("countTokensRequests", "count_tokens", "consulted", { priority: 3 }),
+  col("followUpReadCount", "follow-up reads", "countGrowth", { priority: 3, parts: ["followUpTokens"] }),
 ];
 
 /** The per-result table of one target, in transcript order. */
@@ -44,9 +38,10 @@ export function resultsTable(l: AssembledOutputs): Table {
     reported: reportedText(r),
     saved: savedText(r),
     deltaTokens: r.deltaTokens,
-    tokensPerChar: perChar(r.tokensPerChar),
-    countTokens: r.countTokensRequests === null ? "" : r.countTokensRequests > 0 ? `yes (${r.countTokensRequests})` : "no",
-    reads: r.followUpReadCount ? `${r.followUpReadCount}${r.followUpTokens !== null ? ` (+${n(r.followUpTokens)})` : ""}` : "",
+    tokensPerChar: r.tokensPerChar,
+    countTokensRequests: r.countTokensRequests,
+    followUpReadCount: r.followUpReadCount,
+    followUpTokens: r.followUpTokens,
   }));
   const counts = new Map<string, number>();
   for (const r of l.rows) counts.set(r.check, (counts.get(r.check) ?? 0) + 1);
@@ -91,7 +86,7 @@ export function savedTable(all: AssembledOutputs[]): Table {
     id: "saved",
     title: "Saved outputs (tool-results/)",
     columns: [
-      col("toolUseId", "result"), col("name", "file"), col("found", "found"), col("format", "format"), col("bytes", "bytes", "int"),
+      col("toolUseId", "result", "id", { priority: 1 }), col("name", "file", "path", { priority: 1 }), col("found", "found"), col("format", "format"), col("bytes", "bytes", "int"),
       col("lines", "lines", "int"), col("longest", "longest line", "int"), col("reported", "reported size"),
       col("matches", "size matches", "bool"), col("persisted", "debug: persisted", "bool"),
     ],
@@ -119,7 +114,7 @@ export function readsTable(all: AssembledOutputs[]): Table {
     id: "reads",
     title: "Follow-up reads of saved outputs",
     columns: [
-      col("of", "of result"), col("tool", "tool"), col("input", "input"), col("offset", "offset", "int"), col("limit", "limit", "int"),
+      col("of", "of result", "id", { priority: 1 }), col("tool", "tool", "id"), col("input", "input", "text", { priority: 3 }), col("offset", "offset", "int"), col("limit", "limit", "int"),
       col("requestIndex", "req", "int"), col("deltaTokens", "Δ tokens", "signed"), col("chars", "chars read", "int"),
     ],
     rows,
@@ -138,7 +133,7 @@ export function annotationsTable(all: AssembledOutputs[]): Table {
     id: "annotations",
     title: "Tool annotations (tools/list _meta)",
     columns: [
-      col("toolUseId", "result"), col("tool", "tool"), col("max", "maxResultSizeChars", "int"), col("size", "size (chars)", "int"),
+      col("toolUseId", "result", "id", { priority: 1 }), col("tool", "tool", "id", { priority: 1 }), col("max", "maxResultSizeChars", "int"), col("size", "size (chars)", "int"),
       col("check", "check"), col("explains", "explains the check"),
     ],
     rows,
@@ -146,20 +141,20 @@ export function annotationsTable(all: AssembledOutputs[]): Table {
 }
 
 export const STAIRCASE_COLUMNS = [
-  col("chars", "size (chars)", "int"),
-  col("utf8Bytes", "UTF-8 bytes", "int"),
-  col("tool", "tool"),
-  col("check", "check"),
-  col("modelSaw", "model saw"),
-  col("visibleChars", "seen (chars)", "int"),
-  col("savedFormat", "saved file"),
-  col("reportedSize", "reported"),
-  col("deltaTokens", "Δ tokens", "signed"),
-  col("tokensPerChar", "tok/char", "int"),
-  col("countTokensConsulted", "count_tokens", "bool"),
-  col("followUpReads", "reads", "int"),
-  col("lastRequestTokens", "final request", "int"),
-  col("run", "run"),
+  col("chars", "size (chars)", "int", { priority: 1 }),
+  col("utf8Bytes", "UTF-8 bytes", "int", { priority: 4 }),
+  col("tool", "tool", "id", { priority: 2 }),
+  col("check", "check", "text", { priority: 1 }),
+  col("modelSaw", "model saw", "text", { priority: 3 }),
+  col("visibleChars", "seen (chars)", "int", { priority: 2 }),
+  col("savedFormat", "saved file", "text", { priority: 3 }),
+  col("reportedSize", "reported", "text", { priority: 3 }),
+  col("deltaTokens", "Δ tokens", "signed", { priority: 1 }),
+  col("tokensPerChar", "tok/char", "rate", { priority: 2 }),
+  col("countTokensConsulted", "count_tokens", "bool", { priority: 3 }),
+  col("followUpReads", "reads", "int", { priority: 3 }),
+  col("lastRequestTokens", "final request", "int", { priority: 3 }),
+  col("run", "run", "id", { priority: 1 }),
 ];
 
 /** The size staircase: rows already sorted by size. */
@@ -168,7 +163,7 @@ export function staircaseTable(rows: StaircaseRow[]): Table {
     id: "staircase",
     title: "Size staircase",
     columns: STAIRCASE_COLUMNS,
-    rows: rows.map((r) => ({ ...r, tokensPerChar: perChar(r.tokensPerChar), followUpReads: r.followUpReads || null })),
+    rows: rows.map((r) => ({ ...r, followUpReads: r.followUpReads || null })),
     notes: ["Δ tokens: growth of the request that first carried the result (tool call included); tok/char = Δ tokens / size"],
   };
 }

@@ -12,16 +12,16 @@ export function rpcTables(r: RpcResult): Table[] {
       id: "rpc:handshakes",
       title: "Handshakes",
       columns: [
-        col("index", "#", "int"),
-        col("firstMethod", "first method"),
+        col("index", "#", "int", { priority: 1 }),
+        col("firstMethod", "first method", "text", { priority: 1 }),
         col("probeId", "probe id"),
         col("probeVersion", "probe _meta version"),
         col("client", "client"),
-        col("answered", "answered"),
-        col("outcome", "outcome"),
+        col("answered", "answered", "text", { priority: 2, marks: [{ key: "errorCode", text: " " }] }),
+        col("outcome", "outcome", "text", { priority: 1 }),
         col("initVersion", "initialize version"),
         col("msAfterProbe", "init after probe", "ms"),
-        col("era", "era"),
+        col("era", "era", "text", { priority: 1 }),
         col("modernRequests", "modern requests", "int"),
         col("discoverInstructions", "discover instr.", "int"),
         col("initInstructions", "initialize instr.", "int"),
@@ -32,7 +32,8 @@ export function rpcTables(r: RpcResult): Table[] {
         probeId: h.probe?.id ?? null,
         probeVersion: h.probe?.protocolVersion ?? null,
         client: h.probe?.clientName ? `${h.probe.clientName} ${h.probe.clientVersion ?? ""}`.trim() : h.initialize?.clientName ? `${h.initialize.clientName} ${h.initialize.clientVersion ?? ""}`.trim() : null,
-        answered: h.probe ? `${h.probe.answered}${h.probe.errorCode !== null ? ` ${h.probe.errorCode}` : ""}` : null,
+        answered: h.probe?.answered ?? null,
+        errorCode: h.probe?.errorCode ?? null,
         outcome: h.probe?.outcome ?? null,
         initVersion: h.initialize?.protocolVersion ?? null,
         msAfterProbe: h.initialize?.msAfterProbe ?? null,
@@ -47,7 +48,7 @@ export function rpcTables(r: RpcResult): Table[] {
     tables.push({
       id: "rpc:instructions",
       title: "Responses carrying instructions",
-      columns: [col("handshake", "handshake", "int"), col("method", "answers"), col("id", "id"), col("line", "line", "int"), col("chars", "chars", "int")],
+      columns: [col("handshake", "handshake", "int", { priority: 1 }), col("method", "answers", "text", { priority: 1 }), col("id", "id", "id", { priority: 3 }), col("line", "line", "int", { priority: 2 }), col("chars", "chars", "int", { priority: 1 })],
       rows: r.instructions.map((c) => ({ ...c })),
     });
   }
@@ -56,7 +57,7 @@ export function rpcTables(r: RpcResult): Table[] {
   tables.push({
     id: "rpc:timeline",
     title: "Messages",
-    columns: [col("line", "line", "int"), col("offsetMs", "+ms", "int"), col("dir", "dir"), col("shape", "kind"), col("method", "method"), col("id", "id"), col("note", "note")],
+    columns: [col("line", "line", "int", { priority: 1 }), col("offsetMs", "+ms", "int", { priority: 2 }), col("dir", "dir", "text", { priority: 1 }), col("shape", "kind", "text", { priority: 2 }), col("method", "method", "text", { priority: 1 }), col("id", "id", "id", { priority: 3 }), col("note", "note", "text", { priority: 2 })],
     rows: shown.map((t) => ({ ...t, dir: t.dir ? ARROW[t.dir] : null, id: t.id === null ? null : String(t.id) })),
     notes: shown.length < r.timeline.length ? [`first ${shown.length} of ${r.timeline.length} messages shown (--json has all)`] : [],
   });

@@ -61,15 +61,20 @@ export function listSessionFiles(dirs: string[]): SessionFile[] {
 export const MIN_PREFIX = 6;
 
 /** Finds one session by id or unique prefix; errors name what was searched and the candidates. */
-export function findSession(idOrPrefix: string, dirs: string[]): SessionFile {
+export function findSession(idOrPrefix: string, dirs: string[], narrow?: { keep: (hits: SessionFile[]) => SessionFile[]; by: string }): SessionFile {
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
   const all = listSessionFiles(dirs);
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
-  const unique = dedupeByRealpath(hits);
+  const found = dedupeByRealpath(hits);
+  // --project/--since/--until narrow the candidates, so a prefix shared across projects can still name one.
+  const unique = narrow ? narrow.keep(found) : found;
   if (unique.length === 1) return unique[0]!;
+  if (unique.length === 0 && found.length > 0 && narrow) {
+    throw new UsageError(`"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`);
+  }
   if (unique.length === 0) {
     const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`);
     const passed = skippedSoFar().filter((s) => s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix));

@@ -1,12 +1,16 @@
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions } from "./discover.js";
+import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions, type SessionFile } from "./discover.js";
 import { checkNamedFile, pathExists } from "./guard.js";
+import { describe, filterSessions, newestSession, noSessionError, type Picked } from "./newest.js";
+import { filtering, type SessionFilter } from "./session-filter.js";
 
 export interface TargetOptions extends ConfigDirOptions {
   subagents?: boolean;
   stdinIsTTY?: boolean;
+  /** `--project`, `--since`, `--until`: which sessions a lookup (by id, or the newest) may pick. */
+  filter?: SessionFilter;
 }
 
 /** What a target resolved to: the transcript inputs, each its own chain, and the session they belong to. */
@@ -16,6 +20,8 @@ export interface ResolvedTarget {
   mainPath: string | null;
   inputs: InputFile[];
   searched: string[];
+  /** Set when no target was given on a terminal and the newest session was picked (the CLI names it on stderr). */
+  picked?: Picked;
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
@@ -28,15 +34,23 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
   const dirs = configDirs(opts);
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
+  const filter = opts.filter ?? {};
+  if (target === undefined && opts.stdinIsTTY === true) {
+    const picked = newestSession(dirs, filter);
+    if (!picked) throw noSessionError(dirs, filter);
+    return { ...(await fromPath(picked.file.id, picked.file.path, opts, dirs)), picked };
+  }
+  const given = target === undefined || target === "-" ? "stdin" : pathExists(target) ? "a transcript path" : undefined;
+  if (given && filtering(filter)) {
+    throw new UsageError(`${describe(filter)} picks among the sessions under the config dirs; it does not apply to ${given}: give a session id, or no target`);
+  }
   if (target === undefined || target === "-") {
-    if (target === undefined && opts.stdinIsTTY === true) {
-      throw new UsageError("no target: give a session id, a transcript path, or pipe JSONL into stdin (-)");
-    }
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
   }
   if (pathExists(target)) return fromPath(target, target, opts, dirs);
   if (/[\\/]/.test(target) || target.endsWith(".jsonl")) throw new UsageError(`no such file: ${target}`);
-  const found = findSession(target, dirs);
+  const narrow = filtering(filter) ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` } : undefined;
+  const found = findSession(target, dirs, narrow);
   return fromPath(target, found.path, opts, dirs);
 }
 

@@ -104,7 +104,7 @@ function usageError(r: { code: number; stdout: string; stderr: string }, pattern
 
 test("a one-value flag given twice is a usage error; --claude-dir stays repeatable", async () => {
   usageError(await runCli(["requests", BASIC, "--format", "csv", "--format", "json"]), /--format given more than once/);
-  usageError(await runCli(["requests", BASIC, "--debug-file", "a.txt", "--debug-file", "b.txt"]), /--debug-file given more than once/);
+  usageError(await runCli(["outputs", BASIC, "--debug-file", "a.txt", "--debug-file", "b.txt"]), /--debug-file given more than once/);
   usageError(await runCli(["sessions", "--claude-dir", HOME, "--since", "7d", "--since", "1d"]), /--since given more than once/);
   const ok = await runCli(["sessions", "--claude-dir", "/nowhere", "--claude-dir", HOME, "--json"]);
   assert.ok(parseEnvelope(ok, "sessions").sessions.length > 0);
@@ -145,7 +145,8 @@ test("help and version go to stdout with exit 0, and runs do not leak into each 
   const h = await runCli(["--help"]);
   assert.equal(h.code, 0);
   assert.match(h.stdout, /ccforensics <command> \[target\.\.\] \[options\]/);
-  assert.match(h.stdout, /--format/);
+  // Common options are listed per command (they apply to some commands only).
+  assert.match((await runCli(["requests", "--help"])).stdout, /--format/);
   const v = await runCli(["--version"]);
   assert.equal(v.code, 0);
   assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);

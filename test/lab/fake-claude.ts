@@ -3,26 +3,40 @@ import { join } from "node:path";
 
 /**
  * A stand-in for `claude -p --output-format stream-json --verbose`, written into a temp dir by the
- * tests: it reads its args, starts every MCP server of --mcp-config and shakes hands the way Claude
- * Code 2.1.285 did in seed 000 (server/discover probe, then initialize on -32601, else modern
- * tools/list), so the lab's message log is real; it cuts the instructions at 2,048 chars (or
- * CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH), answers BEGIN=… END=… LAST=… from what it kept, writes a
- * debug file, and prints an init and a result event. FAKE_EXIT sets its exit code.
+ * tests. It starts every MCP server of --mcp-config and shakes hands the way Claude Code 2.1.285 did
+ * in seed 000: a `server/discover` probe; on an error, or no answer within FAKE_PROBE_TIMEOUT_MS
+ * (default 10000), `initialize`; on a result, modern `tools/list`. A server that exits during the
+ * handshake is "failed" and the others go on. It cuts each server's instructions at 2,048 chars (or
+ * CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) with the 13-char marker and answers BEGIN=… END=… LAST=…
+ * from what it kept (one `name: …` part per server when there are several). A prompt "Call
+ * mcp__<server>__<tool> once with chars=N" makes it call that tool; a text result over 50,000 chars
+ * (unless the tool declares a larger maxResultSizeChars) is replaced by a <persisted-output> stub, as
+ * Claude Code's size check does, and the answer is END=<end marker or NOMARKER> CHARS=<text chars>
+ * [IMAGES=<bytes>]. With CLAUDE_CONFIG_DIR set it writes a transcript there (user prompt, the
+ * mcp_instructions_delta attachment, requests with usage, tool_use/tool_result), as `compare` reads.
+ * It writes a debug file and prints an init and a result event. FAKE_EXIT sets its exit code;
+ * FAKE_FAIL=1 fails before any session exists (no stdout, exit 1), as a claude that cannot start.
  * What it saw of its own environment goes into the debug file as `fake: KEY=value` lines.
  */
 const SCRIPT = String.raw`#!/usr/bin/env node
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { randomUUID } from "node:crypto";
 
+if (process.env.FAKE_FAIL === "1") {
+  process.stderr.write("Error: fake claude failed before the session started\n");
+  process.exit(1);
+}
 const argv = process.argv.slice(2);
 const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const prompt = opt("-p");
+const prompt = opt("-p") ?? "";
 const cfg = JSON.parse(readFileSync(opt("--mcp-config"), "utf8"));
 const debugFile = opt("--debug-file");
 const session = process.env.FAKE_SESSION || randomUUID();
 const limit = /^\d+$/.test(process.env.CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH || "") ? Number(process.env.CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) : 2048;
+const probeTimeout = Number(process.env.FAKE_PROBE_TIMEOUT_MS || 10000);
 const debug = [];
 const log = (s) => debug.push(new Date().toISOString() + " [DEBUG] " + s);
 for (const k of ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "FAKE_MARK", "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH"]) log("fake: " + k + "=" + (process.env[k] ?? "<unset>"));
@@ -32,46 +46,116 @@ log("fake: argv=" + JSON.stringify(argv));
 
 const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: "9.9.9-fake" } };
 
-function connect(name, entry) {
-  return new Promise((resolve) => {
-    const child = spawn(entry.command, entry.args ?? [], { env: { ...process.env, ...(entry.env ?? {}) }, stdio: ["pipe", "pipe", "pipe"] });
-    const waiting = new Map();
-    createInterface({ input: child.stdout }).on("line", (l) => { const m = JSON.parse(l); waiting.get(m.id)?.(m); });
-    child.stderr.on("data", (d) => log("MCP server \"" + name + "\": Server stderr: " + String(d).trim()));
-    const ask = (id, method, params) => new Promise((res) => { waiting.set(id, res); child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n"); });
-    (async () => {
-      let instructions, era;
-      const probe = await ask("server-discover-probe-1", "server/discover", { _meta: meta });
-      if (probe.result) {
-        era = "modern";
-        instructions = probe.result.instructions;
-        await ask(1, "tools/list", { _meta: meta });
-      } else {
-        era = "legacy";
-        const init = await ask(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "9.9.9-fake" } });
-        instructions = init.result.instructions;
-        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-        await ask(2, "tools/list", {});
-      }
-      log("MCP server \"" + name + "\": connected, protocolEra " + era);
-      if (instructions !== undefined && instructions.length > limit) log("MCP server \"" + name + "\": Server instructions truncated from " + instructions.length + " to " + limit + " chars");
-      child.stdin.end();
-      child.on("close", () => resolve({ name, instructions, era }));
-    })();
+async function connect(name, entry) {
+  const child = spawn(entry.command, entry.args ?? [], { env: { ...process.env, ...(entry.env ?? {}) }, stdio: ["pipe", "pipe", "pipe"] });
+  const waiting = new Map();
+  let exited = null;
+  createInterface({ input: child.stdout }).on("line", (l) => { const m = JSON.parse(l); waiting.get(m.id)?.(m); });
+  child.stderr.on("data", (d) => log("MCP server \"" + name + "\": Server stderr: " + String(d).trim()));
+  const closed = new Promise((res) => child.on("close", (code) => { exited = code; res(); }));
+  child.stdin.on("error", () => {});
+  const ask = (id, method, params, ms) => new Promise((res) => {
+    waiting.set(id, res);
+    closed.then(() => res({ closed: true }));
+    // unref: a pending timeout must not keep the fake alive after its last answer.
+    if (ms) setTimeout(() => res({ timeout: true }), ms).unref();
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
   });
+  const srv = { name, status: "failed", era: null, instructions: undefined, tools: [], ask, end: () => { child.stdin.end(); return closed; } };
+  const failed = () => { log("MCP server \"" + name + "\": Connection failed: process exited with code " + exited); return srv; };
+  const probe = await ask("server-discover-probe-1", "server/discover", { _meta: meta }, probeTimeout);
+  if (probe.closed) return failed();
+  if (probe.result) {
+    srv.era = "modern";
+    srv.instructions = probe.result.instructions;
+    const list = await ask(1, "tools/list", { _meta: meta }, 5000);
+    if (list.closed) return failed();
+    srv.tools = list.result?.tools ?? [];
+  } else {
+    if (probe.timeout) log("MCP server \"" + name + "\": server/discover timed out after " + probeTimeout + " ms; falling back to initialize");
+    srv.era = "legacy";
+    const init = await ask(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "9.9.9-fake" } }, 20000);
+    if (init.closed || !init.result) return failed();
+    srv.instructions = init.result.instructions;
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const list = await ask(2, "tools/list", {}, 5000);
+    if (list.closed) return failed();
+    srv.tools = list.result?.tools ?? [];
+  }
+  srv.status = "connected";
+  log("MCP server \"" + name + "\": connected, protocolEra " + srv.era);
+  if (srv.instructions !== undefined && srv.instructions.length > limit) log("MCP server \"" + name + "\": Server instructions truncated from " + srv.instructions.length + " to " + limit + " chars");
+  return srv;
 }
 
 const servers = await Promise.all(Object.entries(cfg.mcpServers).map(([n, e]) => connect(n, e)));
-const text = servers.map((s) => s.instructions ?? "").join("\n");
-const kept = text.length > limit ? text.slice(0, limit) + "… [truncated]" : text;
-const begin = /BEGIN codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
-const end = /END codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
-const markers = [...kept.matchAll(/\[at (\d+)\]/g)].map((m) => Number(m[1]));
-const answer = "BEGIN=" + begin + " END=" + end + " LAST=" + (markers.length ? Math.max(...markers) : "NONE");
+const cut = (t) => (t.length > limit ? t.slice(0, limit) + "… [truncated]" : t);
+const blocks = servers.filter((s) => s.status === "connected" && s.instructions !== undefined).map((s) => ({ name: s.name, text: cut(s.instructions) }));
+const probeOf = (kept) => {
+  const begin = /BEGIN codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
+  const end = /END codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
+  const markers = [...kept.matchAll(/\[at (\d+)\]/g)].map((m) => Number(m[1]));
+  return "BEGIN=" + begin + " END=" + end + " LAST=" + (markers.length ? Math.max(...markers) : "NONE");
+};
+
+const now = () => new Date().toISOString();
+const cwd = process.cwd();
+const records = [];
+let parent = null;
+const rec = (r) => { const uuid = randomUUID(); records.push({ parentUuid: parent, isSidechain: false, ...r, uuid, timestamp: now(), cwd, sessionId: session, version: "9.9.9-fake" }); parent = uuid; };
+let tokens = 3000;
+const request = (content, stop) => rec({ type: "assistant", message: { model: "claude-fake-1", id: "msg_" + randomUUID().replace(/-/g, ""), type: "message", role: "assistant", content, stop_reason: stop, usage: { input_tokens: 3, cache_creation_input_tokens: tokens, cache_read_input_tokens: 0, output_tokens: 20 } } });
+rec({ type: "user", message: { role: "user", content: prompt } });
+if (blocks.length) {
+  const added = blocks.map((b) => "## " + b.name + "\n" + b.text);
+  const content = "<system-reminder>\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n" + added.join("\n\n") + "\n</system-reminder>";
+  rec({ type: "attachment", attachment: { type: "mcp_instructions_delta", addedNames: blocks.map((b) => b.name), addedBlocks: added, removedNames: [], content } });
+  tokens += Math.round(content.length / 3);
+}
+
+let answer;
+const call = /Call mcp__([A-Za-z0-9_-]+)__(\w+) once with chars=(\d+)/.exec(prompt);
+if (call) {
+  const [, sname, tool, n] = call;
+  const srv = servers.find((s) => s.name === sname && s.status === "connected");
+  const def = srv?.tools.find((t) => t.name === tool);
+  const id = "toolu_" + randomUUID().replace(/-/g, "").slice(0, 24);
+  request([{ type: "tool_use", id, name: "mcp__" + sname + "__" + tool, input: { chars: Number(n) } }], "tool_use");
+  const res = srv && def ? await srv.ask(100, "tools/call", { name: tool, arguments: { chars: Number(n) } }, 60000) : { error: { message: "No such tool available: mcp__" + sname + "__" + tool } };
+  const content = res.result?.content ?? [];
+  const text = content.filter((c) => c.type === "text").map((c) => c.text).join("");
+  const images = content.filter((c) => c.type === "image").map((c) => Buffer.from(c.data, "base64").length);
+  const cap = Math.max(50000, def?._meta?.["anthropic/maxResultSizeChars"] ?? 0);
+  let seen = text;
+  if (res.error) seen = "Error: " + res.error.message;
+  else if (text.length > cap) {
+    const json = JSON.stringify(content, null, 2);
+    const dir = join(process.env.CLAUDE_CONFIG_DIR || "/nonexistent-fake-home", "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"), session, "tool-results");
+    if (process.env.CLAUDE_CONFIG_DIR) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, id + ".json"), json);
+    }
+    seen = "<persisted-output>\nOutput too large (" + (json.length / 1024).toFixed(1) + "KB). Full output saved to: " + join(dir, id + ".json") + "\n\nPreview (first 2KB):\n" + json.slice(0, 2048) + "\n...\n</persisted-output>";
+  }
+  rec({ type: "user", message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: seen }] }, toolUseResult: content });
+  tokens += 40 + Math.round(seen.length / 2.6) + images.length * 100;
+  const end = /END-MARKER: (end-[0-9a-f]+)/.exec(seen)?.[1] ?? "NOMARKER";
+  answer = "END=" + end + " CHARS=" + text.length + (images.length ? " IMAGES=" + images.join(",") : "");
+} else {
+  answer = blocks.length <= 1 ? probeOf(blocks[0]?.text ?? "") : blocks.map((b) => b.name + ": " + probeOf(b.text)).join(" | ");
+}
+request([{ type: "text", text: answer }], "end_turn");
+await Promise.all(servers.map((s) => s.end()));
+
+if (process.env.CLAUDE_CONFIG_DIR) {
+  const dir = join(process.env.CLAUDE_CONFIG_DIR, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, session + ".jsonl"), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+}
 if (debugFile) writeFileSync(debugFile, debug.join("\n") + "\n");
 const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
-out({ type: "system", subtype: "init", cwd: process.cwd(), session_id: session, tools: [], mcp_servers: servers.map((s) => ({ name: s.name, status: "connected" })), model: "claude-fake-1", claude_code_version: "9.9.9-fake" });
-out({ type: "result", subtype: "success", is_error: false, duration_ms: 5, num_turns: 1, result: answer, session_id: session, total_cost_usd: 0, usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
+out({ type: "system", subtype: "init", cwd, session_id: session, tools: [], mcp_servers: servers.map((s) => ({ name: s.name, status: s.status })), model: "claude-fake-1", claude_code_version: "9.9.9-fake" });
+out({ type: "result", subtype: "success", is_error: false, duration_ms: 5, num_turns: call ? 2 : 1, result: answer, session_id: session, total_cost_usd: 0.01, usage: { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: tokens } });
 process.stderr.write(prompt ? "" : "no prompt\n");
 process.exitCode = Number(process.env.FAKE_EXIT || 0);
 `;

@@ -97,7 +97,7 @@ test("run --dry-run: the planned commands as data; nothing is written", async ()
   assert.match(table.stdout, /PROMPT \(en-1000, ja-3000\): Reply with BEGIN=… END=… LAST=…/);
   const bad = await runCli(["run", matrixFile(dir, { prompt: "p", configs: [{ label: "x", serverArgs: ["--chars", "lots"] }] }), "--dry-run"]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /config "x": the lab server refused its serverArgs/);
+  assert.match(bad.stderr, /config "x": the lab server "lab" refused its args \["--chars","lots"\]/);
 });
 
 test("run: claude -p per config × repeat with a fake claude; run.json, real rpc log, enclosing-session env removed", async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codewordsFor } from "../../src/lab/instructions-text.js";
 import { emitMarkers } from "../../src/lab/output-text.js";
-import { parseEnvelope, runCli, runCliSpawned } from "../helpers.js";
+import { parseEnvelope, runCli, runCliSpawned, sample } from "../helpers.js";
 import { StdioClient, killAll } from "./stdio-client.js";
 
 after(killAll);
@@ -113,11 +113,12 @@ test("lab instructions --init-delay-ms: initialize answered late, other requests
   assert.equal(JSON.parse(piped.stdout).id, 1);
 });
 
-test("lab --log: one line per received message; `ccforensics rpc` reads it (legacy fallback, then dual era)", async () => {
+test("lab --log: every message both ways, whole, with time and direction; `rpc` shows the -32601, initialize's version and the gap", async () => {
   const dir = tmp();
   const log = join(dir, "rpc-log.jsonl");
   const c = new StdioClient(["lab", "instructions", "--log", log]);
   await c.request(PROBE);
+  await new Promise((res) => setTimeout(res, 30));
   await c.request(INIT);
   c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   await c.request({ id: 2, method: "tools/list" });
@@ -125,14 +126,28 @@ test("lab --log: one line per received message; `ccforensics rpc` reads it (lega
   await c.replies(4);
   await c.end();
   const lines = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.method), ["server/discover", "initialize", "notifications/initialized", "tools/list", undefined]);
-  assert.deepEqual(Object.keys(lines[0]), ["t", "method", "id", "_meta"]);
-  assert.deepEqual(lines[0]._meta, PROBE.params._meta);
-  assert.ok(!("id" in lines[2]), "notifications have no id");
+  assert.deepEqual(lines.map((l) => [l.dir, l.method ?? (l.error ? `error ${l.error.code}` : l.result ? "result" : "malformed")]), [
+    ["in", "server/discover"], ["out", "error -32601"], ["in", "initialize"], ["out", "result"],
+    ["in", "notifications/initialized"], ["in", "tools/list"], ["out", "result"], ["in", "malformed"], ["out", "error -32700"],
+  ]);
+  assert.deepEqual(Object.keys(lines[0]), ["t", "dir", "jsonrpc", "id", "method", "params"]);
+  assert.deepEqual(lines[0].params, PROBE.params, "params logged whole, _meta included");
+  assert.deepEqual(lines[2].params, INIT.params);
+  assert.equal(lines[3].result.instructions.length, 1000, "the result is logged whole");
+  assert.deepEqual(lines[6].result.tools.map((t: any) => t.name), ["lookup_part", "list_bins", "lab_ping"]);
+  assert.ok(!("id" in lines[4]), "notifications have no id");
   assert.match(lines[0].t, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.ok(lines[4].malformed);
   const j = parseEnvelope(await runCli(["rpc", log, "--json"]), "rpc");
   assert.deepEqual([j.rpc.firstMethod, j.rpc.era, j.rpc.probe.id, j.rpc.probe.clientName], ["server/discover", "legacy", "server-discover-probe-1", "claude-code"]);
+  assert.deepEqual([j.rpc.probe.answered, j.rpc.probe.errorCode, j.rpc.probeOutcome, j.rpc.responsesLogged], ["error", -32601, "error", true]);
+  assert.equal(j.rpc.initialize.protocolVersion, "2025-11-25");
+  assert.ok(j.rpc.initialize.msAfterProbe >= 30 && j.rpc.initialize.msAfterProbe < 60000, String(j.rpc.initialize.msAfterProbe));
+  assert.deepEqual(j.rpc.instructions.map((x: any) => [x.method, x.chars]), [["initialize", 1000]]);
+  const received = await runCli(["outputs", "-", "--rpc-log", sample("runs", "en-1000-a", "rpc-log.jsonl"), "--json"], { stdin: "" });
+  assert.match(received.stderr, /no tools\/list response in the message log/, "the old received-only log had no results");
+  const both = await runCli(["outputs", "-", "--rpc-log", log, "--json"], { stdin: "" });
+  assert.equal(both.code, 0);
+  assert.doesNotMatch(both.stderr, /no tools\/list response/, "outputs finds the tools/list result in the lab log");
 
   const dual = join(dir, "dual.jsonl");
   const d = new StdioClient(["lab", "instructions", "--dual"], { LAB_LOG: dual });
@@ -140,7 +155,7 @@ test("lab --log: one line per received message; `ccforensics rpc` reads it (lega
   await d.request({ id: 1, method: "tools/list", params: PROBE.params });
   await d.end();
   const jd = parseEnvelope(await runCli(["rpc", dual, "--json"]), "rpc");
-  assert.deepEqual([jd.rpc.era, jd.rpc.initialize], ["modern", null]);
+  assert.deepEqual([jd.rpc.era, jd.rpc.initialize, jd.rpc.probe.answered], ["modern", null, "result"]);
 });
 
 test("lab output: emit_text / emit_text_annotated exact sizes, _meta maxResultSizeChars, bad chars → -32602, --cjk", async () => {

@@ -93,7 +93,7 @@ test("emit_text: exactly N chars for 30,000 / 52,000 / 66,000; markers on their 
 
 test("emit_text --cjk: lines of 59 BMP ideographs, 3 UTF-8 bytes each; tiny sizes still exact", () => {
   const n = 24000;
-  const t = emitText(n, true);
+  const t = emitText(n, "cjk");
   assert.equal(t.length, n);
   const lines = t.split("\n").slice(1, -2);
   for (const l of lines.slice(0, -1)) {

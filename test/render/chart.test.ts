@@ -43,8 +43,9 @@ test("staircase and compare specs render: points coloured by check, bars per run
 test("a long table is laid out in blocks (cli-table3 is quadratic), every row still printed", async () => {
   const { renderTerminal, BLOCK_ROWS } = await import("../../src/render/table.js");
   const { plain } = await import("../../src/render/palette.js");
+  const { col } = await import("../../src/report/model.js");
   const rows = Array.from({ length: BLOCK_ROWS * 2 + 7 }, (_, i) => ({ n: i + 1 }));
-  const out = renderTerminal({ title: "t", tables: [{ id: "x", title: "x", columns: [{ key: "n", header: "n", kind: "int" }], rows, footer: [{ n: 999999 }] }], warnings: [] }, plain);
+  const out = renderTerminal({ title: "t", tables: [{ id: "x", title: "x", columns: [col("n", "n", "int")], rows, footer: [{ n: 999999 }] }], warnings: [] }, plain);
   assert.match(out, /rows 1–500 of 1007/);
   assert.match(out, /rows 1001–1007 of 1007/);
   assert.equal((out.match(/│\s+\d[\d,]*\s+│/g) ?? []).length, rows.length + 1);

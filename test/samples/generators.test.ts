@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const GENERATORS = ["make-foundation.mjs", "make-demo.mjs", "make-logs.mjs", "make-outputs.mjs", "make-instructions.mjs"];
 
 /** Committed sample files no generator writes: said so in their folder's README. */
-const BY_HAND = [/^\.gitattributes$/, /^logs\/claude-p\//, /^logs\/(?:[^/]+\/)?README\.md$/];
+const BY_HAND = [/^\.gitattributes$/, /^logs\/claude-p\//, /^lab\//, /^logs\/(?:[^/]+\/)?README\.md$/, /^matrices\//];
 
 function files(dir: string, skip?: string): string[] {
   const out: string[] = [];

@@ -1,0 +1,22 @@
+import { UsageError } from "../errors.js";
+import { isKnownZone } from "../render/zone.js";
+
+/**
+ * The zone times are shown in: `--tz` if given (unknown → usage error), else the `TZ` of the CLI's
+ * env (POSIX's leading `:` dropped), else the zone this Node runs in. A TZ that Intl does not know is
+ * named on stderr and UTC used, rather than guessing.
+ */
+export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, warn: (w: string) => void): string {
+  if (given !== undefined) {
+    const z = given.trim();
+    if (z === "" || !isKnownZone(z)) throw new UsageError(`--tz: unknown time zone "${given}"; give an IANA name such as Europe/Berlin or America/New_York, or UTC`);
+    return z;
+  }
+  const fromEnv = env.TZ?.replace(/^:/, "").trim();
+  if (fromEnv) {
+    if (isKnownZone(fromEnv)) return fromEnv;
+    warn(`TZ=${env.TZ} is not a time zone this Node knows; times are shown in UTC (--tz ZONE to choose)`);
+    return "UTC";
+  }
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}

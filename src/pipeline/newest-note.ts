@@ -1,0 +1,30 @@
+import { statSync } from "node:fs";
+import { sanitize } from "../render/sanitize.js";
+import { timeInZone } from "../render/zone.js";
+import { makeRedactor } from "../report/redact.js";
+import type { Picked } from "../sources/newest.js";
+
+/** The stderr line that names the session picked for a command given no target (CONTRACT.md). */
+export function newestNote(p: Picked, zone: string, redact = false): string {
+  const when = p.byMtime ? `${timeInZone(p.time, zone)} (file time; no record has one)` : timeInZone(p.time, zone);
+  const note = `newest session: ${p.file.id} · ${p.glance.cwd ?? "(no cwd recorded)"} · ${when}`;
+  if (!redact) return sanitize(note);
+  // A terminal session gets pasted too: --redact shortens the id and the home dir here as in the document.
+  const r = makeRedactor();
+  r.collect(note);
+  return sanitize(r.apply(note));
+}
+
+/** Bytes of the files to read, for the progress line; undefined when stdin is among them (its size is unknown). */
+export function totalBytes(inputs: Array<{ path: string }>): number | undefined {
+  let n = 0;
+  for (const i of inputs) {
+    if (i.path === "-") return undefined;
+    try {
+      n += statSync(i.path).size;
+    } catch {
+      return undefined;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,28 @@
+import { col, isCount, type Column, type ColumnKind, type Row } from "../report/model.js";
+import { formatterFor } from "./kinds.js";
+import { sanitize } from "./sanitize.js";
+
+const blank = (v: unknown) => v === null || v === undefined || v === "";
+
+/** A cell's text: its kind's formatter (or the column's placeholder), then the first mark whose field is set; `empty` for nothing. */
+export function cellText(row: Row, c: Column, empty = ""): string {
+  const v = row[c.key];
+  let s = blank(v) ? (c.empty ?? "") : isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
+  // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
+  if (s !== "") s += markOf(row, c);
+  return s === "" ? empty : s;
+}
+
+function markOf(row: Row, c: Column): string {
+  for (const m of c.marks ?? []) {
+    const v = row[m.key];
+    if (blank(v) || v === false) continue;
+    return v === true ? m.text : `${m.text}${sanitize(String(v))}`;
+  }
+  return "";
+}
+
+/** One value outside a table (summary lines). */
+export function formatValue(v: unknown, kind: ColumnKind, empty = ""): string {
+  return cellText({ v }, col("v", "", kind), empty);
+}

@@ -1,0 +1,161 @@
+import type { Column, ColumnKind, Row } from "../report/model.js";
+import { sanitize } from "./sanitize.js";
+import { displayZone, timeInZone } from "./zone.js";
+
+/** One cell's text from its raw value; the row gives a composing kind its companion fields. Never throws. */
+export type Formatter = (v: unknown, row: Row, c: Column) => string;
+
+const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+const RATIO = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Claude Code's own size text: <1024 → "N bytes", else 1024-based with one decimal, ".0" dropped (FORMATS.md 6.1). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const units = ["KB", "MB", "GB"];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${(Math.round(v * 10) / 10).toString()}${units[u]}`;
+}
+
+/** Tokens per character spans 0.003 (a saved 320,000-char result) to 2 (CJK): two decimals would print 0.00. */
+export function formatRate(v: number): string {
+  return v >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
+}
+
+/** Evidence text, escaped for a terminal; lists joined, anything else as JSON. */
+export const text: Formatter = (v) => sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : JSON.stringify(v) ?? "");
+
+/** A numeric kind shows a non-number (a footer label such as `total`) as text. */
+const numeric = (f: (n: number) => string): Formatter => (v, row, c) => (typeof v === "number" ? f(v) : text(v, row, c));
+
+const part = (row: Row, c: Column, i: number): unknown => {
+  const k = c.parts?.[i];
+  return k === undefined ? undefined : row[k];
+};
+const intOrZero = (v: unknown) => INT.format(typeof v === "number" ? v : 0);
+
+export const int = numeric((n) => INT.format(n));
+export const signed = numeric((n) => (n > 0 ? `+${INT.format(n)}` : INT.format(n)));
+export const bytes = numeric(formatBytes);
+export const ms = numeric((n) => `${INT.format(n)} ms`);
+export const ratio = numeric((n) => RATIO.format(n));
+export const rate = numeric(formatRate);
+export const usd = numeric((n) => `$${n.toFixed(4)}`);
+export const usdExact = numeric((n) => `$${n.toFixed(6)}`);
+export const bool: Formatter = (v, row, c) => (v === true ? "yes" : v === false ? "no" : text(v, row, c));
+// --tz: tables and markdown show the run's zone; UTC text passes through unchanged.
+export const time: Formatter = (v) => sanitize(typeof v === "string" ? timeInZone(v, displayZone()) : String(v));
+
+/** `2,194 (0/2,194)`; the brackets only when either part is known. */
+export const split: Formatter = (v, row, c) => {
+  if (typeof v !== "number") return text(v, row, c);
+  const a = part(row, c, 0);
+  const b = part(row, c, 1);
+  const known = (a !== null && a !== undefined) || (b !== null && b !== undefined);
+  return known ? `${INT.format(v)} (${intOrZero(a)}/${intOrZero(b)})` : INT.format(v);
+};
+
+/** `2 (1,442)`, or `2 (≈307)` when the exact flag in `parts[1]` is false; blank for none. */
+export const countOf: Formatter = (v, row, c) => {
+  if (typeof v !== "number") return text(v, row, c);
+  if (v === 0) return "";
+  const approx = c.parts?.[1] !== undefined && part(row, c, 1) !== true;
+  return `${v} (${approx ? "≈" : ""}${intOrZero(part(row, c, 0))})`;
+};
+
+/** `20000 → 2048`, as Claude Code's debug log writes it. */
+export const change: Formatter = (v, row, c) => `${text(v, row, c)} → ${text(part(row, c, 0) ?? "?", row, c)}`;
+
+/** `2 (+1,234)`, or `2` when the growth is unknown; blank for none. */
+export const countGrowth: Formatter = (v, row, c) => {
+  if (typeof v !== "number") return text(v, row, c);
+  if (v === 0) return "";
+  const g = part(row, c, 0);
+  return typeof g === "number" ? `${v} (+${INT.format(g)})` : String(v);
+};
+
+export const consulted: Formatter = (v, row, c) => (typeof v !== "number" ? text(v, row, c) : v > 0 ? `yes (${v})` : "no");
+
+export const mixed: Formatter = (v, row, c) => {
+  const k = row.kind;
+  return formatterFor(typeof k === "string" && KINDS.has(k) && k !== "mixed" ? (k as ColumnKind) : "text")(v, row, c);
+};
+
+export function formatterFor(kind: ColumnKind): Formatter {
+  switch (kind) {
+    case "int":
+      return int;
+    case "signed":
+      return signed;
+    case "bytes":
+      return bytes;
+    case "ms":
+      return ms;
+    case "ratio":
+      return ratio;
+    case "rate":
+      return rate;
+    case "usd":
+      return usd;
+    case "usdExact":
+      return usdExact;
+    case "bool":
+      return bool;
+    case "time":
+      return time;
+    case "text":
+    case "id":
+    case "path":
+      return text;
+    case "split":
+      return split;
+    case "countOf":
+      return countOf;
+    case "change":
+      return change;
+    case "countGrowth":
+      return countGrowth;
+    case "consulted":
+      return consulted;
+    case "mixed":
+      return mixed;
+    default:
+      return kind satisfies never;
+  }
+}
+
+/** Plain numbers read right-aligned; composed cells (`2,194 (0/2,194)`) and text read from the left. */
+export function alignOf(c: Column): "left" | "right" {
+  if (c.align) return c.align;
+  switch (c.kind) {
+    case "int":
+    case "signed":
+    case "bytes":
+    case "ms":
+    case "ratio":
+    case "rate":
+    case "usd":
+    case "usdExact":
+      return "right";
+    case "time":
+    case "bool":
+    case "text":
+    case "id":
+    case "path":
+    case "split":
+    case "countOf":
+    case "change":
+    case "countGrowth":
+    case "consulted":
+    case "mixed":
+      return "left";
+    default:
+      return c.kind satisfies never;
+  }
+}
+
+const KINDS = new Set<string>(["int", "signed", "bytes", "ms", "ratio", "rate", "usd", "usdExact", "time", "bool", "text", "id", "path", "split", "countOf", "change", "countGrowth", "consulted", "mixed"] satisfies ColumnKind[]);

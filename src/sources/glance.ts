@@ -1,0 +1,91 @@
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openEvidenceFd } from "./guard.js";
+
+/** What a session's first and last records say, read from the file's two ends only. */
+export interface Glance {
+  cwd: string | null;
+  first: string | null;
+  last: string | null;
+  mtimeMs: number;
+  bytes: number;
+}
+
+const CHUNK = 65_536;
+/** Past this many bytes from either end without a timestamp, the end counts as having none. */
+const LIMIT = 8 * 1_048_576;
+
+/**
+ * First time and cwd from the head, last time from the tail, so picking the newest of many sessions
+ * never reads them whole. Opened through the guard: a FIFO planted in a config dir cannot stall the lookup.
+ */
+export function glance(path: string): Glance {
+  const fd = openEvidenceFd(path);
+  try {
+    const st = fstatSync(fd);
+    const head = fromHead(fd, st.size);
+    return { ...head, last: fromTail(fd, st.size), mtimeMs: st.mtimeMs, bytes: st.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fromHead(fd: number, size: number): { cwd: string | null; first: string | null } {
+  let cwd: string | null = null;
+  let first: string | null = null;
+  let rest = "";
+  for (let pos = 0; pos < Math.min(size, LIMIT) && (cwd === null || first === null); pos += CHUNK) {
+    const text = rest + read(fd, pos, Math.min(CHUNK, size - pos));
+    const lines = text.split("\n");
+    // The last piece may be cut mid-line unless this chunk reached the end of the file.
+    rest = pos + CHUNK < size ? lines.pop()! : "";
+    for (const l of lines) {
+      const r = record(l);
+      if (!r) continue;
+      if (cwd === null && typeof r.cwd === "string" && r.cwd !== "") cwd = r.cwd;
+      first ??= timeOf(r);
+      if (cwd !== null && first !== null) break;
+    }
+  }
+  return { cwd, first };
+}
+
+function fromTail(fd: number, size: number): string | null {
+  let rest = "";
+  for (let end = size; end > 0 && size - end < LIMIT; end -= CHUNK) {
+    const start = Math.max(0, end - CHUNK);
+    const text = read(fd, start, end - start) + rest;
+    const lines = text.split("\n");
+    rest = start > 0 ? lines.shift()! : "";
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const r = record(lines[i]!);
+      const t = r && timeOf(r);
+      if (t) return t;
+    }
+  }
+  return null;
+}
+
+// latin1 maps each byte to one char, so a chunk edge never splits a character; each whole line is
+// decoded as UTF-8 again before it is parsed.
+function read(fd: number, pos: number, len: number): string {
+  const buf = Buffer.alloc(len);
+  const n = readSync(fd, buf, 0, len, pos);
+  return buf.subarray(0, n).toString("latin1");
+}
+
+function record(line: string): Record<string, unknown> | undefined {
+  const t = line.trim();
+  if (!t.startsWith("{")) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(t, "latin1").toString("utf8")) as unknown;
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeOf(r: Record<string, unknown>): string | null {
+  const t = r.timestamp;
+  // Only ranking and filtering use it; records/time.ts checks times fully (sources sit below records).
+  return typeof t === "string" && /^\d{4}-\d{2}-\d{2}T/.test(t) && Number.isFinite(Date.parse(t)) ? t : null;
+}

@@ -1,0 +1,77 @@
+import { UsageError } from "../errors.js";
+import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
+import { listSessionFiles, type SessionFile } from "./discover.js";
+import { glance, type Glance } from "./glance.js";
+import { skip, statPath } from "./guard.js";
+
+export interface Picked {
+  file: SessionFile;
+  glance: Glance;
+  /** The time it was ranked by: its last record's, or the file's mtime when no record has one. */
+  time: string;
+  byMtime: boolean;
+}
+
+/**
+ * The newest session under the config dirs that passes the filter: latest last-record time, or file
+ * mtime for a session without times. Files are visited newest mtime first and only their two ends are
+ * read; since a transcript is appended as its records happen, its mtime is at or after its last record,
+ * so once a file's mtime is older than the best time found no later file can beat it.
+ */
+export function newestSession(dirs: string[], filter: SessionFilter): Picked | undefined {
+  const files = listSessionFiles(dirs).map((f) => ({ f, mtime: mtimeOf(f.path) }));
+  files.sort((a, b) => b.mtime - a.mtime || a.f.id.localeCompare(b.f.id));
+  let best: Picked | undefined;
+  let bestMs = -Infinity;
+  for (const { f, mtime } of files) {
+    if (mtime < bestMs) break;
+    const g = safeGlance(f.path);
+    if (!g || !matches(filter, f, g)) continue;
+    const ms = g.last !== null ? Date.parse(g.last) : g.mtimeMs;
+    if (ms > bestMs || (ms === bestMs && best !== undefined && f.id < best.file.id)) {
+      best = { file: f, glance: g, time: g.last ?? new Date(g.mtimeMs).toISOString(), byMtime: g.last === null };
+      bestMs = ms;
+    }
+  }
+  return best;
+}
+
+/** Why nothing was picked: what was searched and which filters were on. */
+export function noSessionError(dirs: string[], filter: SessionFilter): UsageError {
+  const by = filtering(filter) ? ` matching ${describe(filter)}` : "";
+  return new UsageError(
+    `no target, and no session${by} under ${dirs.join(", ")}: give a session id, a transcript path, or pipe JSONL into stdin (-)`,
+  );
+}
+
+/** Keeps the lookup candidates that pass the filter (an id prefix plus --since narrows to one). */
+export function filterSessions(files: SessionFile[], filter: SessionFilter): SessionFile[] {
+  if (!filtering(filter)) return files;
+  return files.filter((f) => {
+    const g = safeGlance(f.path);
+    return g !== undefined && matches(filter, f, g);
+  });
+}
+
+export function describe(f: SessionFilter): string {
+  return [f.project !== undefined ? `--project ${f.project}` : "", f.since ? `--since ${f.since}` : "", f.until ? `--until ${f.until}` : ""].filter(Boolean).join(" ");
+}
+
+function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {
+  const fileTime = new Date(g.mtimeMs).toISOString();
+  return sessionMatches(filter, { cwd: g.cwd, projectDir: f.projectDir, first: g.first ?? fileTime, last: g.last ?? fileTime });
+}
+
+/** A file that cannot be glanced at is passed over and listed (health.skipped), never silently. */
+function safeGlance(path: string): Glance | undefined {
+  try {
+    return glance(path);
+  } catch (e) {
+    skip(path, `not read to find the newest session: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+function mtimeOf(path: string): number {
+  return statPath(path)?.mtimeMs ?? -Infinity;
+}
