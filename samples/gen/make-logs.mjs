@@ -257,3 +257,64 @@ function startup(d, server) {
   ];
   write("debug/pasted-crlf.debug.txt", lines.join("\r\n") + "\r\n");
 }
+
+// failures that read like prose (FORMATS.md 11): a connection error whose body is a ZodError's
+// multi-line issue list, a server that ignored SIGINT and SIGTERM, one that exited, subscribe=false
+// connects, count_tokens after an API request (a per-turn check) and after a tool result, and a
+// countTokens call that failed with 404
+{
+  const d = dbg("2026-10-02T09:41:07.118Z");
+  d.add(0, "DEBUG", "mcp runtime arm: v2 (source: growthbook)");
+  for (const [ms, name] of [[2, "docs"], [3, "lab"], [4, "notes"]]) d.add(ms, "DEBUG", `MCP server "${name}": Starting connection with timeout of 30000ms`);
+  d.add(171, "DEBUG", 'MCP server "lab": Successfully connected (transport: stdio) in 168ms');
+  d.add(172, "DEBUG", `MCP server "lab": ${caps("legacy", "2025-11-25")}`);
+  d.add(172, "DEBUG", '[MCP] Server "lab" connected with subscribe=false');
+  d.add(190, "DEBUG", 'MCP server "notes": Successfully connected (transport: stdio) in 186ms');
+  d.add(388, "DEBUG", 'MCP server "docs": Successfully connected (transport: http) in 386ms');
+  d.add(389, "DEBUG", '[MCP] Server "docs" connected with subscribe=false');
+  d.add(506, "DEBUG", `[API REQUEST] /v1/messages x-client-request-id=${rid(11)} source=sdk`);
+  d.add(511, "DEBUG", `[API REQUEST] /v1/messages/count_tokens x-client-request-id=${rid(12)} source=count_tokens`);
+  d.add(733, "ERROR", 'countTokens API call failed: 404 {"type":"error","error":{"type":"not_found_error","message":"model: claude-lab-0"}}');
+  d.add(2950, "DEBUG", 'MCP server "docs": HTTP connection dropped after 2s uptime');
+  d.add(2951, "DEBUG", 'MCP server "docs": Connection error: [');
+  for (const l of [
+    "  {",
+    '    "code": "invalid_union",',
+    '    "unionErrors": [',
+    '      { "issues": [ { "code": "invalid_type", "expected": "string", "received": "undefined", "path": ["jsonrpc"], "message": "Required" } ], "name": "ZodError" },',
+    '      { "issues": [ { "code": "unrecognized_keys", "keys": ["status"], "path": [], "message": "Unrecognized key(s) in object: \'status\'" } ], "name": "ZodError" }',
+    "    ],",
+    '    "path": [],',
+    '    "message": "Invalid input"',
+    "  }",
+    "]",
+  ]) d.raw(l);
+  d.add(4102, "DEBUG", 'MCP server "lab": Calling MCP tool: lookup_part');
+  d.add(4131, "DEBUG", "MCP server \"lab\": Tool 'lookup_part' completed successfully in 29ms");
+  d.add(4140, "DEBUG", `[API REQUEST] /v1/messages/count_tokens x-client-request-id=${rid(13)} source=count_tokens`);
+  d.add(4377, "DEBUG", `[API REQUEST] /v1/messages x-client-request-id=${rid(14)} source=sdk`);
+  d.add(9012, "DEBUG", 'MCP server "notes": Sending SIGINT to MCP server process');
+  d.add(9040, "DEBUG", 'MCP server "notes": MCP server process exited cleanly');
+  d.add(9041, "DEBUG", 'MCP server "lab": Sending SIGINT to MCP server process');
+  d.add(9142, "DEBUG", 'MCP server "lab": SIGINT failed, sending SIGTERM to MCP server process');
+  d.add(9520, "DEBUG", 'MCP server "lab": SIGTERM failed, sending SIGKILL to MCP server process');
+  d.add(9521, "DEBUG", 'MCP server "lab": UNKNOWN connection closed after 9s (cleanly)');
+  d.add(9521, "DEBUG", 'MCP server "lab": Cleared connection cache for reconnection');
+  write("debug/failures.debug.txt", d.text());
+}
+
+// lines copied into an issue or an article: without the time, and some without the level too
+{
+  const lines = [
+    "mcp runtime arm: v1 (source: default)",
+    'MCP server "lab": Starting connection with timeout of 30000ms',
+    'MCP server "lab": Successfully connected (transport: stdio) in 97ms',
+    'MCP server "lab": Server instructions truncated from 5000 to 2048 chars',
+    `[DEBUG] MCP server "lab": ${caps("legacy", "2025-11-25")}`,
+    '[MCP] Server "lab" connected with subscribe=false',
+    "",
+    'MCP server "shop": Connection failed after 73ms (CONNECTION_CLOSED)',
+    "[API REQUEST] /v1/messages source=sdk",
+  ];
+  write("debug/pasted-headerless.debug.txt", lines.join("\n") + "\n");
+}

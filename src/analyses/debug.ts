@@ -1,5 +1,7 @@
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import type { Analysis } from "./analysis.js";
+import { debugFlags } from "./debug-flags.js";
+import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
 
 /** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
 export interface DebugServer {
@@ -14,8 +16,14 @@ export interface DebugServer {
   /** Time of `Starting connection…` and of `Successfully connected…`. */
   startedAt: string | null;
   connectedAt: string | null;
-  /** connected, failed, timeout, or started (never connected in this log). */
-  status: "connected" | "failed" | "timeout" | "started" | "seen";
+  /**
+   * The last state the log shows: connected; failed or timeout (never connected); errored (a
+   * connection error after connecting); killed (did not stop on SIGINT: SIGTERM or SIGKILL sent);
+   * started (never connected in this log); seen (only mentioned).
+   */
+  status: "connected" | "failed" | "timeout" | "errored" | "killed" | "started" | "seen";
+  /** `SIGINT → SIGTERM → SIGKILL` when the server had to be forced to stop. */
+  forcedShutdown: string | null;
   /** Connected after the first main API request went out: its tools and instructions missed request 1. */
   lateByMs: number | null;
   toolCalls: number;
@@ -44,6 +52,11 @@ export interface DebugResult {
   runtimeArm: string | null;
   runtimeArmSource: string | null;
   countTokensCalls: number;
+  /** Each count_tokens request with the entry just before it (observed, not a cause). */
+  countTokens: CountTokensCall[];
+  countTokensFailures: number;
+  /** Entries that report a failure: ERROR level, connection errors, forced shutdowns, failed countTokens calls. */
+  errors: number;
   servers: DebugServer[];
   persisted: Array<{ path: string; size: string; bytes: number | null; line: number; time: string | null }>;
   events: DebugEvent[];
@@ -62,6 +75,7 @@ interface State {
   firstMs: number | null;
   firstApiMs: number | null;
   connectedMs: Map<string, number>;
+  ct: CountTokensState;
 }
 
 /** Sources of requests that are not the main conversation (title, token counts, quota probes). */
@@ -72,13 +86,15 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
   init(): State {
     return {
       r: {
-        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, servers: [], persisted: [], events: [],
+        // The contract's fields first, in its order.
+        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, servers: [], persisted: [], events: [], countTokens: [], countTokensFailures: 0, errors: 0,
         apiRequests: 0, apiRequestSources: {}, firstTime: null, lastTime: null, levels: {}, perMessageBudget: [], flags: [],
       },
       servers: new Map(),
       firstMs: null,
       firstApiMs: null,
       connectedMs: new Map(),
+      ct: emptyCountTokens(),
     };
   },
   step(s: State, rec: DebugRecord): void {
@@ -92,7 +108,8 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
       if (at !== undefined && s.firstApiMs !== null && at > s.firstApiMs) sv.lateByMs = at - s.firstApiMs;
     }
     r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
-    r.flags = flags(r);
+    r.countTokens = s.ct.calls;
+    r.flags = debugFlags(r);
     return r;
   },
 };
@@ -102,7 +119,7 @@ function server(s: State, name: string): DebugServer {
   if (!sv) {
     sv = {
       name, connectMs: null, transport: null, protocolEra: null, negotiatedProtocolVersion: null, instructionsTruncatedFrom: null, instructionsTruncatedTo: null,
-      serverVersion: null, startedAt: null, connectedAt: null, status: "seen", lateByMs: null, toolCalls: 0, toolsDone: 0, toolsFailed: 0, toolMs: 0,
+      serverVersion: null, startedAt: null, connectedAt: null, status: "seen", forcedShutdown: null, lateByMs: null, toolCalls: 0, toolsDone: 0, toolsFailed: 0, toolMs: 0,
       errors: 0, stderrLines: 0, lastError: null, closed: null,
     };
     s.servers.set(name, sv);
@@ -122,10 +139,18 @@ function stepEntry(s: State, e: DebugEntry): void {
   r.events.push({ time: e.time, level: e.level, kind: e.event.type, server: e.server, text: e.text, line: e.pos.line, offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null });
   const ev = e.event;
   const sv = e.server !== null ? server(s, e.server) : null;
+  stepCountTokens(s.ct, e);
+  if ((e.level === "ERROR" && ev.type !== "mcp-stderr") || FAILURES.has(ev.type)) r.errors += 1;
   if (sv && e.level === "ERROR" && ev.type !== "mcp-stderr") {
     sv.errors += 1;
-    sv.lastError = e.text;
+    sv.lastError = bare(e.text);
   }
+  // At ERROR level the line above has counted it already.
+  const failure = (text: string) => {
+    if (!sv) return;
+    if (e.level !== "ERROR") sv.errors += 1;
+    sv.lastError = text;
+  };
   switch (ev.type) {
     case "mcp-starting":
       if (sv) {
@@ -139,7 +164,16 @@ function stepEntry(s: State, e: DebugEntry): void {
         sv.transport = ev.transport;
         sv.connectedAt = e.time;
         sv.status = "connected";
+        // A new connection: a forced stop of the old one no longer describes where the server ended.
+        sv.forcedShutdown = null;
         if (e.ms !== null) s.connectedMs.set(sv.name, e.ms);
+      }
+      break;
+    case "mcp-subscribe":
+      // `[MCP] Server "x" connected with subscribe=…` is a connect of its own (a paste may hold only it).
+      if (sv && sv.status !== "connected") {
+        sv.status = "connected";
+        sv.connectedAt ??= e.time;
       }
       break;
     case "mcp-capabilities":
@@ -157,11 +191,30 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "mcp-connection-failed":
     case "mcp-connection-timeout":
+      if (sv && sv.status !== "connected") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
+      failure(bare(e.text));
+      break;
+    case "mcp-connection-error":
+      if (sv && sv.status !== "killed") sv.status = "errored";
+      failure(bare(e.text));
+      break;
+    case "mcp-shutdown-forced":
       if (sv) {
-        if (sv.status !== "connected") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
-        if (e.level !== "ERROR") sv.errors += 1;
-        sv.lastError = e.text;
+        // One forced stop is one failure, however many signals it took.
+        if (sv.status !== "killed") {
+          sv.errors += e.level === "ERROR" ? 0 : 1;
+          r.errors += e.level === "ERROR" ? 0 : 1;
+        }
+        sv.status = "killed";
+        sv.forcedShutdown = sv.forcedShutdown === null ? `${ev.failed} → ${ev.signal}` : `${sv.forcedShutdown} → ${ev.signal}`;
+        sv.lastError = bare(e.text);
       }
+      break;
+    case "mcp-shutdown-error":
+      failure(bare(e.text));
+      break;
+    case "count-tokens-failed":
+      r.countTokensFailures += 1;
       break;
     case "mcp-tool-call":
       if (sv) sv.toolCalls += 1;
@@ -184,7 +237,8 @@ function stepEntry(s: State, e: DebugEntry): void {
     case "mcp-connection-closed":
     case "mcp-connection-dropped":
     case "mcp-shutdown":
-      if (sv) sv.closed = e.text.replace(/^MCP server "[^"]+":? /, "");
+    case "mcp-process-exited":
+      if (sv) sv.closed = bare(e.text);
       break;
     case "runtime-arm":
       r.runtimeArm ??= ev.arm;
@@ -207,24 +261,8 @@ function stepEntry(s: State, e: DebugEntry): void {
   }
 }
 
-/** What the seed flagged, and what else a reader should not miss. */
-function flags(r: DebugResult): string[] {
-  const f: string[] = [];
-  if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
-    f.push(
-      `mcp runtime arm v2 with no opt-in variable (source: ${r.runtimeArmSource}): MCP_SDK_GENERATION was not set, yet the v2 runtime probes servers with server/discover before initialize`,
-    );
-  }
-  for (const sv of r.servers) {
-    if (sv.lateByMs !== null) {
-      f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
-    }
-    if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
-    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${sv.lastError ?? ""}`);
-    if (sv.instructionsTruncatedFrom !== null) {
-      f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
-    }
-  }
-  if (r.countTokensCalls > 0) f.push(`${r.countTokensCalls} /v1/messages/count_tokens request(s): a tool result was long enough for the token check`);
-  return f;
-}
+/** Event kinds that are failures whatever their level (Claude Code logs most of them at DEBUG). */
+const FAILURES = new Set(["mcp-connection-failed", "mcp-connection-timeout", "mcp-connection-error", "mcp-shutdown-error", "count-tokens-failed", "mcp-tool-failed"]);
+
+/** The message without its `MCP server "x"` prefix. */
+const bare = (text: string) => text.replace(/^MCP server "[^"]+":? /, "");

@@ -5,8 +5,20 @@ import { checkAnswer, type AnswerCheck } from "./probe.js";
 import type { RequestsResult } from "./requests.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 
-export interface AnswerSummary extends AnswerCheck {
-  text: string;
+/**
+ * What the answer could be held against: `matches` / `mismatch` when a delivery with probe values was
+ * active at the answer; `nothing-delivered` when no instructions reached the model before it (a
+ * match would say nothing); `no-probe` when what reached it carries no probe values; `no-answer`
+ * when the model gave no text to check.
+ */
+export type AnswerVerdict = "matches" | "mismatch" | "nothing-delivered" | "no-probe" | "no-answer";
+
+export interface AnswerSummary extends Omit<AnswerCheck, "matches"> {
+  /** null when there was nothing to hold the answer against, or no answer (see `check`). */
+  matches: boolean | null;
+  check: AnswerVerdict;
+  /** The answer's text, or null when the model gave none. */
+  text: string | null;
   /** `transcript` (last assistant text of the chain) or `stream-json` (the run's `result`). */
   source: "transcript" | "stream-json";
   file: string;
@@ -30,32 +42,46 @@ export function answerCheck(
 ): AnswerSummary | null {
   const chain = scan.answers.has("main") ? "main" : ([...scan.answers.keys()][0] ?? "main");
   const a = scan.answers.get(chain);
-  const text = a?.text ?? run?.text;
-  if (text === undefined) return null;
+  const given = a?.text ?? run?.text;
+  const text = given !== undefined && given.trim() !== "" ? given : null;
   const reqs = requests.requests.toArray().filter((r) => r.chain === chain);
   const answerReq = a ? ([...reqs].reverse().find((r) => r.line <= a.line)?.index ?? null) : (reqs.at(-1)?.index ?? null);
+  const sent = rows.filter((r) => r.chain === chain && r.requestIndex !== null && (answerReq === null || r.requestIndex <= answerReq));
+  // With neither an answer nor anything delivered there is nothing to say about an answer.
+  if (text === null && !sent.some((r) => !r.removed)) return null;
   const active = new Map<string, InstructionRow>();
-  for (const r of rows) {
-    if (r.chain !== chain || r.requestIndex === null || (answerReq !== null && r.requestIndex > answerReq)) continue;
+  for (const r of sent) {
     if (r.removed) active.delete(r.server);
     else active.set(r.server, r);
   }
   const delivered = new Set<string>();
   for (const r of rows) for (const v of [r.probe?.begin, r.probe?.end]) if (v) delivered.add(v);
   const candidates = [...active.values()].filter((r) => r.probe !== null).reverse();
-  const checks = candidates.map((r) => ({ r, c: checkAnswer(text, r.probe, delivered) }));
+  const checks = text === null ? [] : candidates.map((r) => ({ r, c: checkAnswer(text, r.probe, delivered) }));
   const chosen = checks.find((x) => x.c.matches) ?? checks[0];
   for (const x of checks) x.r.answerMatches = x.c.matches;
-  const c = chosen?.c ?? checkAnswer(text, null, delivered);
+  const against = chosen?.r ?? (text === null ? candidates[0] : undefined);
+  const c = chosen?.c ?? checkAnswer(text ?? "", text === null ? (against?.probe ?? null) : null, delivered);
+  const check: AnswerVerdict =
+    text === null ? "no-answer"
+    : !sent.some((r) => !r.removed) ? "nothing-delivered"
+    // After a removal nothing is active, yet something was delivered: the answer must then be NONE.
+    : !chosen && active.size > 0 ? "no-probe"
+    : c.matches ? "matches" : "mismatch";
   return {
     ...c,
+    got: text === null ? { begin: null, end: null, last: null } : c.got,
+    mismatches: text === null ? [] : c.mismatches,
+    // With nothing delivered an answer can only be wrong (it claims a value), never right.
+    matches: check === "matches" ? true : check === "mismatch" || (check === "nothing-delivered" && c.mismatches.length > 0) ? false : null,
+    check,
     text,
-    source: a ? "transcript" : "stream-json",
-    file: a?.file ?? run!.file,
+    source: a || !run ? "transcript" : "stream-json",
+    file: a?.file ?? run?.file ?? rows[0]?.file ?? "",
     line: a?.line ?? null,
     requestIndex: answerReq,
-    server: chosen?.r.server ?? null,
-    deliveryLine: chosen?.r.line ?? null,
+    server: against?.server ?? null,
+    deliveryLine: against?.line ?? null,
   };
 }
 

@@ -81,6 +81,8 @@ export interface ToolResultRow {
   lastRequestTokens: number | null;
   countTokensConsulted: boolean | null;
   countTokensRequests: number | null;
+  /** Debug-log lines of the count_tokens requests inside this result's window (tool_use to tool_result). */
+  countTokensLines: number[];
   persistedLogged: boolean | null;
   persistedSize: string | null;
   maxResultSizeChars: number | null;
@@ -178,7 +180,7 @@ function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollecte
     requestTotalTokens: req?.totalInputTokens ?? null, resultsInRequest: req ? req.added.toolResults : null,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null, lastRequestTokens: req?.lastTotal ?? null,
     countTokensConsulted: dbg.countTokensRequests === null ? null : dbg.countTokensRequests > 0,
-    countTokensRequests: dbg.countTokensRequests, persistedLogged: dbg.persistedLogged, persistedSize: dbg.persistedSize,
+    countTokensRequests: dbg.countTokensRequests, countTokensLines: dbg.countTokensLines, persistedLogged: dbg.persistedLogged, persistedSize: dbg.persistedSize,
     ...ann, followUpReadCount: 0, followUpTokens: null,
   };
 }

@@ -39,7 +39,7 @@ export function compareRow(spec: { label: string; name: string }, s: AssembledSe
     probeBegin: withProbe?.probe?.begin ?? null,
     probeEnd: withProbe?.probe?.end ?? null,
     probeLast: withProbe?.probe?.lastMarker ?? null,
-    answer: s.instructions.answer?.text.trim() ?? res?.result?.trim() ?? null,
+    answer: s.instructions.answer?.text?.trim() ?? res?.result?.trim() ?? null,
     answerMatches: s.instructions.answer?.matches ?? null,
     firstMethod: s.rpc?.result.firstMethod ?? null,
     era: s.rpc?.result.era ?? null,

@@ -1,3 +1,4 @@
+import { joinCountTokens } from "../analyses/debug-count-tokens.js";
 import type { HeadlessRun } from "../analyses/headless-run.js";
 import type { InventoryResult } from "../analyses/inventory.js";
 import type { RequestsResult } from "../analyses/requests.js";
@@ -89,7 +90,8 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     inventory: t.results.inventory,
     instructions,
     outputs,
-    debug: ev.debug,
+    // count_tokens requests inside a result's window get that result (a tool result of N chars, a Read).
+    debug: ev.debug ? { ...ev.debug, result: { ...ev.debug.result, debug: joinCountTokens(ev.debug.result.debug, outputs.rows) } } : null,
     rpc: ev.rpc ? { input: ev.rpc.input, result: ev.rpc.result.rpc } : null,
     toolsList: tl?.input ?? null,
     run,

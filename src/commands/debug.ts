@@ -75,6 +75,7 @@ function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?
     ["levels", Object.entries(r.levels).map(([k, v]) => `${k} ${v}`).join(", ")],
     ["mcp runtime arm", r.runtimeArm === null ? null : `${r.runtimeArm} (source: ${r.runtimeArmSource})`],
     ["API requests", r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0],
+    ["errors", r.errors, "int"],
     ["count_tokens calls", r.countTokensCalls, "int"],
     ["persisted tool results", r.persisted.length, "int"],
   ];

@@ -21,6 +21,14 @@ export type DebugEvent =
   | { type: "mcp-connection-closed"; transport: string; uptimeS: number; clean: boolean }
   | { type: "mcp-closing"; reason: string }
   | { type: "mcp-shutdown"; signal: string | null }
+  /** `SIGINT failed, sending SIGTERM …`, `SIGTERM failed, sending SIGKILL …`: the server did not stop when asked. */
+  | { type: "mcp-shutdown-forced"; failed: string; signal: string }
+  | { type: "mcp-shutdown-error"; signal: string; error: string }
+  /** `MCP server process exited cleanly`, `… exited with code 1`. */
+  | { type: "mcp-process-exited"; how: string }
+  /** The transport's onerror: `Connection error: <message>` (a ZodError's message is a multi-line JSON array), or its named forms (`Connection reset - …`). */
+  | { type: "mcp-connection-error"; error: string }
+  | { type: "mcp-subscribe"; subscribe: boolean }
   | { type: "mcp-stderr"; text: string }
   | { type: "mcp-tool-call"; tool: string }
   | { type: "mcp-tool-done"; tool: string; duration: string; ms: number | null }
@@ -33,6 +41,8 @@ export type DebugEvent =
   | { type: "runtime-arm-invalid"; value: string }
   | { type: "api-request"; path: string; clientRequestId: string | null; source: string | null; countTokens: boolean }
   | { type: "persisted"; path: string; size: string; bytes: number | null }
+  /** `countTokens API call failed: 404 …`: a token count Claude Code asked for and did not get. */
+  | { type: "count-tokens-failed"; status: number | null; error: string }
   | { type: "per-message-budget"; persisted: number; messages: number; shed: string; reapplied: number }
   | { type: "startup"; what: string; ms: number | null }
   | { type: "other" };
@@ -54,6 +64,13 @@ export const RX = {
   closed: /^(?<t>[A-Z][\w-]*) connection closed after (?<s>\d+)s \((?<how>cleanly|with errors)\)$/,
   closing: /^Closing transport \((?<reason>.*)\)$/,
   shutdown: /^(?:Sending (?<sig>SIG[A-Z]+) to|Terminating) MCP server process/,
+  forced: /^(?<failed>SIG[A-Z]+) failed, sending (?<sig>SIG[A-Z]+) to MCP server process/,
+  shutdownError: /^Error sending (?<sig>SIG[A-Z]+): (?<err>[\s\S]*)$/,
+  exited: /^(?:MCP server )?process exited(?<how>[\s\S]*)$/i,
+  connectionError: /^Connection error: (?<err>[\s\S]*)$/,
+  connectionErrorNamed: /^(?:Connection (?:reset|timeout|refused)|Broken pipe|Host unreachable|Process not found|Failed to spawn process) - [\s\S]*$/,
+  subscribe: /^\[MCP\] Server "[^"]+" connected with subscribe=(?<sub>true|false)\s*$/,
+  countTokensFailed: /^countTokens API call failed:?\s*(?<status>\d{3})?\b\s*(?<err>[\s\S]*)$/,
   stderr: /^Server stderr: (?<text>[\s\S]*)$/,
   toolCall: /^Calling MCP tool: (?<tool>.+)$/,
   toolDone: /^Tool '(?<tool>.+)' completed successfully in (?<dur>.+)$/,
@@ -113,6 +130,11 @@ function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEven
     return { type: "mcp-connection-closed", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s), clean: m.groups!.how === "cleanly" };
   if ((m = RX.closing.exec(rest))) return { type: "mcp-closing", reason: m.groups!.reason! };
   if ((m = RX.shutdown.exec(rest))) return { type: "mcp-shutdown", signal: m.groups!.sig ?? null };
+  if ((m = RX.forced.exec(rest))) return { type: "mcp-shutdown-forced", failed: m.groups!.failed!, signal: m.groups!.sig! };
+  if ((m = RX.shutdownError.exec(rest))) return { type: "mcp-shutdown-error", signal: m.groups!.sig!, error: m.groups!.err! };
+  if ((m = RX.exited.exec(rest))) return { type: "mcp-process-exited", how: m.groups!.how!.trim() };
+  if ((m = RX.connectionError.exec(rest))) return { type: "mcp-connection-error", error: m.groups!.err! };
+  if (RX.connectionErrorNamed.test(rest)) return { type: "mcp-connection-error", error: rest };
   if ((m = RX.stderr.exec(rest))) return { type: "mcp-stderr", text: m.groups!.text! };
   if (!colon || level === "ERROR") return { type: "mcp-error", error: rest };
   return { type: "other" };
@@ -130,6 +152,8 @@ function plainEvent(text: string): DebugEvent {
   if ((m = RX.budget.exec(text)))
     return { type: "per-message-budget", persisted: Number(m.groups!.n), messages: Number(m.groups!.m), shed: m.groups!.shed!, reapplied: Number(m.groups!.k) };
   if ((m = RX.nonblocking.exec(text))) return { type: "mcp-nonblocking", what: m.groups!.what! };
+  if ((m = RX.subscribe.exec(text))) return { type: "mcp-subscribe", subscribe: m.groups!.sub === "true" };
+  if ((m = RX.countTokensFailed.exec(text))) return { type: "count-tokens-failed", status: m.groups!.status ? Number(m.groups!.status) : null, error: m.groups!.err! };
   if ((m = RX.startup.exec(text))) return { type: "startup", what: m.groups!.what!, ms: m.groups!.ms ? Number(m.groups!.ms) : null };
   return { type: "other" };
 }

@@ -16,7 +16,7 @@ export interface DebugEntry {
   time: string | null;
   /** `Date.parse(time)`, or null. */
   ms: number | null;
-  /** DEBUG | INFO | WARN | ERROR | VERBOSE. */
+  /** DEBUG | INFO | WARN | ERROR | VERBOSE, or null for a pasted line that lost its header. */
   level: string | null;
   /** The whole message, continuation lines joined with "\n", JSON-unquoted when the log stringified it. */
   text: string;
@@ -36,6 +36,18 @@ export type DebugRecord = DebugEntry | MalformedLine;
 /** Header `<ISO time> [<LEVEL>] <message>`; the time is optional (older pastes), the message may be empty. */
 export const DEBUG_HEADER =
   /^(?:(?<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) )?\[(?<level>VERBOSE|DEBUG|INFO|WARN|ERROR)\](?: (?<msg>.*))?$/;
+
+/**
+ * `MCP server "x": …` (or the ERROR form without the colon, or `[MCP] Server "x" …`) with no `[LEVEL]` header: a line pasted
+ * from a log (FORMATS.md 11). A raw continuation line of this shape would be read as an entry too;
+ * Claude Code's multi-line messages (stack traces, JSON bodies) do not start that way.
+ */
+const HEADERLESS_MCP = /^(?:MCP server "[^"]+":? |\[MCP\] Server "[^"]+" )\S/;
+
+/** A headerless line that is a message this reader knows (`[API REQUEST] …`, `mcp runtime arm: …`), not prose. */
+function pastedMessage(line: string): boolean {
+  return line.trim() !== "" && !/^\s/.test(line) && classifyMessage(line, null).event.type !== "other";
+}
 
 /** Continuation text kept per entry; beyond it the entry is clipped so one runaway message cannot hold the file. */
 export const MAX_ENTRY_CHARS = 1 << 20;
@@ -59,12 +71,15 @@ interface Pending {
   clipped: boolean;
   /** Per-server JSONL entries are complete on their line. */
   closed: boolean;
+  /** Started by a line without header (a paste): its neighbours may have lost theirs too. */
+  pasted: boolean;
   serverHint: string | null;
 }
 
 /**
  * A Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the previous
- * entry; headerless lines before the first entry, NUL-padded and over-long lines are `malformed`.
+ * entry, unless it is a pasted `MCP server "x": …` line (an entry of unknown time and level); other
+ * headerless lines before the first entry, NUL-padded and over-long lines are `malformed`.
  * Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
 function debugDecoder(file: string): LineDecoder<DebugRecord> {
@@ -90,6 +105,14 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         cur = open(pos, head.groups!.ts ?? null, head.groups!.level!, head.groups!.msg ?? "", hint);
         return;
       }
+      // Copied into articles and issues without its header: still an entry, with time and level unknown.
+      // Inside a paste (or before any entry) a line Claude Code's messages are recognised by starts one too.
+      if (HEADERLESS_MCP.test(line) || ((cur === null || cur.pasted) && pastedMessage(line))) {
+        if (cur) out.push(finish(cur));
+        cur = open(pos, null, null, line, hint);
+        cur.pasted = true;
+        return;
+      }
       const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;
       if (json) {
         if (cur) out.push(finish(cur));
@@ -110,18 +133,25 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
   };
 }
 
-/** A debug log's first non-blank line has the `[LEVEL]` header (time optional), or is a per-server JSONL entry. */
+/**
+ * A debug log's first non-blank line has the `[LEVEL]` header (time optional), is a per-server JSONL
+ * entry, or is a line pasted without its header (`MCP server "x": …`, a message this reader knows).
+ */
 const DEBUG_HEAD = /^(?:\S+ )?\[(?:VERBOSE|DEBUG|INFO|WARN|ERROR)\]|^\{"(?:debug|error|info|warn)":/;
+const recogniseDebug = (head: string): boolean => {
+  const first = head.trimStart();
+  return DEBUG_HEAD.test(first) || HEADERLESS_MCP.test(first) || pastedMessage(first.split(/\r?\n/, 1)[0]!);
+};
 
 export const debugLogSource: Source<DebugRecord> = {
   kind: "debug-log",
-  recognise: (head) => DEBUG_HEAD.test(head.trimStart()),
+  recognise: recogniseDebug,
   records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file)),
   facts: () => undefined,
 };
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
-  const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, serverHint };
+  const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, pasted: false, serverHint };
   append(p, msg);
   return p;
 }

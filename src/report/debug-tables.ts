@@ -1,4 +1,5 @@
 import type { DebugResult } from "../analyses/debug.js";
+import { oneLine as condensed } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 
@@ -26,8 +27,13 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("errors", "errors", "int"),
       col("stderrLines", "stderr", "int"),
       col("closed", "closed", "text", { priority: 4 }),
+      col("lastError", "last error", "text", { priority: 3 }),
     ],
-    rows: r.servers.map((s) => ({ ...s })),
+    rows: r.servers.map((s) => ({
+      ...s,
+      status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
+      lastError: s.lastError === null ? null : condensed(s.lastError),
+    })),
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));
   if (r.persisted.length) {
@@ -38,6 +44,29 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       columns: [col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 3 }), col("size", "size", "text", { priority: 2 }), col("bytes", "bytes", "int", { priority: 1 }), col("path", "path", "path", { priority: 2 })],
       rows: rows.map((p) => ({ ...p })),
       notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
+    });
+  }
+  if (r.countTokens.length) {
+    const rows = allEvents ? r.countTokens : r.countTokens.slice(0, MAX_TIMELINE_ROWS);
+    tables.push({
+      id: "debug:count-tokens",
+      title: "count_tokens requests and what came just before them",
+      columns: [
+        col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 2 }), col("beforeLine", "before: line", "int", { priority: 2 }), col("before", "before: entry", "text", { priority: 1 }),
+        // Only with a transcript (report): the result whose call was in flight.
+        ...(rows.some((c) => c.toolResult !== null) ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")] : []),
+        col("failed", "failed"),
+      ],
+      rows: rows.map((c) => ({
+        line: c.line, time: c.time, beforeLine: c.before?.line ?? null,
+        before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`,
+        toolResult: c.toolResult === null ? null : `${c.toolResult.tool} (transcript line ${c.toolResult.line})`, toolResultChars: c.toolResult?.chars ?? null,
+        failed: c.failed,
+      })),
+      notes: [
+        "what the log shows just before each request, not why Claude Code made it: a long MCP result, Read's own size check and a per-turn check all call count_tokens",
+        ...(rows.length < r.countTokens.length ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`] : []),
+      ],
     });
   }
   const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");

@@ -1,3 +1,4 @@
+import type { AnswerSummary } from "../analyses/instructions-checks.js";
 import type { InstructionRow } from "../analyses/instructions-join.js";
 import { healthTable, healthWarnings } from "./health-table.js";
 import { col, type OutputDocument, type Table } from "./model.js";
@@ -113,9 +114,9 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
   if (l.init) out.push(["init event MCP servers", l.init.servers.map((s) => `${s.name}: ${s.status}`).join(", ") || "(none)"]);
   const a = l.answer;
   if (a) {
-    out.push(["answer", `${a.text.trim()}  (${a.source}${a.line !== null ? ` line ${a.line}` : ""})`]);
-    out.push(["delivered", `BEGIN=${a.expected.begin} END=${a.expected.end} LAST=${a.expected.last}${a.server ? `  (${a.server}, line ${a.deliveryLine})` : "  (no instructions delivered)"}`]);
-    out.push(["answer check", a.matches ? "matches what was delivered" : `MISMATCH: ${a.mismatches.join("; ")}`]);
+    out.push(["answer", a.text === null ? "(none: the model gave no text)" : `${a.text.trim()}  (${a.source}${a.line !== null ? ` line ${a.line}` : ""})`]);
+    out.push(["delivered", a.check === "nothing-delivered" ? "nothing: no MCP instructions reached the model before the answer" : `BEGIN=${a.expected.begin} END=${a.expected.end} LAST=${a.expected.last}${a.server ? `  (${a.server}, line ${a.deliveryLine})` : "  (no probe values)"}`]);
+    out.push(["answer check", answerVerdict(a)]);
   }
   const b = l.baseline;
   if (b) {
@@ -126,6 +127,16 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
     if (b.textCharsPerToken !== null) out.push([`text chars per token (wrapper ${b.wrapperTokens} tokens removed)`, R2.format(b.textCharsPerToken)]);
   }
   return out;
+}
+
+function answerVerdict(a: AnswerSummary): string {
+  switch (a.check) {
+    case "matches": return "matches what was delivered";
+    case "mismatch": return `MISMATCH: ${a.mismatches.join("; ")}`;
+    case "nothing-delivered": return a.invented.length ? `nothing delivered, yet the answer names ${a.invented.join(", ")}` : "nothing delivered: no instructions to check the answer against";
+    case "no-probe": return "nothing to check: the delivered instructions carry no probe values";
+    case "no-answer": return "no answer: the model gave no text to check";
+  }
 }
 
 function warnings(l: AssembledInstructions): string[] {

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { Readable } from "node:stream";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
+import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
 import { readDebugLog } from "../read.js";
 import { sample } from "../helpers.js";
 
@@ -75,4 +77,96 @@ test("pasted log: no times, multi-line capabilities, an error without colon, a f
   assert.ok(!r.flags.some((f) => f.includes("runtime arm")), "v1 is not flagged");
   const stringified = r.events.find((e) => e.text.startsWith("Failed to refresh marketplace"));
   assert.equal(stringified!.text, "Failed to refresh marketplace claude-plugins-official: fetch failed\n    at node:internal/deps/undici/undici:13502:13");
+});
+
+test("failures: an errored server keeps its whole error, a killed one ends killed, errors counted, nothing hidden", async () => {
+  const r = await analyse("debug", "failures.debug.txt");
+  const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
+  const docs = by.docs!;
+  assert.deepEqual([docs.status, docs.errors, docs.closed], ["errored", 1, "HTTP connection dropped after 2s uptime"]);
+  assert.ok(docs.lastError!.startsWith("Connection error: [\n  {\n"), docs.lastError!);
+  assert.ok(docs.lastError!.endsWith("\n]") && docs.lastError!.includes('"name": "ZodError"'), "the multi-line body stays with the error");
+  const lab = by.lab!;
+  assert.deepEqual([lab.status, lab.forcedShutdown, lab.errors], ["killed", "SIGINT → SIGTERM → SIGKILL", 1], "a clean close after SIGKILL does not make it connected again");
+  assert.equal(lab.lastError, "SIGTERM failed, sending SIGKILL to MCP server process");
+  assert.deepEqual([by.notes!.status, by.notes!.closed, by.notes!.errors], ["connected", "MCP server process exited cleanly", 0]);
+  assert.equal(r.errors, 3, "docs' connection error, lab's forced stop (once), the failed countTokens call");
+  assert.equal(r.countTokensFailures, 1);
+  const kinds = r.events.map((e) => e.kind);
+  for (const k of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"]) assert.ok(kinds.includes(k), k);
+  assert.equal(kinds.filter((k) => k === "other").length, 1, "only `Cleared connection cache` is unrecognised");
+  assert.ok(r.flags.some((f) => f.startsWith('server "docs" had a connection error') && f.includes("invalid_union")));
+  assert.ok(r.flags.includes('server "lab" did not stop when asked and was killed (SIGINT → SIGTERM → SIGKILL)'));
+  assert.ok(r.flags.some((f) => /^1 countTokens API call\(s\) failed \(first at line 13: 404 /.test(f)));
+});
+
+test("count_tokens: each call with what came just before it; the finding says what was observed, not why", async () => {
+  const r = await analyse("debug", "failures.debug.txt");
+  assert.deepEqual(
+    r.countTokens.map((c) => [c.line, c.before?.line, c.before?.kind, c.before?.what, c.failed !== null]),
+    [
+      [12, 11, "api-request", "API request /v1/messages (sdk)", true],
+      [28, 27, "mcp-tool-done", "MCP tool lookup_part completed (29ms)", false],
+    ],
+  );
+  const f = r.flags.find((x) => x.includes("count_tokens request"))!;
+  assert.equal(f, "2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, after MCP tool lookup_part completed ×1");
+  assert.ok(!r.flags.some((x) => /long enough|token check/.test(x)), "no cause is claimed");
+  const big = await analyse("debug", "large-output.debug.txt");
+  assert.equal(big.countTokens[0]!.before!.what, "MCP tool emit_text completed (41ms)");
+});
+
+test("a paste of only headerless lines is a debug log: the truncation and the connect count", async () => {
+  const r = await analyse("debug", "pasted-headerless.debug.txt");
+  assert.equal(r.entries, 8);
+  assert.deepEqual(r.levels, { DEBUG: 1 });
+  assert.deepEqual([r.runtimeArm, r.apiRequests], ["v1", 1]);
+  const [lab, shop] = r.servers;
+  assert.deepEqual([lab!.status, lab!.connectMs, lab!.instructionsTruncatedFrom, lab!.instructionsTruncatedTo, lab!.protocolEra], ["connected", 97, 5000, 2048, "legacy"]);
+  assert.deepEqual([shop!.status, shop!.errors], ["failed", 1]);
+  assert.ok(r.events.every((e) => e.time === null && e.offsetMs === null));
+  assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5000 to 2048')));
+});
+
+test("count_tokens joined to the transcript: a Read result in flight is named with its size; the finding follows", async () => {
+  const read = await analyse("debug", "failures.debug.txt");
+  const r = joinCountTokens(read, [
+    { toolUseId: "toolu_read", tool: "Read", resultChars: 91_204, file: "s.jsonl", line: 40, countTokensLines: [28] },
+    { toolUseId: "toolu_other", tool: "Bash", resultChars: 12, file: "s.jsonl", line: 44, countTokensLines: [] },
+  ]);
+  assert.deepEqual(r.countTokens.map((c) => c.toolResult?.tool ?? null), [null, "Read"]);
+  assert.equal(read.countTokens[1]!.toolResult, null, "the debug result as read is left alone");
+  assert.equal(r.countTokens[1]!.toolResult!.chars, 91_204);
+  assert.ok(r.flags.includes("2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1"), r.flags.join("\n"));
+});
+
+async function analyseText(text: string): Promise<DebugResult> {
+  const s = debugAnalysis.init();
+  const input = { path: "-", kind: "debug-log" as const, bytes: 0, sha256: "" };
+  for (const r of await readDebugLog(input, { stdin: Readable.from([Buffer.from(text)]) })) debugAnalysis.step(s, r);
+  return debugAnalysis.finish(s);
+}
+
+test("server states follow the log to its end: an error before any connect, a reconnect after an error", async () => {
+  const t = (ms: number, msg: string) => `2026-10-02T09:41:${String(10 + ms).padStart(2, "0")}.000Z [DEBUG] ${msg}`;
+  const r = await analyseText(
+    [
+      t(0, 'MCP server "a": Connection error: spawn ENOENT'),
+      t(1, 'MCP server "b": Successfully connected (transport: stdio) in 20ms'),
+      t(2, 'MCP server "b": Connection reset - server may have crashed or restarted'),
+      t(3, 'MCP server "b": Successfully connected (transport: stdio) in 25ms'),
+      t(4, 'MCP server "c": Successfully connected (transport: stdio) in 30ms'),
+      t(5, 'MCP server "c": SIGINT failed, sending SIGTERM to MCP server process'),
+      t(6, 'MCP server "c": STDIO connection closed after 1s (cleanly)'),
+      t(7, 'MCP server "d": SIGINT failed, sending SIGTERM to MCP server process'),
+      t(8, 'MCP server "d": Successfully connected (transport: stdio) in 40ms'),
+    ].join("\n") + "\n",
+  );
+  const [a, b, c, d] = r.servers;
+  assert.deepEqual([d!.status, d!.forcedShutdown, d!.errors], ["connected", null, 1], "reconnected after a forced stop");
+  assert.deepEqual([a!.status, a!.errors, a!.lastError], ["errored", 1, "Connection error: spawn ENOENT"]);
+  assert.ok(r.flags.includes('server "a" had a connection error and did not reconnect in this log: Connection error: spawn ENOENT'));
+  assert.deepEqual([b!.status, b!.errors, b!.lastError], ["connected", 1, "Connection reset - server may have crashed or restarted"], "reconnected: connected, the error still counted and shown");
+  assert.deepEqual([c!.status, c!.forcedShutdown, c!.errors], ["killed", "SIGINT → SIGTERM", 1]);
+  assert.equal(r.errors, 4);
 });

@@ -152,3 +152,36 @@ test("a quoted heading outside a closed <system-reminder> is not a delivery", ()
   const r2 = run([userText("a"), toolResult("toolu_9", `output\n\n${inResult}`), assistant()]).rows;
   assert.deepEqual(r2.map((r) => [r.server, r.where]), [["lab", "tool-result"]]);
 });
+
+test("answer check with nothing delivered: never 'matches'; a claimed codeword is still wrong", () => {
+  const none = run([userText("a"), assistant({ blocks: [{ type: "text", text: "BEGIN=NONE END=NONE LAST=NONE" }] })]);
+  const a = answerCheck(none.rows, none.instructions, none.requests, null)!;
+  assert.deepEqual([a.check, a.matches, a.server], ["nothing-delivered", null, null]);
+  const free = run([userText("a"), assistant({ blocks: [{ type: "text", text: "Done, the parts are listed." }] })]);
+  assert.deepEqual(pick(answerCheck(free.rows, free.instructions, free.requests, null)!), ["nothing-delivered", null]);
+  const claimed = run([userText("a"), assistant({ blocks: [{ type: "text", text: "BEGIN=HERON-4821 END=NONE LAST=NONE" }] })]);
+  const c = answerCheck(claimed.rows, claimed.instructions, claimed.requests, null)!;
+  assert.deepEqual(pick(c), ["nothing-delivered", false]);
+  assert.deepEqual(c.invented, ["HERON-4821"]);
+});
+
+test("answer check with no answer: delivered, but the model gave no text", () => {
+  const text = "BEGIN codeword: HOOPOES-1100. [at 30] END codeword: BUNTING-1101.";
+  const toolOnly = [{ type: "tool_use", id: "toolu_1", name: "mcp__lab__lookup_part", input: {} }];
+  const r = run([userText("a"), delta([["lab", text]]), assistant({ blocks: toolOnly })]);
+  const a = answerCheck(r.rows, r.instructions, r.requests, null)!;
+  assert.deepEqual([a.check, a.matches, a.text, a.server], ["no-answer", null, null, "lab"]);
+  assert.deepEqual(a.expected, { begin: "HOOPOES-1100", end: "BUNTING-1101", last: "30" });
+  assert.deepEqual(a.mismatches, []);
+  const blank = answerCheck(r.rows, r.instructions, r.requests, { file: "run.json", text: "  \n" })!;
+  assert.equal(blank.check, "no-answer", "a whitespace-only claude -p result is no answer");
+  const nothing = run([userText("a"), assistant({ blocks: toolOnly })]);
+  assert.equal(answerCheck(nothing.rows, nothing.instructions, nothing.requests, null), null, "nothing delivered and no answer: nothing to report");
+});
+
+test("answer check when what was delivered carries no probe values", () => {
+  const r = run([userText("a"), delta([["docs", "Use search_docs before answering."]]), assistant({ blocks: [{ type: "text", text: "Here you go." }] })]);
+  assert.deepEqual(pick(answerCheck(r.rows, r.instructions, r.requests, null)!), ["no-probe", null]);
+});
+
+const pick = (a: { check: string; matches: boolean | null }) => [a.check, a.matches];

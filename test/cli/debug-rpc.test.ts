@@ -105,3 +105,23 @@ test("tables stop at 1,000 rows unless --all-events; --json keeps every event", 
   assert.equal(j.debug.events.length, 1500);
   assert.equal(j.debug.apiRequests, 1500);
 });
+
+test("debug on failures: killed and errored servers with their last error in the summary; failures on the default timeline", async () => {
+  const r = await runCli(["debug", "samples/logs/debug/failures.debug.txt", "--format", "markdown"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| docs \| errored \| http \|.*\| Connection error: \\\[ \{ "code": "invalid_union"/);
+  assert.match(r.stdout, /\| lab \| killed \(SIGINT → SIGTERM → SIGKILL\) \|.*\| SIGTERM failed, sending SIGKILL to MCP server process \|/);
+  assert.match(r.stdout, /- \*\*errors\*\*: 3/);
+  for (const kind of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"]) assert.match(r.stdout, new RegExp(`\\| ${kind} \\|`), kind);
+  assert.match(r.stdout, /### count_tokens requests and what came just before them/);
+  const j = parseEnvelope(await runCli(["debug", "samples/logs/debug/failures.debug.txt", "--json"]), "debug");
+  assert.equal(j.debug.servers.find((s: any) => s.name === "docs").lastError.split("\n").length, 11, "JSON keeps the whole body");
+  assert.deepEqual(j.debug.countTokens.map((c: any) => c.before.kind), ["api-request", "mcp-tool-done"]);
+});
+
+test("debug on a paste without headers: read, not malformed", async () => {
+  const j = parseEnvelope(await runCli(["debug", "samples/logs/debug/pasted-headerless.debug.txt", "--json"]), "debug");
+  assert.equal(j.health.malformedCount, 0);
+  assert.equal(j.debug.entries, 8);
+  assert.deepEqual([j.debug.servers[0].instructionsTruncatedFrom, j.debug.servers[0].instructionsTruncatedTo], [5000, 2048]);
+});

@@ -63,3 +63,12 @@ test("report --tools: annotations from a tools/list file; a file with no tools i
   const missing = await runCli([...base, "--tools", "samples/demo/nope.json"]);
   assert.equal(missing.code, 2, missing.stderr);
 });
+
+test("report: each count_tokens request with the tool result in flight (the tool's own size), not a claimed cause", async () => {
+  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
+  assert.deepEqual(j.debug.countTokens.map((c: any) => [c.before.kind, c.toolResult.tool, c.toolResult.chars]), [
+    ["mcp-tool-done", "mcp__big__emit_text", 52000],
+    ["mcp-tool-done", "mcp__big__emit_text", 66000],
+  ]);
+  assert.ok(j.debug.flags.includes("2 /v1/messages/count_tokens request(s): during a mcp__big__emit_text result (52,000 chars, 66,000 chars) ×2"));
+});

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { golden, parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
@@ -121,13 +122,17 @@ test("baseline deltas: +377 / +721 / +1,727 / +6,578, and the write-up's chars p
   }
 });
 
-test("no instructions at all: empty list, the answer NONE matches, exit 0", async () => {
+test("no instructions at all: empty list, the answer check says nothing delivered (never 'matches'), exit 0", async () => {
   const s = scenario("baseline");
   const j = await json([s.id, "--claude-dir", s.dir]);
   assert.deepEqual(j.instructions, []);
   assert.deepEqual(j.answer.expected, { begin: "NONE", end: "NONE", last: "NONE" });
-  assert.equal(j.answer.matches, true);
+  assert.equal(j.answer.check, "nothing-delivered");
+  assert.equal(j.answer.matches, null);
   assert.deepEqual(j.pendingServers, []);
+  const table = await runCli(["instructions", s.id, "--claude-dir", s.dir, "--no-color"]);
+  assert.match(table.stdout, /answer check: nothing delivered: no instructions to check the answer against/);
+  assert.doesNotMatch(table.stdout, /matches what was delivered/);
 });
 
 test("late server: pending at init, request 1 went out without it, the delta rides on request 2", async () => {
@@ -218,4 +223,26 @@ test("golden outputs: table, markdown, csv", async () => {
   golden("instructions/ja-3000-truncated.md", m.stdout);
   const c = await runCli(["instructions", scenario("removed-changed").path, "--format", "csv"]);
   golden("instructions/removed-changed.csv", c.stdout);
+});
+
+test("--debug-file with the header stripped from every line (as pasted in issues) still gives the source length", async () => {
+  const s = scenario("en-20000-truncated");
+  const pasted = readFileSync(join(ROOT, s.debug), "utf8").replace(/^\S+ \[[A-Z]+\] /gm, "");
+  assert.ok(!/\[DEBUG\] MCP server/.test(pasted) && /^MCP server "lab": Server instructions truncated/m.test(pasted), "the paste has neither time nor level");
+  const dir = mkdtempSync(join(tmpdir(), "ccf-paste-"));
+  const file = join(dir, "pasted.txt");
+  writeFileSync(file, pasted);
+  const j = await json([s.path, "--debug-file", file]);
+  assert.equal(j.instructions[0].sourceChars, 20000);
+  assert.equal(j.instructions[0].debugLog.status, "match");
+});
+
+test("report carries the same verdict: a session with no instructions never reads 'matches what was delivered'", async () => {
+  const s = scenario("baseline");
+  const r = await runCli(["report", s.id, "--claude-dir", s.dir, "--format", "markdown"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| answer check \| nothing delivered: no instructions to check the answer against \|/);
+  assert.doesNotMatch(r.stdout, /matches what was delivered/);
+  const j = parseEnvelope(await runCli(["report", s.id, "--claude-dir", s.dir, "--json"]), "report");
+  assert.deepEqual([j.answer.check, j.answer.matches], ["nothing-delivered", null]);
 });

@@ -1,12 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classifyMessage, durationMs, sizeBytes, type DebugRecord, type DebugEntry } from "../../src/records/debug.js";
 import { findDebugLog, findRpcLogs, projectKey } from "../../src/sources/evidence.js";
 import type { InputFile } from "../../src/sources/input.js";
+import { sample } from "../helpers.js";
 import { readDebugLog } from "../read.js";
 
 async function read(text: string, chunk = 4096, path = "-"): Promise<DebugRecord[]> {
@@ -214,7 +215,7 @@ test("runtime arm, API requests, count_tokens, persisted, per-message budget, st
   assert.deepEqual(ev("[STARTUP] MCP configs resolved in 294ms (awaited at +353ms)").event, { type: "startup", what: "MCP configs resolved", ms: 294 });
   assert.deepEqual(ev("[STARTUP] Loading MCP configs...").event, { type: "startup", what: "Loading MCP configs...", ms: null });
   assert.deepEqual(ev("[MCP] --mcp-config servers running fully async (nonblocking)").event, { type: "mcp-nonblocking", what: "--mcp-config servers" });
-  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), { server: "filewatch", event: { type: "other" } });
+  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), { server: "filewatch", event: { type: "mcp-subscribe", subscribe: false } });
   assert.deepEqual(ev("Some unknown line").event, { type: "other" });
   assert.equal(sizeBytes("4.8MB"), 5033165);
   assert.equal(sizeBytes("900 bytes"), 900);
@@ -271,4 +272,59 @@ test("debug events: a count no double holds exactly is no fact (the entry stays,
   assert.deepEqual(classifyMessage(`MCP server "lab": Server instructions truncated from 20000 to 2048 chars`, "DEBUG").event, { type: "mcp-instructions-truncated", from: 20000, to: 2048 });
   assert.equal(sizeBytes(`${huge}KB`), null);
   assert.equal(durationMs(`${huge}s`), null);
+});
+
+test("pasted lines without their header: MCP lines without time or level are entries of unknown time; other prose stays malformed", async () => {
+  const rs = await read(
+    [
+      "Here is what the log said:",
+      'MCP server "lab": Server instructions truncated from 5000 to 2048 chars',
+      'MCP server "lab": Connection error: [',
+      '  { "code": "invalid_type", "path": ["jsonrpc"], "message": "Required" }',
+      "]",
+      '[MCP] Server "lab" connected with subscribe=false',
+      '[DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 97ms',
+      'MCP server "shop" Connection failed: spawn npx ENOENT',
+    ].join("\n") + "\n",
+  );
+  assert.deepEqual(rs.map((r) => [r.kind, r.pos.line]), [["malformed", 1], ["debug", 2], ["debug", 3], ["debug", 6], ["debug", 7], ["debug", 8]]);
+  const es = entries(rs);
+  assert.deepEqual(es.map((e) => [e.time, e.level, e.server, e.event.type]), [
+    [null, null, "lab", "mcp-instructions-truncated"],
+    [null, null, "lab", "mcp-connection-error"],
+    [null, null, "lab", "mcp-subscribe"],
+    [null, "DEBUG", "lab", "mcp-connected"],
+    [null, null, "shop", "mcp-connection-failed"],
+  ]);
+  assert.deepEqual(es[0]!.event, { type: "mcp-instructions-truncated", from: 5000, to: 2048 });
+  assert.equal(es[1]!.lines, 3, "the body stays with its entry");
+  assert.equal((es[1]!.event as { error: string }).error, '[\n  { "code": "invalid_type", "path": ["jsonrpc"], "message": "Required" }\n]');
+  for (const size of [1, 7, 4096]) {
+    const again = await read(readFileSync(sample("logs", "debug", "pasted-headerless.debug.txt"), "utf8"), size);
+    assert.deepEqual(again.map((r) => r.kind), ["debug", "debug", "debug", "debug", "debug", "debug", "debug", "debug"], `chunks of ${size}`);
+  }
+});
+
+test("failure lines that read like prose: connection errors, forced shutdowns, exits, subscribe connects, countTokens failures", () => {
+  const e = (t: string, level = "DEBUG") => classifyMessage(t, level).event;
+  assert.deepEqual(e('MCP server "docs": Connection error: [\n  {\n    "name": "ZodError"\n  }\n]'), { type: "mcp-connection-error", error: '[\n  {\n    "name": "ZodError"\n  }\n]' });
+  assert.deepEqual(e('MCP server "docs": Connection reset - server may have crashed or restarted'), { type: "mcp-connection-error", error: "Connection reset - server may have crashed or restarted" });
+  assert.deepEqual(e('MCP server "lab": SIGINT failed, sending SIGTERM to MCP server process'), { type: "mcp-shutdown-forced", failed: "SIGINT", signal: "SIGTERM" });
+  assert.deepEqual(e('MCP server "lab": SIGTERM failed, sending SIGKILL to MCP server process'), { type: "mcp-shutdown-forced", failed: "SIGTERM", signal: "SIGKILL" });
+  assert.deepEqual(e('MCP server "lab": Error sending SIGINT: Error: kill ESRCH'), { type: "mcp-shutdown-error", signal: "SIGINT", error: "Error: kill ESRCH" });
+  assert.deepEqual(e('MCP server "notes": MCP server process exited cleanly'), { type: "mcp-process-exited", how: "cleanly" });
+  assert.deepEqual(e('[MCP] Server "docs" connected with subscribe=true'), { type: "mcp-subscribe", subscribe: true });
+  assert.deepEqual(e('countTokens API call failed: 404 {"type":"error"}', "ERROR"), { type: "count-tokens-failed", status: 404, error: '{"type":"error"}' });
+  assert.deepEqual(e("countTokens API call failed: fetch failed", "ERROR"), { type: "count-tokens-failed", status: null, error: "fetch failed" });
+});
+
+test("the failures sample reads the same in chunks of 1, 7 and 4096, with LF and CRLF: the error body stays whole", async () => {
+  const text = readFileSync(sample("logs", "debug", "failures.debug.txt"), "utf8");
+  const shape = (rs: DebugRecord[]) => rs.map((r) => (r.kind === "debug" ? [r.pos.line, r.event.type, r.lines, r.text] : [r.pos.line, r.kind]));
+  const want = shape(await read(text));
+  assert.deepEqual(want.find((x) => x[1] === "mcp-connection-error")!.slice(0, 3), [15, "mcp-connection-error", 11]);
+  for (const size of [1, 7, 4096]) {
+    assert.deepEqual(shape(await read(text, size)), want, `LF, chunks of ${size}`);
+    assert.deepEqual(shape(await read(text.replace(/\n/g, "\r\n"), size)), want, `CRLF, chunks of ${size}`);
+  }
 });

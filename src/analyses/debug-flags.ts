@@ -1,0 +1,47 @@
+import { countTokensFlag } from "./debug-count-tokens.js";
+import type { CountTokensCall } from "./debug-count-tokens.js";
+
+/** The parts of a debug result the findings read (structural, so debug.ts can import this file). */
+interface FlagInput {
+  runtimeArm: string | null;
+  runtimeArmSource: string | null;
+  servers: ReadonlyArray<{
+    name: string; status: string; lateByMs: number | null; connectMs: number | null; lastError: string | null; forcedShutdown: string | null;
+    instructionsTruncatedFrom: number | null; instructionsTruncatedTo: number | null;
+  }>;
+  countTokens: CountTokensCall[];
+  countTokensFailures: number;
+  events: ReadonlyArray<{ kind: string; line: number; text: string }>;
+}
+
+/** What the seed flagged, and what else a reader should not miss. */
+export function debugFlags(r: FlagInput): string[] {
+  const f: string[] = [];
+  if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
+    f.push(
+      `mcp runtime arm v2 with no opt-in variable (source: ${r.runtimeArmSource}): MCP_SDK_GENERATION was not set, yet the v2 runtime probes servers with server/discover before initialize`,
+    );
+  }
+  for (const sv of r.servers) {
+    if (sv.lateByMs !== null) {
+      f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
+    }
+    if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
+    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
+    if (sv.status === "errored") f.push(`server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError)}`);
+    if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
+    if (sv.instructionsTruncatedFrom !== null) {
+      f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
+    }
+  }
+  if (r.countTokens.length > 0) f.push(countTokensFlag(r.countTokens));
+  const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
+  if (ctFail) f.push(`${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`);
+  return f;
+}
+
+/** A multi-line message (a ZodError's issue list) condensed to one line for a finding or a cell. */
+export function oneLine(t: string | null): string {
+  const one = (t ?? "").replace(/\s*\n\s*/g, " ").trim();
+  return one.length > 160 ? `${one.slice(0, 159)}…` : one;
+}
