@@ -6,15 +6,22 @@ import { createInterface } from "node:readline";
 
 const [file, mode = "split"] = process.argv.slice(2);
 const reqs = new Map();
-let lines = 0, bad = 0;
+let lines = 0,
+  bad = 0;
 
 function onLine(text) {
   lines++;
   if (text.length === 0) return;
   let o;
-  try { o = JSON.parse(text); } catch { bad++; return; }
+  try {
+    o = JSON.parse(text);
+  } catch {
+    bad++;
+    return;
+  }
   if (o.type !== "assistant") return;
-  const m = o.message ?? {}, u = m.usage ?? {};
+  const m = o.message ?? {},
+    u = m.usage ?? {};
   const key = m.id ?? o.requestId ?? o.uuid;
   const r = reqs.get(key) ?? { i: 0, cc: 0, cr: 0, o: 0 };
   r.i = Math.max(r.i, u.input_tokens ?? 0);
@@ -29,7 +36,8 @@ if (mode === "readline") {
 } else {
   let rest = [];
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    let start = 0, nl;
+    let start = 0,
+      nl;
     while ((nl = chunk.indexOf(10, start)) >= 0) {
       rest.push(chunk.subarray(start, nl));
       onLine((rest.length === 1 ? rest[0] : Buffer.concat(rest)).toString("utf8"));
@@ -42,4 +50,6 @@ if (mode === "readline") {
 }
 let total = 0;
 for (const r of reqs.values()) total += r.i + r.cc + r.cr;
-process.stdout.write(JSON.stringify({ lines, bad, requests: reqs.size, totalInputTokens: total, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + "\n");
+process.stdout.write(
+  JSON.stringify({ lines, bad, requests: reqs.size, totalInputTokens: total, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + "\n",
+);

@@ -14,12 +14,22 @@ const uuid = (n, tag = 0) => `${tag.toString(16).padStart(8, "0")}-0000-4000-800
 /** One assistant record: the smallest request the tool counts. */
 export function requestLine(sessionId, n, agentId) {
   return JSON.stringify({
-    type: "assistant", sessionId, uuid: `u-${n}`, timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
-    cwd: "/home/bench/project", version: "2.1.88", ...(agentId ? { agentId, isSidechain: true } : {}),
+    type: "assistant",
+    sessionId,
+    uuid: `u-${n}`,
+    timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+    cwd: "/home/bench/project",
+    version: "2.1.88",
+    ...(agentId ? { agentId, isSidechain: true } : {}),
     requestId: `req_${String(n).padStart(12, "0")}`,
-    message: { id: `msg_${String(n).padStart(12, "0")}`, model: "claude-bench", role: "assistant", stop_reason: "end_turn",
+    message: {
+      id: `msg_${String(n).padStart(12, "0")}`,
+      model: "claude-bench",
+      role: "assistant",
+      stop_reason: "end_turn",
       content: [{ type: "text", text: "ok" }],
-      usage: { input_tokens: 3, cache_creation_input_tokens: 10, cache_read_input_tokens: 1000 + n, output_tokens: 5 } },
+      usage: { input_tokens: 3, cache_creation_input_tokens: 10, cache_read_input_tokens: 1000 + n, output_tokens: 5 },
+    },
   });
 }
 

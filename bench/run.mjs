@@ -32,27 +32,44 @@ function measure(label, args, parse) {
     if (!best || secs < best.secs) best = { label, secs, ...m };
   }
   best.mbps = size / MB / best.secs;
-  process.stderr.write(`${label.padEnd(34)} ${best.secs.toFixed(2)} s  ${best.mbps.toFixed(0)} MB/s  peak RSS ${(best.rss / MB).toFixed(0)} MB\n`);
+  process.stderr.write(
+    `${label.padEnd(34)} ${best.secs.toFixed(2)} s  ${best.mbps.toFixed(0)} MB/s  peak RSS ${(best.rss / MB).toFixed(0)} MB\n`,
+  );
   return best;
 }
 
-const baseline = (mode) => measure(`baseline (${mode} + JSON.parse)`, [join(here, "baseline.mjs"), file, mode], (r) => {
-  const j = JSON.parse(r.stdout);
-  return { rss: j.maxRssBytes, total: j.totalInputTokens, requests: j.requests };
-});
+const baseline = (mode) =>
+  measure(`baseline (${mode} + JSON.parse)`, [join(here, "baseline.mjs"), file, mode], (r) => {
+    const j = JSON.parse(r.stdout);
+    return { rss: j.maxRssBytes, total: j.totalInputTokens, requests: j.requests };
+  });
 const split = baseline("split");
 const readline = baseline("readline");
-const cli = measure("ccforensics requests --format json", ["--import", join(here, "rss.mjs"), join(here, "..", "dist", "cli.js"), "requests", file, "--format", "json"], (r) => {
-  const j = JSON.parse(r.stdout);
-  const total = j.totals.reduce((n, t) => n + t.totalInputTokens, 0);
-  return { rss: Number(/BENCH_MAX_RSS=(\d+)/.exec(r.stderr)?.[1] ?? 0), total, requests: j.requests.length };
-});
+const cli = measure(
+  "ccforensics requests --format json",
+  ["--import", join(here, "rss.mjs"), join(here, "..", "dist", "cli.js"), "requests", file, "--format", "json"],
+  (r) => {
+    const j = JSON.parse(r.stdout);
+    const total = j.totals.reduce((n, t) => n + t.totalInputTokens, 0);
+    return { rss: Number(/BENCH_MAX_RSS=(\d+)/.exec(r.stderr)?.[1] ?? 0), total, requests: j.requests.length };
+  },
+);
 if (cli.total !== split.total || cli.requests !== split.requests) {
-  throw new Error(`results differ: ccforensics ${cli.requests} requests / ${cli.total} tokens, baseline ${split.requests} / ${split.total}`);
+  throw new Error(
+    `results differ: ccforensics ${cli.requests} requests / ${cli.total} tokens, baseline ${split.requests} / ${split.total}`,
+  );
 }
 const result = {
-  date: new Date().toISOString(), node: process.version, fileBytes: size, repeat: REPEAT,
-  runs: [split, readline, cli].map((m) => ({ label: m.label, seconds: +m.secs.toFixed(3), mbPerSec: +m.mbps.toFixed(1), peakRssMB: +(m.rss / MB).toFixed(1) })),
+  date: new Date().toISOString(),
+  node: process.version,
+  fileBytes: size,
+  repeat: REPEAT,
+  runs: [split, readline, cli].map((m) => ({
+    label: m.label,
+    seconds: +m.secs.toFixed(3),
+    mbPerSec: +m.mbps.toFixed(1),
+    peakRssMB: +(m.rss / MB).toFixed(1),
+  })),
   ratioVsSplitBaseline: +(cli.mbps / split.mbps).toFixed(2),
   ratioVsReadlineBaseline: +(cli.mbps / readline.mbps).toFixed(2),
 };

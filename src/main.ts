@@ -28,7 +28,9 @@ export function buildParser(
 ): YArgv {
   let y: YArgv = (yargs() as unknown as YArgv)
     .scriptName("ccforensics")
-    .usage("ccforensics <command> [target..] [options]\n\nForensics on Claude Code's own evidence: transcripts, debug logs, MCP message logs, claude -p output.")
+    .usage(
+      "ccforensics <command> [target..] [options]\n\nForensics on Claude Code's own evidence: transcripts, debug logs, MCP message logs, claude -p output.",
+    )
     .version(toolVersion())
     .alias("v", "version")
     .help()
@@ -54,13 +56,22 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
     spec.command,
     spec.describe,
     (b) => {
-      for (const [name, p] of Object.entries(spec.positionals ?? {})) b.positional(name, { type: "string", describe: p.describe, array: p.array });
+      for (const [name, p] of Object.entries(spec.positionals ?? {}))
+        b.positional(name, { type: "string", describe: p.describe, array: p.array });
       const own = Object.entries(spec.options ?? {});
       const common = Object.entries(commonFor(spec));
       for (const [name, o] of [...own, ...common]) b.option(name, o);
       // The command's own options first, then the common ones, then help and version.
-      if (own.length) b.group(own.map(([n]) => n), `${spec.command.split(" ")[0]} options:`);
-      if (common.length) b.group(common.map(([n]) => n), "Common options:");
+      if (own.length)
+        b.group(
+          own.map(([n]) => n),
+          `${spec.command.split(" ")[0]} options:`,
+        );
+      if (common.length)
+        b.group(
+          common.map(([n]) => n),
+          "Common options:",
+        );
       b.group(["help", "version"], "Other:");
       for (const [cmd, what] of spec.examples) b.example(cmd, what);
       return b;
@@ -69,20 +80,36 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
   );
 }
 
-async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string; wide?: boolean; columns?: unknown }, io: Io): Promise<void> {
+async function runCommand(
+  spec: CommandSpec,
+  a: Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string; wide?: boolean; columns?: unknown },
+  io: Io,
+): Promise<void> {
   checkArgv(a, spec);
   if (a.json) a.format = "json";
   a.format ??= "table";
   // A command with its own --columns (compare) picks them for every format; elsewhere they shape terminal tables only.
   const ownColumns = spec.options?.columns !== undefined;
   const columns = ownColumns ? undefined : parseColumns(a.columns);
-  if (a.format !== "table" && (a.wide || columns)) throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
+  if (a.format !== "table" && (a.wide || columns))
+    throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
   const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
   a.filter = sessionFilter({ ...a, tz: zone });
-  Object.assign(a, { tz: zone, stdin: io.stdin, env: io.env, cwd: io.cwd, stdinIsTTY: io.stdinIsTTY, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY });
+  Object.assign(a, {
+    tz: zone,
+    stdin: io.stdin,
+    env: io.env,
+    cwd: io.cwd,
+    stdinIsTTY: io.stdinIsTTY,
+    stderr: io.stderr,
+    stderrIsTTY: io.stderrIsTTY,
+  });
   await withZone(zone, async () => {
     // Checked before the evidence is read: a refused -o should not cost a long scan.
-    let file = a.output !== undefined ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] }) : undefined;
+    let file =
+      a.output !== undefined
+        ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] })
+        : undefined;
     const out = await spec.run(a);
     if (spec.serves) return;
     if (a.strict && out.health.malformedCount > 0) {
@@ -93,15 +120,28 @@ async function runCommand(spec: CommandSpec, a: Argv & { json?: boolean; redact?
     checkColumns(shown.document, columns);
     // The one output step: files (charts) first, so a refused path fails before stdout is used; their
     // contents redacted with the document, their paths and guards as given.
-    await writeFiles((out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })), io.cwd);
+    await writeFiles(
+      (out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
+      io.cwd,
+    );
     const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     for (const w of shown.document.warnings) warn(w);
     if (file !== undefined && a.output !== undefined) {
       // Now the inputs are known, their config dirs are protected too.
-      file = checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-") });
+      file = checkOutputPath({
+        path: a.output,
+        claudeDir: a.claudeDir,
+        env: io.env,
+        cwd: io.cwd,
+        inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-"),
+      });
       // A file is not a terminal: every column, unless COLUMNS or --columns say otherwise.
       const layout: TerminalLayout = { width: fitWidth(io.env, false, undefined, a.wide === true, warn), columns };
-      await writeFileDocument(file, a.output, await documentChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }), layout));
+      await writeFileDocument(
+        file,
+        a.output,
+        await documentChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }), layout),
+      );
     } else {
       const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
       await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);

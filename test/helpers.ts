@@ -77,7 +77,12 @@ export function runCliSpawned(
   args: string[],
   opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  return spawnCollect(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: testEnv(opts.env), stdin: opts.stdin ?? "", timeoutMs: opts.timeoutMs });
+  return spawnCollect(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: testEnv(opts.env),
+    stdin: opts.stdin ?? "",
+    timeoutMs: opts.timeoutMs,
+  });
 }
 
 /**
@@ -101,7 +106,9 @@ export function spawnCollect(
     child.stdout!.on("data", (d: Buffer) => out.push(d));
     child.stderr!.on("data", (d: Buffer) => err.push(d));
     child.on("error", rej);
-    child.on("close", (code) => res({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code) =>
+      res({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }),
+    );
     if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   });
 }

@@ -29,6 +29,10 @@ export async function readClaudeRun(input: InputFile, opts: RunnerOptions = {}):
 
 /** Transcript inputs through the runner, each record to `sink`; the inputs' health merged (tests only). */
 export async function scanTranscripts(inputs: InputFile[], sink: (rec: AnyRecord) => void, opts: RunnerOptions = {}): Promise<Health> {
-  const { inputs: passes } = await readTranscripts(inputs, { sink: { id: "sink", init: () => null, step: (_s: null, r: AnyRecord) => sink(r), finish: () => null } }, opts);
+  const { inputs: passes } = await readTranscripts(
+    inputs,
+    { sink: { id: "sink", init: () => null, step: (_s: null, r: AnyRecord) => sink(r), finish: () => null } },
+    opts,
+  );
   return documentHealth(passes.map((p) => ({ health: p.health, share: "whole" })));
 }

@@ -1,4 +1,3 @@
-
 /** One run of a comparison: the figures the seed write-ups tabulate, computed from that run's files. */
 export interface CompareRow {
   label: string;
@@ -43,10 +42,21 @@ export interface CompareRow {
   error: string | null;
 }
 
-
 export const DEFAULT_COLUMNS: Array<keyof CompareRow> = [
-  "label", "run", "firstRequestTokens", "deltaVsBaseline", "instructionChars", "truncated", "probeBegin", "probeEnd", "probeLast",
-  "answerMatches", "firstMethod", "era", "checks", "costUsd",
+  "label",
+  "run",
+  "firstRequestTokens",
+  "deltaVsBaseline",
+  "instructionChars",
+  "truncated",
+  "probeBegin",
+  "probeEnd",
+  "probeLast",
+  "answerMatches",
+  "firstMethod",
+  "era",
+  "checks",
+  "costUsd",
 ];
 
 /** Repeats of one label side by side: how far they agree (the seed's "each pair matched within 8 tokens"). */

@@ -77,7 +77,12 @@ function firstLine(t: string): string {
 export function precededSummary(calls: CountTokensCall[]): string {
   const by = new Map<string, { n: number; chars: number[] }>();
   for (const c of calls) {
-    const k = c.toolResult !== null ? `during a ${c.toolResult.tool} result` : c.before === null ? "at the start of the log" : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
+    const k =
+      c.toolResult !== null
+        ? `during a ${c.toolResult.tool} result`
+        : c.before === null
+          ? "at the start of the log"
+          : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
     const g = by.get(k) ?? { n: 0, chars: [] };
     g.n += 1;
     if (c.toolResult?.chars != null) g.chars.push(c.toolResult.chars);
@@ -91,7 +96,8 @@ export function precededSummary(calls: CountTokensCall[]): string {
 
 const INT = new Intl.NumberFormat("en-US");
 
-export const countTokensFlag = (calls: CountTokensCall[]): string => `${calls.length} /v1/messages/count_tokens request(s): ${precededSummary(calls)}`;
+export const countTokensFlag = (calls: CountTokensCall[]): string =>
+  `${calls.length} /v1/messages/count_tokens request(s): ${precededSummary(calls)}`;
 
 /**
  * Pairs count_tokens requests with the transcript's tool results whose window held them (the outputs
@@ -99,7 +105,14 @@ export const countTokensFlag = (calls: CountTokensCall[]): string => `${calls.le
  */
 export function joinCountTokens<R extends { countTokens: CountTokensCall[]; flags: string[] }>(
   r: R,
-  results: ReadonlyArray<{ toolUseId: string; tool: string; resultChars: number | null; file: string; line: number; countTokensLines: number[] }>,
+  results: ReadonlyArray<{
+    toolUseId: string;
+    tool: string;
+    resultChars: number | null;
+    file: string;
+    line: number;
+    countTokensLines: number[];
+  }>,
 ): R {
   const byLine = new Map<number, (typeof results)[number]>();
   for (const t of results) for (const l of t.countTokensLines) if (!byLine.has(l)) byLine.set(l, t);

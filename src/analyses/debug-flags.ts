@@ -6,8 +6,14 @@ interface FlagInput {
   runtimeArm: string | null;
   runtimeArmSource: string | null;
   servers: ReadonlyArray<{
-    name: string; status: string; lateByMs: number | null; connectMs: number | null; lastError: string | null; forcedShutdown: string | null;
-    instructionsTruncatedFrom: number | null; instructionsTruncatedTo: number | null;
+    name: string;
+    status: string;
+    lateByMs: number | null;
+    connectMs: number | null;
+    lastError: string | null;
+    forcedShutdown: string | null;
+    instructionsTruncatedFrom: number | null;
+    instructionsTruncatedTo: number | null;
   }>;
   countTokens: CountTokensCall[];
   countTokensFailures: number;
@@ -24,19 +30,30 @@ export function debugFlags(r: FlagInput): string[] {
   }
   for (const sv of r.servers) {
     if (sv.lateByMs !== null) {
-      f.push(`server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`);
+      f.push(
+        `server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`,
+      );
     }
     if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
-    if (sv.status === "failed" || sv.status === "timeout") f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
-    if (sv.status === "errored") f.push(`server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError)}`);
+    if (sv.status === "failed" || sv.status === "timeout")
+      f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
+    if (sv.status === "errored")
+      f.push(
+        `server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError)}`,
+      );
     if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
     if (sv.instructionsTruncatedFrom !== null) {
-      f.push(`server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`);
+      f.push(
+        `server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`,
+      );
     }
   }
   if (r.countTokens.length > 0) f.push(countTokensFlag(r.countTokens));
   const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
-  if (ctFail) f.push(`${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`);
+  if (ctFail)
+    f.push(
+      `${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`,
+    );
   return f;
 }
 

@@ -87,8 +87,23 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
     return {
       r: {
         // The contract's fields first, in its order.
-        entries: 0, runtimeArm: null, runtimeArmSource: null, countTokensCalls: 0, servers: [], persisted: [], events: [], countTokens: [], countTokensFailures: 0, errors: 0,
-        apiRequests: 0, apiRequestSources: {}, firstTime: null, lastTime: null, levels: {}, perMessageBudget: [], flags: [],
+        entries: 0,
+        runtimeArm: null,
+        runtimeArmSource: null,
+        countTokensCalls: 0,
+        servers: [],
+        persisted: [],
+        events: [],
+        countTokens: [],
+        countTokensFailures: 0,
+        errors: 0,
+        apiRequests: 0,
+        apiRequestSources: {},
+        firstTime: null,
+        lastTime: null,
+        levels: {},
+        perMessageBudget: [],
+        flags: [],
       },
       servers: new Map(),
       firstMs: null,
@@ -118,9 +133,27 @@ function server(s: State, name: string): DebugServer {
   let sv = s.servers.get(name);
   if (!sv) {
     sv = {
-      name, connectMs: null, transport: null, protocolEra: null, negotiatedProtocolVersion: null, instructionsTruncatedFrom: null, instructionsTruncatedTo: null,
-      serverVersion: null, startedAt: null, connectedAt: null, status: "seen", forcedShutdown: null, lateByMs: null, toolCalls: 0, toolsDone: 0, toolsFailed: 0, toolMs: 0,
-      errors: 0, stderrLines: 0, lastError: null, closed: null,
+      name,
+      connectMs: null,
+      transport: null,
+      protocolEra: null,
+      negotiatedProtocolVersion: null,
+      instructionsTruncatedFrom: null,
+      instructionsTruncatedTo: null,
+      serverVersion: null,
+      startedAt: null,
+      connectedAt: null,
+      status: "seen",
+      forcedShutdown: null,
+      lateByMs: null,
+      toolCalls: 0,
+      toolsDone: 0,
+      toolsFailed: 0,
+      toolMs: 0,
+      errors: 0,
+      stderrLines: 0,
+      lastError: null,
+      closed: null,
     };
     s.servers.set(name, sv);
   }
@@ -136,7 +169,15 @@ function stepEntry(s: State, e: DebugEntry): void {
     r.lastTime = e.time;
   }
   if (e.ms !== null) s.firstMs ??= e.ms;
-  r.events.push({ time: e.time, level: e.level, kind: e.event.type, server: e.server, text: e.text, line: e.pos.line, offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null });
+  r.events.push({
+    time: e.time,
+    level: e.level,
+    kind: e.event.type,
+    server: e.server,
+    text: e.text,
+    line: e.pos.line,
+    offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null,
+  });
   const ev = e.event;
   const sv = e.server !== null ? server(s, e.server) : null;
   stepCountTokens(s.ct, e);
@@ -262,7 +303,14 @@ function stepEntry(s: State, e: DebugEntry): void {
 }
 
 /** Event kinds that are failures whatever their level (Claude Code logs most of them at DEBUG). */
-const FAILURES = new Set(["mcp-connection-failed", "mcp-connection-timeout", "mcp-connection-error", "mcp-shutdown-error", "count-tokens-failed", "mcp-tool-failed"]);
+const FAILURES = new Set([
+  "mcp-connection-failed",
+  "mcp-connection-timeout",
+  "mcp-connection-error",
+  "mcp-shutdown-error",
+  "count-tokens-failed",
+  "mcp-tool-failed",
+]);
 
 /** The message without its `MCP server "x"` prefix. */
 const bare = (text: string) => text.replace(/^MCP server "[^"]+":? /, "");

@@ -45,7 +45,18 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
   return {
     id: "headless-run",
     init: () => ({
-      run: { file, format: "empty", init: null, inits: [], result: null, results: [], assistantMessages: 0, apiResponses: 0, userMessages: 0, types: {} },
+      run: {
+        file,
+        format: "empty",
+        init: null,
+        inits: [],
+        result: null,
+        results: [],
+        assistantMessages: 0,
+        apiResponses: 0,
+        userMessages: 0,
+        types: {},
+      },
       messageIds: new Set(),
       count: 0,
       layout: null,
@@ -67,7 +78,16 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
     finish(s) {
       const r = s.run;
       const onlyResult = s.count === 1 && r.results.length === 1;
-      r.format = s.layout === "array" ? "json-array" : s.layout === "values" ? "json-pretty" : s.count === 0 ? "empty" : onlyResult ? "json" : "stream-json";
+      r.format =
+        s.layout === "array"
+          ? "json-array"
+          : s.layout === "values"
+            ? "json-pretty"
+            : s.count === 0
+              ? "empty"
+              : onlyResult
+                ? "json"
+                : "stream-json";
       r.init = r.inits[0] ?? null;
       r.result = r.results[r.results.length - 1] ?? null;
       r.apiResponses = s.messageIds.size;

@@ -63,11 +63,16 @@ export function answerCheck(
   const against = chosen?.r ?? (text === null ? candidates[0] : undefined);
   const c = chosen?.c ?? checkAnswer(text ?? "", text === null ? (against?.probe ?? null) : null, delivered);
   const check: AnswerVerdict =
-    text === null ? "no-answer"
-    : !sent.some((r) => !r.removed) ? "nothing-delivered"
-    // After a removal nothing is active, yet something was delivered: the answer must then be NONE.
-    : !chosen && active.size > 0 ? "no-probe"
-    : c.matches ? "matches" : "mismatch";
+    text === null
+      ? "no-answer"
+      : !sent.some((r) => !r.removed)
+        ? "nothing-delivered"
+        : // After a removal nothing is active, yet something was delivered: the answer must then be NONE.
+          !chosen && active.size > 0
+          ? "no-probe"
+          : c.matches
+            ? "matches"
+            : "mismatch";
   return {
     ...c,
     got: text === null ? { begin: null, end: null, last: null } : c.got,
@@ -150,7 +155,11 @@ export interface PendingServer {
 }
 
 /** Servers reported as not yet connected (init `pending`, deferred-tools note), and whether their text arrived later. */
-export function pendingServers(rows: InstructionRow[], scan: InstructionsScan, init: { servers: McpServerStatus[] } | null): PendingServer[] {
+export function pendingServers(
+  rows: InstructionRow[],
+  scan: InstructionsScan,
+  init: { servers: McpServerStatus[] } | null,
+): PendingServer[] {
   const out = new Map<string, PendingServer>();
   const add = (server: string, why: string) => {
     const p = out.get(server) ?? { server, evidence: [], requestIndex: null };

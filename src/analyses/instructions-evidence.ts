@@ -30,7 +30,13 @@ export interface ChainEvidence {
 export const MAX_EVIDENCE_CHARS = 32 * 1024 * 1024;
 
 export function emptyEvidence(): ChainEvidence {
-  return { texts: { "system-prompt": [], "tool-definitions": [], "deferred-tools": [] }, seen: new Set(), chars: 0, overflow: new Set(), pendingNotes: [] };
+  return {
+    texts: { "system-prompt": [], "tool-definitions": [], "deferred-tools": [] },
+    seen: new Set(),
+    chars: 0,
+    overflow: new Set(),
+    pendingNotes: [],
+  };
 }
 
 /** `The following MCP servers are still connecting — …:` then one server per line (SEED 000; rest of the sentence unverified). */
@@ -65,7 +71,10 @@ export function collectEvidence(ev: ChainEvidence, rec: AnyRecord, known: Set<st
   for (const t of texts) {
     const m = STILL_CONNECTING.exec(t);
     if (!m) continue;
-    const named = m[1]!.split("\n").map((l) => l.replace(/^\s*[-*•]\s*/, "").trim()).filter((l) => l !== "" && !l.startsWith("</"));
+    const named = m[1]!
+      .split("\n")
+      .map((l) => l.replace(/^\s*[-*•]\s*/, "").trim())
+      .filter((l) => l !== "" && !l.startsWith("</"));
     for (const n of named) servers.add(n);
     if (named.length > 0 && !sources.includes("still-connecting note")) sources.push("still-connecting note");
   }
@@ -91,7 +100,20 @@ function keep(ev: ChainEvidence, place: Place, text: string): void {
   ev.texts[place].push(text);
 }
 
-const SKIP_KEYS: ReadonlySet<string> = new Set(["type", "uuid", "parentUuid", "sessionId", "session_id", "timestamp", "cwd", "version", "gitBranch", "userType", "entrypoint", "slug"]);
+const SKIP_KEYS: ReadonlySet<string> = new Set([
+  "type",
+  "uuid",
+  "parentUuid",
+  "sessionId",
+  "session_id",
+  "timestamp",
+  "cwd",
+  "version",
+  "gitBranch",
+  "userType",
+  "entrypoint",
+  "slug",
+]);
 
 function walk(v: unknown, path: string, depth: number, f: (path: string, s: string) => void): void {
   if (depth > 10) return;

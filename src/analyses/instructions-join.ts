@@ -131,7 +131,14 @@ function nextRequest(requests: RequestRow[]): (s: { chain: string; file: string;
   };
 }
 
-function toRow(s: Sighting, req: RequestRow | null, delivery: number, changed: boolean | null, ctx: JoinContext, scan: InstructionsScan): InstructionRow {
+function toRow(
+  s: Sighting,
+  req: RequestRow | null,
+  delivery: number,
+  changed: boolean | null,
+  ctx: JoinContext,
+  scan: InstructionsScan,
+): InstructionRow {
   const size = s.text === null ? null : measureText(s.text);
   const needles = s.text === null ? [] : needlesOf(s.text, ctx.probe);
   const ev = scan.evidence.get(s.chain);
@@ -144,16 +151,42 @@ function toRow(s: Sighting, req: RequestRow | null, delivery: number, changed: b
     else if (hit === false) not.push(place);
   }
   return {
-    server: s.server, carrier: s.carrier, file: s.file, line: s.line, requestIndex: req?.index ?? null,
-    chars: size?.chars ?? 0, codePoints: size?.codePoints ?? 0, utf8Bytes: size?.utf8Bytes ?? 0,
-    truncated: size?.truncated ?? false, keptChars: size?.keptChars ?? null, sourceChars: null, removed: s.removed,
+    server: s.server,
+    carrier: s.carrier,
+    file: s.file,
+    line: s.line,
+    requestIndex: req?.index ?? null,
+    chars: size?.chars ?? 0,
+    codePoints: size?.codePoints ?? 0,
+    utf8Bytes: size?.utf8Bytes ?? 0,
+    truncated: size?.truncated ?? false,
+    keptChars: size?.keptChars ?? null,
+    sourceChars: null,
+    removed: s.removed,
     probe: s.text === null ? null : extractProbe(s.text, ctx.probe),
-    chain: s.chain, timestamp: s.timestamp, where: s.where, delivery, changed,
-    keptCodePoints: size?.keptCodePoints ?? null, keptUtf8Bytes: size?.keptUtf8Bytes ?? null, splitSurrogate: size?.splitSurrogate ?? false,
-    blockChars: s.block?.length ?? null, renderedChars: s.renderedChars, renderedSource: s.renderedSource, renderedDisagrees: s.renderedDisagrees,
-    serversInCarrier: s.serversInCarrier, position: s.position,
-    initStatus: ctx.init?.servers.find((x) => x.name === s.server)?.status ?? null, late: null, debugLog: null,
-    notAppearingIn: not, alsoAppearingIn: also, answerMatches: null, baselineDeltaTokens: null, tokensPerChar: null, textCharsPerToken: null,
+    chain: s.chain,
+    timestamp: s.timestamp,
+    where: s.where,
+    delivery,
+    changed,
+    keptCodePoints: size?.keptCodePoints ?? null,
+    keptUtf8Bytes: size?.keptUtf8Bytes ?? null,
+    splitSurrogate: size?.splitSurrogate ?? false,
+    blockChars: s.block?.length ?? null,
+    renderedChars: s.renderedChars,
+    renderedSource: s.renderedSource,
+    renderedDisagrees: s.renderedDisagrees,
+    serversInCarrier: s.serversInCarrier,
+    position: s.position,
+    initStatus: ctx.init?.servers.find((x) => x.name === s.server)?.status ?? null,
+    late: null,
+    debugLog: null,
+    notAppearingIn: not,
+    alsoAppearingIn: also,
+    answerMatches: null,
+    baselineDeltaTokens: null,
+    tokensPerChar: null,
+    textCharsPerToken: null,
   };
 }
 
@@ -212,12 +245,26 @@ function checkDebug(rows: InstructionRow[], ctx: JoinContext): void {
   for (const r of rows.filter((x) => x.truncated)) {
     const t = take(r);
     if (!t) {
-      r.debugLog = { file, line: null, from: null, to: null, status: "mismatch", problem: "the transcript text is truncated but the log has no truncation line for this server" };
+      r.debugLog = {
+        file,
+        line: null,
+        from: null,
+        to: null,
+        status: "mismatch",
+        problem: "the transcript text is truncated but the log has no truncation line for this server",
+      };
       continue;
     }
     r.sourceChars = t.from;
     const ok = t.to === r.keptChars;
-    r.debugLog = { file, line: t.line, from: t.from, to: t.to, status: ok ? "match" : "mismatch", problem: ok ? null : `the log says cut to ${INT.format(t.to)} chars, the transcript kept ${INT.format(r.keptChars ?? 0)}` };
+    r.debugLog = {
+      file,
+      line: t.line,
+      from: t.from,
+      to: t.to,
+      status: ok ? "match" : "mismatch",
+      problem: ok ? null : `the log says cut to ${INT.format(t.to)} chars, the transcript kept ${INT.format(r.keptChars ?? 0)}`,
+    };
   }
   for (const r of rows.filter((x) => !x.truncated && !x.removed)) {
     const t = unused.find((x) => x.server === r.server);
@@ -226,6 +273,13 @@ function checkDebug(rows: InstructionRow[], ctx: JoinContext): void {
       continue;
     }
     unused.splice(unused.indexOf(t), 1);
-    r.debugLog = { file, line: t.line, from: t.from, to: t.to, status: "mismatch", problem: `the log says truncated from ${INT.format(t.from)} to ${INT.format(t.to)} chars, the transcript text is whole (${INT.format(r.chars)} chars)` };
+    r.debugLog = {
+      file,
+      line: t.line,
+      from: t.from,
+      to: t.to,
+      status: "mismatch",
+      problem: `the log says truncated from ${INT.format(t.from)} to ${INT.format(t.to)} chars, the transcript text is whole (${INT.format(r.chars)} chars)`,
+    };
   }
 }

@@ -139,25 +139,52 @@ function closeGroup(s: State, chain: string): void {
   s.groups.delete(chain);
 }
 
-function base(rec: Envelope, carrier: Carrier, where: string): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier"> {
+function base(
+  rec: Envelope,
+  carrier: Carrier,
+  where: string,
+): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier"> {
   return {
-    chain: rec.chain, file: rec.pos.file, line: rec.pos.line, timestamp: rec.timestamp ?? null, carrier, where,
-    renderedChars: null, renderedSource: null, renderedDisagrees: false, position: null,
+    chain: rec.chain,
+    file: rec.pos.file,
+    line: rec.pos.line,
+    timestamp: rec.timestamp ?? null,
+    carrier,
+    where,
+    renderedChars: null,
+    renderedSource: null,
+    renderedDisagrees: false,
+    position: null,
   };
 }
 
 function onDelta(s: State, rec: Envelope, a: JsonObject): void {
   const index = addItem(s, rec.chain, "mcp_instructions_delta");
   const names = strings(a.addedNames);
-  const blocks = (arr(a.addedBlocks) ?? []).map((b, i) => (typeof b === "string" ? parseBlock(b, names[i]) : undefined)).filter((b): b is InstructionBlock => b !== undefined);
+  const blocks = (arr(a.addedBlocks) ?? [])
+    .map((b, i) => (typeof b === "string" ? parseBlock(b, names[i]) : undefined))
+    .filter((b): b is InstructionBlock => b !== undefined);
   const removed = strings(a.removedNames);
   const r = renderAttachment(a, rec.raw);
   const all = [...blocks.map((b) => b.server), ...removed];
   for (const n of all) s.known.add(n);
-  const common = { ...base(rec, "mcp_instructions_delta", "attachment"), serversInCarrier: all, renderedChars: r.text.length, renderedSource: r.source === "stored" ? "stored" : "rendered" } as const;
+  const common = {
+    ...base(rec, "mcp_instructions_delta", "attachment"),
+    serversInCarrier: all,
+    renderedChars: r.text.length,
+    renderedSource: r.source === "stored" ? "stored" : "rendered",
+  } as const;
   const g = group(s, rec.chain);
   for (const b of blocks) {
-    const sight: Sighting = { ...common, server: b.server, text: b.text, block: b.block, removed: false, headed: b.headed, renderedDisagrees: r.source === "stored" && !r.text.includes(b.block) };
+    const sight: Sighting = {
+      ...common,
+      server: b.server,
+      text: b.text,
+      block: b.block,
+      removed: false,
+      headed: b.headed,
+      renderedDisagrees: r.source === "stored" && !r.text.includes(b.block),
+    };
     s.sightings.push(sight);
     g.open.push({ s: sight, index });
   }

@@ -31,9 +31,22 @@ const bump = (c: Counts, k: string | undefined) => {
 export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
   id: "inventory",
   init: () => ({
-    recordTypes: {}, attachmentKinds: {}, systemSubtypes: {}, progressTypes: {}, versions: {}, entrypoints: {},
-    models: {}, sessionIds: {}, snakeCaseSessionIds: 0, cwds: {}, chains: {}, sidechainRecords: 0,
-    firstTimestamp: null, lastTimestamp: null, unknownTypes: {}, malformed: 0,
+    recordTypes: {},
+    attachmentKinds: {},
+    systemSubtypes: {},
+    progressTypes: {},
+    versions: {},
+    entrypoints: {},
+    models: {},
+    sessionIds: {},
+    snakeCaseSessionIds: 0,
+    cwds: {},
+    chains: {},
+    sidechainRecords: 0,
+    firstTimestamp: null,
+    lastTimestamp: null,
+    unknownTypes: {},
+    malformed: 0,
   }),
   step(s, rec: AnyRecord) {
     if (rec.kind === "malformed") {

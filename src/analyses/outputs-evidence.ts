@@ -42,13 +42,19 @@ export interface DebugMatch {
 const SLACK_MS = 250;
 
 export function matchDebug(f: DebugFacts | null, savedPath: string | null, startMs: number | null, endMs: number | null): DebugMatch {
-  if (f === null) return { countTokensRequests: null, countTokensLines: [], persistedLogged: null, persistedSize: null, persistedLine: null };
+  if (f === null)
+    return { countTokensRequests: null, countTokensLines: [], persistedLogged: null, persistedSize: null, persistedLine: null };
   const timed = f.timed > 0 && startMs !== null && endMs !== null;
   const ix = indexOf(f);
   const ct = timed ? inWindowOf(ix.countTokens, startMs! - SLACK_MS, endMs! + SLACK_MS).map((i) => f.countTokens[i]!) : [];
   const name = savedPath === null ? null : baseName(savedPath);
   const byName = name !== null ? ix.persistedByName.get(name) : undefined;
-  const p = byName !== undefined ? f.persisted[byName] : timed ? f.persisted[inWindowOf(ix.persisted, startMs! - SLACK_MS, endMs! + SLACK_MS)[0] ?? -1] : undefined;
+  const p =
+    byName !== undefined
+      ? f.persisted[byName]
+      : timed
+        ? f.persisted[inWindowOf(ix.persisted, startMs! - SLACK_MS, endMs! + SLACK_MS)[0] ?? -1]
+        : undefined;
   return {
     countTokensRequests: timed ? ct.length : null,
     countTokensLines: ct.map((c) => c.line),
@@ -78,7 +84,9 @@ function indexOf(f: DebugFacts): FactsIndex {
   const cached = indexes.get(f);
   if (cached && cached.sizes[0] === f.countTokens.length && cached.sizes[1] === f.persisted.length) return cached.ix;
   const timeIndex = (list: Array<{ ms: number | null }>): TimeIndex =>
-    list.flatMap((x, i): Array<[number, number]> => (x.ms === null || Number.isNaN(x.ms) ? [] : [[x.ms, i]])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    list
+      .flatMap((x, i): Array<[number, number]> => (x.ms === null || Number.isNaN(x.ms) ? [] : [[x.ms, i]]))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const persistedByName = new Map<string, number>();
   f.persisted.forEach((x, i) => {
     const n = baseName(x.path);
@@ -117,7 +125,13 @@ export interface AnnotationMatch {
   annotationExplains: boolean | null;
 }
 
-export function matchAnnotation(tools: Map<string, ToolMeta> | null, tool: string, server: string | null, size: number | null, check: string): AnnotationMatch {
+export function matchAnnotation(
+  tools: Map<string, ToolMeta> | null,
+  tool: string,
+  server: string | null,
+  size: number | null,
+  check: string,
+): AnnotationMatch {
   if (tools === null || server === null) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };
   const t = tools.get(tool);
   if (!t) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };

@@ -145,7 +145,14 @@ function usesNaming(rows: ToolResultRow[], all: ToolUseSeen[]): Map<string, Tool
   return out;
 }
 
-function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollected, req: Carried, known: { servers: string[]; tools: string[] }, ev: OutputEvidence): ToolResultRow {
+function baseRow(
+  r: ResultSeen,
+  use: ToolUseSeen | undefined,
+  c: OutputsCollected,
+  req: Carried,
+  known: { servers: string[]; tools: string[] },
+  ev: OutputEvidence,
+): ToolResultRow {
   const name = use?.name ?? "";
   const split = splitToolName(name, known);
   const repl = c.replacements[r.toolUseId];
@@ -164,24 +171,61 @@ function baseRow(r: ResultSeen, use: ToolUseSeen | undefined, c: OutputsCollecte
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
   const delta = req?.deltaTokens ?? null;
   return {
-    toolUseId: r.toolUseId, tool: name, server: split.server, file: r.file, line: r.line,
-    requestIndex: req?.index ?? null, chars: seen.chars, utf8Bytes: seen.utf8Bytes, fullChars: r.fullChars, check,
-    savedPath: msg.savedPath, savedFormat: msg.savedPath === null ? null : (saved?.format ?? formatFromName(msg.savedPath)),
+    toolUseId: r.toolUseId,
+    tool: name,
+    server: split.server,
+    file: r.file,
+    line: r.line,
+    requestIndex: req?.index ?? null,
+    chars: seen.chars,
+    utf8Bytes: seen.utf8Bytes,
+    fullChars: r.fullChars,
+    check,
+    savedPath: msg.savedPath,
+    savedFormat: msg.savedPath === null ? null : (saved?.format ?? formatFromName(msg.savedPath)),
     savedExists: msg.savedPath === null ? null : (saved?.exists ?? null),
-    savedSuspicious: saved?.suspicious ?? null, reportedSize: msg.reportedSize,
-    reportedChars: msg.reportedChars, deltaTokens: delta, followUpReads: [],
-    sessionId: r.sessionId, chain: r.chain, timestamp: r.timestamp, toolName: split.tool, plugin: split.plugin,
-    inputSummary: use?.inputSummary ?? null, isError: r.isError, codePoints: seen.codePoints, fullUtf8Bytes: r.fullUtf8Bytes, images: r.images,
-    resultChars, variant: msg.variant, originalCheck, modelSaw: check === "cleared" ? "cleared" : modelSaw(msg),
-    previewChars: msg.preview?.length ?? null, reportedLines: msg.reportedLines, reportedTokens: msg.reportedTokens,
-    limit: msg.limit, contentFormat: msg.contentFormat, savedResolvedPath: saved?.resolvedPath ?? null,
-    savedBytes: sizeBytes, savedLines: saved?.lines ?? null, savedNewlines: saved?.newlines ?? null, savedLongestLine: saved?.longestLine ?? null,
+    savedSuspicious: saved?.suspicious ?? null,
+    reportedSize: msg.reportedSize,
+    reportedChars: msg.reportedChars,
+    deltaTokens: delta,
+    followUpReads: [],
+    sessionId: r.sessionId,
+    chain: r.chain,
+    timestamp: r.timestamp,
+    toolName: split.tool,
+    plugin: split.plugin,
+    inputSummary: use?.inputSummary ?? null,
+    isError: r.isError,
+    codePoints: seen.codePoints,
+    fullUtf8Bytes: r.fullUtf8Bytes,
+    images: r.images,
+    resultChars,
+    variant: msg.variant,
+    originalCheck,
+    modelSaw: check === "cleared" ? "cleared" : modelSaw(msg),
+    previewChars: msg.preview?.length ?? null,
+    reportedLines: msg.reportedLines,
+    reportedTokens: msg.reportedTokens,
+    limit: msg.limit,
+    contentFormat: msg.contentFormat,
+    savedResolvedPath: saved?.resolvedPath ?? null,
+    savedBytes: sizeBytes,
+    savedLines: saved?.lines ?? null,
+    savedNewlines: saved?.newlines ?? null,
+    savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
-    requestTotalTokens: req?.totalInputTokens ?? null, resultsInRequest: req ? req.added.toolResults : null,
-    tokensPerChar: delta !== null && resultChars ? delta / resultChars : null, lastRequestTokens: req?.lastTotal ?? null,
+    requestTotalTokens: req?.totalInputTokens ?? null,
+    resultsInRequest: req ? req.added.toolResults : null,
+    tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
+    lastRequestTokens: req?.lastTotal ?? null,
     countTokensConsulted: dbg.countTokensRequests === null ? null : dbg.countTokensRequests > 0,
-    countTokensRequests: dbg.countTokensRequests, countTokensLines: dbg.countTokensLines, persistedLogged: dbg.persistedLogged, persistedSize: dbg.persistedSize,
-    ...ann, followUpReadCount: 0, followUpTokens: null,
+    countTokensRequests: dbg.countTokensRequests,
+    countTokensLines: dbg.countTokensLines,
+    persistedLogged: dbg.persistedLogged,
+    persistedSize: dbg.persistedSize,
+    ...ann,
+    followUpReadCount: 0,
+    followUpTokens: null,
   };
 }
 
@@ -241,13 +285,23 @@ function linkReads(row: ToolResultRow, naming: ToolUseSeen[], byId: Map<string, 
   row.followUpReads = reads.map((u) => {
     const res = byId.get(u.id);
     return {
-      toolUseId: u.id, tool: u.name, chain: u.chain, line: u.line, inputSummary: u.inputSummary, offset: u.offset, limit: u.limit,
-      requestIndex: res?.requestIndex ?? null, deltaTokens: res?.deltaTokens ?? null, chars: res?.chars ?? null, check: res?.check ?? null,
+      toolUseId: u.id,
+      tool: u.name,
+      chain: u.chain,
+      line: u.line,
+      inputSummary: u.inputSummary,
+      offset: u.offset,
+      limit: u.limit,
+      requestIndex: res?.requestIndex ?? null,
+      deltaTokens: res?.deltaTokens ?? null,
+      chars: res?.chars ?? null,
+      check: res?.check ?? null,
     };
   });
   row.followUpReadCount = reads.length;
   const perRequest = new Map<string, number>();
-  for (const f of row.followUpReads) if (f.requestIndex !== null && f.deltaTokens !== null) perRequest.set(`${f.chain}#${f.requestIndex}`, f.deltaTokens);
+  for (const f of row.followUpReads)
+    if (f.requestIndex !== null && f.deltaTokens !== null) perRequest.set(`${f.chain}#${f.requestIndex}`, f.deltaTokens);
   row.followUpTokens = perRequest.size ? [...perRequest.values()].reduce((a, b) => a + b, 0) : null;
 }
 

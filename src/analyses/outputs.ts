@@ -95,7 +95,8 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
       case "system": {
         const meta = rec.raw.microcompactMetadata;
         if (!isObject(meta)) break;
-        for (const id of arr(meta.compactedToolIds) ?? []) if (typeof id === "string") s.c.cleared[id] ??= { file: rec.pos.file, line: rec.pos.line };
+        for (const id of arr(meta.compactedToolIds) ?? [])
+          if (typeof id === "string") s.c.cleared[id] ??= { file: rec.pos.file, line: rec.pos.line };
         break;
       }
       case "attachment":
@@ -129,7 +130,9 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
       line: rec.pos.line,
       timestamp: rec.timestamp ?? null,
       inputSummary: summarize(input),
-      refs: Object.values(input).filter((v): v is string => typeof v === "string").map((v) => v.slice(0, REF_CAP)),
+      refs: Object.values(input)
+        .filter((v): v is string => typeof v === "string")
+        .map((v) => v.slice(0, REF_CAP)),
       offset: num(input.offset) ?? null,
       limit: num(input.limit) ?? null,
     });

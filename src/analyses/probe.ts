@@ -106,7 +106,8 @@ export function checkAnswer(answer: string, expectedProbe: Probe | null, deliver
     got = { begin: parsed.begin, end: parsed.end, last: parsed.last };
     for (const k of ["begin", "end", "last"] as const) {
       if (got[k] === null && expected[k] !== "NONE") mismatches.push(`${k.toUpperCase()}: not answered, delivered ${expected[k]}`);
-      else if (got[k] !== null && got[k] !== expected[k]) mismatches.push(`${k.toUpperCase()}: answered ${got[k]}, delivered ${expected[k]}`);
+      else if (got[k] !== null && got[k] !== expected[k])
+        mismatches.push(`${k.toUpperCase()}: answered ${got[k]}, delivered ${expected[k]}`);
     }
   } else {
     // Free text: each delivered value must appear, and no missing one may be claimed.

@@ -63,8 +63,15 @@ interface State {
 }
 
 const emptyAdded = (): Added => ({
-  toolResults: 0, toolResultChars: 0, userTextChars: 0, attachments: 0, attachmentChars: 0,
-  attachmentCharsExact: true, metaTextChars: 0, images: 0, attachmentKinds: [],
+  toolResults: 0,
+  toolResultChars: 0,
+  userTextChars: 0,
+  attachments: 0,
+  attachmentChars: 0,
+  attachmentCharsExact: true,
+  metaTextChars: 0,
+  images: 0,
+  attachmentKinds: [],
 });
 
 export interface RequestsOptions {
@@ -82,14 +89,33 @@ export interface RequestsOptions {
 export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
   return {
     id: "requests",
-    init: () => ({ chains: new Map(), order: [], active: undefined, seen: new IdSet(), seq: 0, runs: [], spool: new RowSpool(opts.memoryRows, opts.spoolDir) }),
+    init: () => ({
+      chains: new Map(),
+      order: [],
+      active: undefined,
+      seen: new IdSet(),
+      seq: 0,
+      runs: [],
+      spool: new RowSpool(opts.memoryRows, opts.spoolDir),
+    }),
     step(s, rec) {
       if (rec.kind === "malformed") return;
       let c = s.chains.get(rec.chain);
       if (!c) {
         c = {
-          ordinal: s.order.length, name: rec.chain, rows: 0, open: [], openKeys: [], byKey: new Map(), prevTotal: null,
-          totals: new TotalsAccumulator(rec.chain), pending: emptyAdded(), compacted: false, synthetic: 0, apiErrors: 0, notRequests: 0,
+          ordinal: s.order.length,
+          name: rec.chain,
+          rows: 0,
+          open: [],
+          openKeys: [],
+          byKey: new Map(),
+          prevTotal: null,
+          totals: new TotalsAccumulator(rec.chain),
+          pending: emptyAdded(),
+          compacted: false,
+          synthetic: 0,
+          apiErrors: 0,
+          notRequests: 0,
         };
         s.chains.set(rec.chain, c);
         s.order.push(c);
@@ -156,13 +182,32 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   let row = c.byKey.get(key);
   if (!row) {
     row = {
-      chain: rec.chain, index: c.rows + 1, file: rec.pos.file, line: rec.pos.line,
-      sessionId: rec.sessionId ?? null, messageId: rec.messageId ?? null, requestId: rec.requestId ?? null,
-      model: rec.model ?? null, timestamp: rec.timestamp ?? null, fragments: 0,
-      inputTokens: null, cacheCreationInputTokens: null, cacheCreation5m: null, cacheCreation1h: null,
-      cacheReadInputTokens: null, outputTokens: null, outputTokensRecorded: null, outputSource: "placeholder", outputPlaceholder: true, stopReason: null,
-      totalInputTokens: null, deltaTokens: null, afterCompaction: c.compacted, duplicateOf: null,
-      toolUses: [], added: c.pending,
+      chain: rec.chain,
+      index: c.rows + 1,
+      file: rec.pos.file,
+      line: rec.pos.line,
+      sessionId: rec.sessionId ?? null,
+      messageId: rec.messageId ?? null,
+      requestId: rec.requestId ?? null,
+      model: rec.model ?? null,
+      timestamp: rec.timestamp ?? null,
+      fragments: 0,
+      inputTokens: null,
+      cacheCreationInputTokens: null,
+      cacheCreation5m: null,
+      cacheCreation1h: null,
+      cacheReadInputTokens: null,
+      outputTokens: null,
+      outputTokensRecorded: null,
+      outputSource: "placeholder",
+      outputPlaceholder: true,
+      stopReason: null,
+      totalInputTokens: null,
+      deltaTokens: null,
+      afterCompaction: c.compacted,
+      duplicateOf: null,
+      toolUses: [],
+      added: c.pending,
     };
     c.rows += 1;
     const seq = s.seq++;

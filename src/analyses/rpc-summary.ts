@@ -35,7 +35,12 @@ const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
 export function summarize(m: RpcMessage): RpcSummary {
   const params = isObject(m.message.params) ? m.message.params : null;
   const meta = params && isObject(params._meta) ? params._meta : null;
-  const client = meta && isObject(meta[META_CLIENT]) ? (meta[META_CLIENT] as JsonObject) : params && isObject(params.clientInfo) ? params.clientInfo : null;
+  const client =
+    meta && isObject(meta[META_CLIENT])
+      ? (meta[META_CLIENT] as JsonObject)
+      : params && isObject(params.clientInfo)
+        ? params.clientInfo
+        : null;
   const err = isObject(m.message.error) ? m.message.error : null;
   const res = isObject(m.message.result) ? m.message.result : null;
   const sum: RpcSummary = {

@@ -87,7 +87,13 @@ export interface RpcResult {
   handshakes: Handshake[];
   instructions: InstructionsCarrier[];
   /** Era and version from Claude Code's own per-server log, when that is what was read. */
-  clientLog: { entries: number; protocolEra: string | null; negotiatedProtocolVersion: string | null; connectMs: number | null; transport: string | null } | null;
+  clientLog: {
+    entries: number;
+    protocolEra: string | null;
+    negotiatedProtocolVersion: string | null;
+    connectMs: number | null;
+    transport: string | null;
+  } | null;
   noise: number;
   sources: Record<string, number>;
   timeline: TimelineRow[];
@@ -136,7 +142,14 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
     methods: msgs.filter((m) => m.method !== null).map((m) => m.method!),
     firstMethod: main?.hs.firstMethod ?? msgs.find((m) => m.dir === "c2s" && m.method !== null)?.method ?? null,
     era,
-    probe: p && { id: p.id, protocolVersion: p.protocolVersion, clientName: p.clientName, clientVersion: p.clientVersion, answered: p.answered, errorCode: p.errorCode },
+    probe: p && {
+      id: p.id,
+      protocolVersion: p.protocolVersion,
+      clientName: p.clientName,
+      clientVersion: p.clientVersion,
+      answered: p.answered,
+      errorCode: p.errorCode,
+    },
     initialize: i && { protocolVersion: i.protocolVersion, msAfterProbe: i.msAfterProbe },
     probeOutcome: p?.outcome ?? null,
     responsesLogged,
@@ -154,14 +167,18 @@ function splitSessions(msgs: RpcSummary[]): Session[] {
   const out: Session[] = [];
   let cur: Session | null = null;
   const start = () => {
-    cur = { hs: { index: out.length + 1, firstMethod: null, probe: null, initialize: null, era: "unknown", modernRequests: 0, messages: 0 }, msgs: [] };
+    cur = {
+      hs: { index: out.length + 1, firstMethod: null, probe: null, initialize: null, era: "unknown", modernRequests: 0, messages: 0 },
+      msgs: [],
+    };
     out.push(cur);
     return cur;
   };
   for (const m of msgs) {
     const isReq = m.dir === "c2s" && m.shape === "request";
     let s: Session = cur ?? start();
-    if (isReq && m.method === "server/discover" && (s.hs.probe !== null || s.hs.initialize !== null || s.hs.firstMethod !== null)) s = start();
+    if (isReq && m.method === "server/discover" && (s.hs.probe !== null || s.hs.initialize !== null || s.hs.firstMethod !== null))
+      s = start();
     else if (isReq && m.method === "initialize" && s.hs.initialize !== null) s = start();
     s.msgs.push(m);
     s.hs.messages += 1;
@@ -176,7 +193,8 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
   const requests = new Map<string, RpcSummary>();
   for (const m of s.msgs) {
     if (m.dir === "c2s" && m.shape === "request") requests.set(String(m.id), m);
-    if (m.dir === "c2s" && m.method !== null && m.method !== "server/discover" && m.method !== "initialize" && m.metaVersion !== null) s.hs.modernRequests += 1;
+    if (m.dir === "c2s" && m.method !== null && m.method !== "server/discover" && m.method !== "initialize" && m.metaVersion !== null)
+      s.hs.modernRequests += 1;
     if (m.shape !== "result" && m.shape !== "error") continue;
     const req = requests.get(String(m.id));
     const chars = m.instructionsChars;
@@ -196,7 +214,13 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
   }
   const p = s.hs.probe;
   if (p && p.answered === "none") {
-    p.outcome = responsesLogged ? "unanswered" : s.hs.initialize ? "inferred-failed" : s.hs.modernRequests > 0 ? "inferred-succeeded" : "unknown";
+    p.outcome = responsesLogged
+      ? "unanswered"
+      : s.hs.initialize
+        ? "inferred-failed"
+        : s.hs.modernRequests > 0
+          ? "inferred-succeeded"
+          : "unknown";
   }
   s.hs.era = s.hs.initialize ? "legacy" : s.hs.modernRequests > 0 || p?.answered === "result" ? "modern" : "unknown";
 }
@@ -234,7 +258,13 @@ function initializeOf(m: RpcSummary, probe: Probe | null): Initialize {
 
 function clientLogSummary(lines: Array<{ text: string; level: string }>): RpcResult["clientLog"] {
   if (lines.length === 0) return null;
-  const out: NonNullable<RpcResult["clientLog"]> = { entries: lines.length, protocolEra: null, negotiatedProtocolVersion: null, connectMs: null, transport: null };
+  const out: NonNullable<RpcResult["clientLog"]> = {
+    entries: lines.length,
+    protocolEra: null,
+    negotiatedProtocolVersion: null,
+    connectMs: null,
+    transport: null,
+  };
   for (const l of lines) {
     const { event } = classifyMessage(l.text, l.level === "error" ? "ERROR" : "DEBUG", "");
     if (event.type === "mcp-capabilities") {
@@ -269,7 +299,9 @@ function warnings(sessions: Session[], responsesLogged: boolean): string[] {
   for (const s of modern) {
     const p = s.hs.probe;
     if (!p || p.answered !== "result" || p.instructionsChars !== null) continue;
-    const where = initWith ? ` — yet the initialize answer at line ${initWith.hs.initialize!.answerLine} carried ${initWith.hs.initialize!.instructionsChars} chars` : "";
+    const where = initWith
+      ? ` — yet the initialize answer at line ${initWith.hs.initialize!.answerLine} carried ${initWith.hs.initialize!.instructionsChars} chars`
+      : "";
     w.push(
       `dual-era trap (handshake ${s.hs.index}): the client took the modern path and the server's DiscoverResult has no instructions${where}; initialize is never sent after a successful probe, so instructions that exist only in the initialize answer never reach the model`,
     );

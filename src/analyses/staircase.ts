@@ -51,12 +51,24 @@ export function staircaseRows(runs: StaircaseRun[], opts: StaircaseOptions = {})
       if (followUps.has(r.toolUseId)) continue;
       if (opts.tool !== undefined && r.tool !== opts.tool && r.toolName !== opts.tool) continue;
       out.push({
-        run, sessionId: r.sessionId, toolUseId: r.toolUseId, tool: r.tool, chars: r.resultChars,
+        run,
+        sessionId: r.sessionId,
+        toolUseId: r.toolUseId,
+        tool: r.tool,
+        chars: r.resultChars,
         // UTF-8 bytes of the output itself: from toolUseResult, or the visible text when nothing replaced it.
         utf8Bytes: r.fullUtf8Bytes ?? (r.check === "inline" ? r.utf8Bytes : null),
-        check: r.check, modelSaw: r.modelSaw, visibleChars: r.chars, savedFormat: r.savedFormat, reportedSize: r.reportedSize,
-        deltaTokens: r.deltaTokens, tokensPerChar: r.tokensPerChar, countTokensConsulted: r.countTokensConsulted,
-        followUpReads: r.followUpReadCount, followUpTokens: r.followUpTokens, lastRequestTokens: r.lastRequestTokens,
+        check: r.check,
+        modelSaw: r.modelSaw,
+        visibleChars: r.chars,
+        savedFormat: r.savedFormat,
+        reportedSize: r.reportedSize,
+        deltaTokens: r.deltaTokens,
+        tokensPerChar: r.tokensPerChar,
+        countTokensConsulted: r.countTokensConsulted,
+        followUpReads: r.followUpReadCount,
+        followUpTokens: r.followUpTokens,
+        lastRequestTokens: r.lastRequestTokens,
       });
     }
   }

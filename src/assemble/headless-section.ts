@@ -54,7 +54,11 @@ export function headlessSection(run: HeadlessRun): HeadlessSection {
 }
 
 /** Input side of a usage: input + cache read + cache creation; null when a part is unknown or the sum passes 2^53 − 1. */
-export function inputTotal(u: { inputTokens: number | null; cacheReadInputTokens: number | null; cacheCreationInputTokens: number | null }): number | null {
+export function inputTotal(u: {
+  inputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+}): number | null {
   return addCounts(addCounts(u.inputTokens, u.cacheReadInputTokens), u.cacheCreationInputTokens);
 }
 
@@ -62,4 +66,3 @@ function strip<T extends { pos: unknown }>(x: T): Omit<T, "pos"> {
   const { pos: _pos, ...rest } = x;
   return rest;
 }
-

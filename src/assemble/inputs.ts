@@ -4,12 +4,13 @@ import type { InputFile } from "../sources/input.js";
 export function envelopeInputs(...lists: InputFile[][]): InputFile[] {
   const seen = new Set<string>();
   const out: InputFile[] = [];
-  for (const l of lists) for (const i of l) {
-    const k = `${i.kind}:${i.path}`;
-    if (!seen.has(k)) {
-      seen.add(k);
-      out.push(i);
+  for (const l of lists)
+    for (const i of l) {
+      const k = `${i.kind}:${i.path}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(i);
+      }
     }
-  }
   return out;
 }

@@ -1,6 +1,13 @@
 import type { DebugServer } from "../analyses/debug.js";
 import type { HeadlessRun } from "../analyses/headless-run.js";
-import { answerCheck, baselineCheck, pendingServers, type AnswerSummary, type BaselineSummary, type PendingServer } from "../analyses/instructions-checks.js";
+import {
+  answerCheck,
+  baselineCheck,
+  pendingServers,
+  type AnswerSummary,
+  type BaselineSummary,
+  type PendingServer,
+} from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
 import type { ProbePatterns } from "../analyses/probe.js";
 import type { RequestsResult } from "../analyses/requests.js";
@@ -83,7 +90,12 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     const b = ev.baseline;
     inputs.push(...b.inputs);
     parts.push(...transcriptParts(b));
-    baseline = baselineCheck(rows, requests, { file: b.file, firstRequestTokens: b.firstRequestTokens, instructions: b.instructions }, io.wrapperTokens);
+    baseline = baselineCheck(
+      rows,
+      requests,
+      { file: b.file, firstRequestTokens: b.firstRequestTokens, instructions: b.instructions },
+      io.wrapperTokens,
+    );
   }
 
   const used = new Set(rows.map((r) => r.debugLog?.line).filter((l): l is number => typeof l === "number"));

@@ -29,7 +29,11 @@ export interface CommonOptions {
 }
 
 /** A target's transcripts read in one pass with the named analyses, and their health merged. */
-export async function loadTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: CommonOptions, keys: K[]): Promise<TranscriptEvidence<K> & { health: Health }> {
+export async function loadTranscripts<K extends keyof TranscriptResults>(
+  target: string | undefined,
+  opts: CommonOptions,
+  keys: K[],
+): Promise<TranscriptEvidence<K> & { health: Health }> {
   const t = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, keys);
   return { ...t, health: documentHealth(transcriptParts(t)) };
 }

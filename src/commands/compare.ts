@@ -30,12 +30,18 @@ export const compareCommand: CommandSpec = {
   common: [...OUTPUT, "strict", "claude-dir", "baseline"],
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
-    ["ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast", "chosen columns against the runs labelled none"],
+    [
+      "ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast",
+      "chosen columns against the runs labelled none",
+    ],
     ["ccforensics compare samples/runs --chart first-request.svg", "also draw first-request tokens per run"],
   ],
   positionals: { "manifest-or-runs-dir": { describe: "a manifest (JSON array of runs) or a runs dir (one folder per run with run.json)" } },
   options: {
-    columns: { type: "string", describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}` },
+    columns: {
+      type: "string",
+      describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}`,
+    },
     chart: { type: "string", describe: "also write an SVG chart of first-request tokens per run" },
   },
   run: (argv) => runCompare(String(argv["manifest-or-runs-dir"] ?? ""), argv as CompareOptions),
@@ -66,12 +72,23 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   // Each run's health is already its document's; merging them whole keeps their shares.
   const health = documentHealth(healths.map((h) => ({ health: h, share: "whole" })));
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
-  if (opts.baseline && !rows.some((r) => r.label === opts.baseline)) throw new UsageError(`--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`);
+  if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
+    throw new UsageError(
+      `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,
+    );
   const groups = groupRows(rows);
   const files: OutputFile[] = [];
   if (opts.chart) {
-    const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]));
-    files.push({ kind: "chart", path: opts.chart, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`), protect: dirs });
+    const dirs = protectedDirs(
+      configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
+      specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]),
+    );
+    files.push({
+      kind: "chart",
+      path: opts.chart,
+      spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`),
+      protect: dirs,
+    });
   }
   const failed = rows.filter((r) => r.error !== null).length;
   return {
@@ -83,9 +100,15 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     files,
     document: {
       title: `Comparison — ${manifest}`,
-      summary: [["runs", rows.length, "int"], ["configurations", groups.length, "int"], ["baseline", baseline ?? "none (--baseline LABEL)"]],
+      summary: [
+        ["runs", rows.length, "int"],
+        ["configurations", groups.length, "int"],
+        ["baseline", baseline ?? "none (--baseline LABEL)"],
+      ],
       tables: [compareRunsTable(rows, columns), compareGroupsTable(groups, baseline), healthTable(health)],
-      charts: [{ title: `First-request tokens per run — ${manifest}`, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`) }],
+      charts: [
+        { title: `First-request tokens per run — ${manifest}`, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`) },
+      ],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
@@ -93,7 +116,10 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
 
 function pickColumns(arg: string | undefined): Array<keyof CompareRow> {
   if (!arg) return DEFAULT_COLUMNS;
-  const keys = arg.split(",").map((s) => s.trim()).filter(Boolean);
+  const keys = arg
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = keys.filter((k) => !(k in COMPARE_COLUMNS));
   if (bad.length) throw new UsageError(`--columns: unknown ${bad.join(", ")}; choose from ${Object.keys(COMPARE_COLUMNS).join(", ")}`);
   return keys as Array<keyof CompareRow>;

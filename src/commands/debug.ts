@@ -22,10 +22,18 @@ export const debugCommand: CommandSpec = {
   common: [...OUTPUT, "strict", "stream-json"],
   examples: [
     ["ccforensics debug samples/logs/debug/legacy-truncated.debug.txt", "MCP servers, runtime arm, truncation and the timeline of one run"],
-    ["ccforensics debug samples/logs/debug/late-server.debug.txt --stream-json samples/logs/claude-p/late-server.stream.jsonl --format markdown", "a late server, with the init event's `pending` status and the run's cost per model"],
+    [
+      "ccforensics debug samples/logs/debug/late-server.debug.txt --stream-json samples/logs/claude-p/late-server.stream.jsonl --format markdown",
+      "a late server, with the init event's `pending` status and the run's cost per model",
+    ],
   ],
   positionals: { file: { describe: "debug log (--debug-file output, ~/.claude/debug/<session>.txt), or - for stdin" } },
-  options: { "all-events": { type: "boolean", describe: "list every entry in the tables, not only recognised events, warnings and errors, and not only the first 1,000" } },
+  options: {
+    "all-events": {
+      type: "boolean",
+      describe: "list every entry in the tables, not only recognised events, warnings and errors, and not only the first 1,000",
+    },
+  },
   run: (argv) => runDebug(String(argv.file), argv as DebugOptions),
 };
 
@@ -72,9 +80,17 @@ function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?
     ["entries", r.entries, "int"],
     ["first", r.firstTime],
     ["last", r.lastTime],
-    ["levels", Object.entries(r.levels).map(([k, v]) => `${k} ${v}`).join(", ")],
+    [
+      "levels",
+      Object.entries(r.levels)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", "),
+    ],
     ["mcp runtime arm", r.runtimeArm === null ? null : `${r.runtimeArm} (source: ${r.runtimeArmSource})`],
-    ["API requests", r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0],
+    [
+      "API requests",
+      r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0,
+    ],
     ["errors", r.errors, "int"],
     ["count_tokens calls", r.countTokensCalls, "int"],
     ["persisted tool results", r.persisted.length, "int"],

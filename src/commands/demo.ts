@@ -30,15 +30,26 @@ export function demoEvidence(root: string = PACKAGE_ROOT): DemoEvidence {
 
 // The demo brings its own evidence; a user's evidence flag here would be silently overridden, so refuse it.
 const OWN_EVIDENCE: Array<[keyof ReportOptions, string]> = [
-  ["claudeDir", "--claude-dir"], ["debugFile", "--debug-file"], ["rpcLog", "--rpc-log"], ["streamJson", "--stream-json"], ["baseline", "--baseline"],
+  ["claudeDir", "--claude-dir"],
+  ["debugFile", "--debug-file"],
+  ["rpcLog", "--rpc-log"],
+  ["streamJson", "--stream-json"],
+  ["baseline", "--baseline"],
 ];
 
 export async function runDemo(opts: ReportOptions, root: string = PACKAGE_ROOT): Promise<CommandOutput> {
   for (const [key, flag] of OWN_EVIDENCE) {
-    if (opts[key] !== undefined) throw new UsageError(`demo reads the evidence that ships with ccforensics; ${flag} goes with \`ccforensics report\``);
+    if (opts[key] !== undefined)
+      throw new UsageError(`demo reads the evidence that ships with ccforensics; ${flag} goes with \`ccforensics report\``);
   }
   const e = demoEvidence(root);
-  const out = await runReport(DEMO_SESSION, { ...opts, claudeDir: [e.claudeDir], rpcLog: e.rpcLog, streamJson: e.streamJson, tools: e.tools });
+  const out = await runReport(DEMO_SESSION, {
+    ...opts,
+    claudeDir: [e.claudeDir],
+    rpcLog: e.rpcLog,
+    streamJson: e.streamJson,
+    tools: e.tools,
+  });
   return {
     ...out,
     next: `next: ccforensics sessions to list your own sessions, then ccforensics report <id>; this demo's requests alone: ccforensics requests ${DEMO_SESSION.slice(0, 8)} --claude-dir ${e.claudeDir}`,

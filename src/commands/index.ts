@@ -15,6 +15,16 @@ import { demoCommand } from "./demo.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
 export const COMMANDS: CommandSpec[] = [
-  sessionsCommand, requestsCommand, instructionsCommand, outputsCommand, debugCommand, rpcCommand, reportCommand, demoCommand, compareCommand,
-  inventoryCommand, labCommand, runCommand,
+  sessionsCommand,
+  requestsCommand,
+  instructionsCommand,
+  outputsCommand,
+  debugCommand,
+  rpcCommand,
+  reportCommand,
+  demoCommand,
+  compareCommand,
+  inventoryCommand,
+  labCommand,
+  runCommand,
 ].map(guarded);

@@ -18,9 +18,18 @@ export const instructionsCommand: CommandSpec = {
   describe: "MCP server instructions: carrier, request, size (chars / code points / bytes), truncation, probe values, answer check",
   common: [...OUTPUT, ...LOOKUP, "debug-file", "stream-json", "baseline"],
   examples: [
-    ["ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated", "where lab's 20,000-char text landed, how much survived (2,048 + marker), the original length from the session's debug log"],
-    ["ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl", "a server pending at init: the request that went out without its instructions"],
-    ["ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51", "first-request token cost against a run without instructions, tokens per char"],
+    [
+      "ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated",
+      "where lab's 20,000-char text landed, how much survived (2,048 + marker), the original length from the session's debug log",
+    ],
+    [
+      "ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl",
+      "a server pending at init: the request that went out without its instructions",
+    ],
+    [
+      "ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51",
+      "first-request token cost against a run without instructions, tokens per char",
+    ],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin" } },
   options: PROBE_OPTIONS,
@@ -30,7 +39,10 @@ export const instructionsCommand: CommandSpec = {
 /** `instructions [target]`: every delivery of MCP server instructions, with the checks of seed 000. */
 export async function runInstructions(target: string | undefined, opts: InstructionsCliOptions): Promise<CommandOutput> {
   const io = instructionsOptions(opts);
-  const transcripts = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, ["requests", "instructions"]);
+  const transcripts = await gatherTranscripts(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }, [
+    "requests",
+    "instructions",
+  ]);
   const debug = await gatherDebug(transcripts, opts);
   const headless = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);

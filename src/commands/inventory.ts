@@ -9,7 +9,9 @@ export const inventoryCommand: CommandSpec = {
   command: "inventory [target]",
   describe: "record types, attachment kinds, system subtypes, versions, unknowns and parse health",
   common: [...OUTPUT, ...LOOKUP],
-  examples: [["ccforensics inventory samples/damaged/33333333-4444-4555-8666-777777777777.jsonl", "what is in a session, and what is damaged"]],
+  examples: [
+    ["ccforensics inventory samples/damaged/33333333-4444-4555-8666-777777777777.jsonl", "what is in a session, and what is damaged"],
+  ],
   positionals: { target: { describe: "session id or prefix, transcript path, or - for stdin" } },
   async run(argv) {
     const { resolved, health, results } = await loadTranscripts(argv.target, argv, ["inventory"]);

@@ -17,29 +17,63 @@ export type LabServerName = (typeof LAB_SERVERS)[number];
 
 export const labCommand: CommandSpec = {
   command: "lab <server>",
-  describe: "a stdio MCP lab server (instructions | output) that reproduces the seed experiments; serves JSON-RPC on stdin/stdout until stdin ends",
+  describe:
+    "a stdio MCP lab server (instructions | output) that reproduces the seed experiments; serves JSON-RPC on stdin/stdout until stdin ends",
   common: [],
   examples: [
-    ["ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl", "seed 000's server: 5,000 chars of Japanese instructions, every message both ways logged"],
-    ["ccforensics lab instructions --dual --init-delay-ms 8000", "a dual-era server (server/discover answered, other codewords) whose initialize reply is 8 s late"],
+    [
+      "ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl",
+      "seed 000's server: 5,000 chars of Japanese instructions, every message both ways logged",
+    ],
+    [
+      "ccforensics lab instructions --dual --init-delay-ms 8000",
+      "a dual-era server (server/discover answered, other codewords) whose initialize reply is 8 s late",
+    ],
     ["ccforensics lab output --cjk", "seed 003's big server: emit_text / emit_text_annotated, CJK filler"],
     ["ccforensics lab output --content image", "emit_text returns a PNG of exactly `chars` bytes as MCP image content"],
-    ["ccforensics lab instructions --tools 20 --tool-description-chars 5000", "20 tools, each description 5,000 chars with its own codewords (the 2,048 description cap)"],
+    [
+      "ccforensics lab instructions --tools 20 --tool-description-chars 5000",
+      "20 tools, each description 5,000 chars with its own codewords (the 2,048 description cap)",
+    ],
     ["ccforensics lab instructions --probe hang", "a legacy server that never answers server/discover (the client must time out)"],
   ],
-  positionals: { server: { describe: "instructions: MCP server instructions with codewords and [at N] markers; output: large tool results" } },
+  positionals: {
+    server: { describe: "instructions: MCP server instructions with codewords and [at N] markers; output: large tool results" },
+  },
   options: {
     chars: { type: "number", describe: "instructions: text length in chars (env LAB_CHARS; default 1000; 0 = empty string)" },
     lang: { type: "string", describe: "instructions: en, ja, or none = no instructions field (env LAB_LANG; default en)" },
-    dual: { type: "boolean", describe: "instructions: also answer server/discover as a 2026-07-28 server, with other codewords (env LAB_DUAL)" },
-    "init-delay-ms": { type: "number", describe: "instructions: delay the initialize reply (env LAB_INIT_DELAY_MS; seed 000's late server: 8000)" },
+    dual: {
+      type: "boolean",
+      describe: "instructions: also answer server/discover as a 2026-07-28 server, with other codewords (env LAB_DUAL)",
+    },
+    "init-delay-ms": {
+      type: "number",
+      describe: "instructions: delay the initialize reply (env LAB_INIT_DELAY_MS; seed 000's late server: 8000)",
+    },
     tools: { type: "number", describe: `instructions: how many tools tools/list offers (env LAB_TOOLS; default 3, up to ${MAX_TOOLS})` },
-    "tool-description-chars": { type: "number", describe: "instructions: every tool description a lab text of exactly N chars with its own codewords (env LAB_TOOL_DESCRIPTION_CHARS)" },
-    probe: { type: "string", describe: `what a legacy server does on server/discover: ${PROBE_MODES.join(" | ")} (env LAB_PROBE; default error = -32601)` },
-    content: { type: "string", describe: `output: ${OUTPUT_CONTENTS.join(" | ")} (env LAB_CONTENT; default words; image: chars = PNG bytes)` },
+    "tool-description-chars": {
+      type: "number",
+      describe:
+        "instructions: every tool description a lab text of exactly N chars with its own codewords (env LAB_TOOL_DESCRIPTION_CHARS)",
+    },
+    probe: {
+      type: "string",
+      describe: `what a legacy server does on server/discover: ${PROBE_MODES.join(" | ")} (env LAB_PROBE; default error = -32601)`,
+    },
+    content: {
+      type: "string",
+      describe: `output: ${OUTPUT_CONTENTS.join(" | ")} (env LAB_CONTENT; default words; image: chars = PNG bytes)`,
+    },
     cjk: { type: "boolean", describe: "output: same as --content cjk (env LAB_CJK)" },
-    "max-result-size-chars": { type: "number", describe: `output: emit_text_annotated's _meta["anthropic/maxResultSizeChars"] (env LAB_MAX_RESULT_SIZE_CHARS; default 300000)` },
-    log: { type: "string", describe: "append every message, received and sent, to FILE as {t, dir, …JSON-RPC message} lines (env LAB_LOG)" },
+    "max-result-size-chars": {
+      type: "number",
+      describe: `output: emit_text_annotated's _meta["anthropic/maxResultSizeChars"] (env LAB_MAX_RESULT_SIZE_CHARS; default 300000)`,
+    },
+    log: {
+      type: "string",
+      describe: "append every message, received and sent, to FILE as {t, dir, …JSON-RPC message} lines (env LAB_LOG)",
+    },
     name: { type: "string", describe: "serverInfo name (env LAB_NAME; default lab / big)" },
   },
   serves: true,
@@ -51,8 +85,15 @@ export type LabSetup =
   | { server: "output"; config: OutputConfig; log: string | undefined; probe: ProbeMode };
 
 const ONLY: Record<string, LabServerName> = {
-  chars: "instructions", lang: "instructions", dual: "instructions", initDelayMs: "instructions", tools: "instructions", toolDescriptionChars: "instructions",
-  cjk: "output", content: "output", maxResultSizeChars: "output",
+  chars: "instructions",
+  lang: "instructions",
+  dual: "instructions",
+  initDelayMs: "instructions",
+  tools: "instructions",
+  toolDescriptionChars: "instructions",
+  cjk: "output",
+  content: "output",
+  maxResultSizeChars: "output",
 };
 
 /** Options from flags, else from the LAB_* env vars an MCP config can pass, else defaults. Pure. */
@@ -60,7 +101,8 @@ export function labSetup(argv: Record<string, unknown>, env: NodeJS.ProcessEnv):
   const server = LAB_SERVERS.find((s) => s === argv.server);
   if (!server) throw new UsageError(`unknown lab server "${String(argv.server ?? "")}": use one of ${LAB_SERVERS.join(", ")}`);
   for (const [k, owner] of Object.entries(ONLY)) {
-    if (argv[k] !== undefined && owner !== server) throw new UsageError(`--${kebab(k)} is an option of \`lab ${owner}\`, not \`lab ${server}\``);
+    if (argv[k] !== undefined && owner !== server)
+      throw new UsageError(`--${kebab(k)} is an option of \`lab ${owner}\`, not \`lab ${server}\``);
   }
   const log = str(argv.log, env.LAB_LOG);
   const version = toolVersion();
@@ -70,7 +112,14 @@ export function labSetup(argv: Record<string, unknown>, env: NodeJS.ProcessEnv):
       name: str(argv.name, env.LAB_NAME) ?? "big",
       version,
       content: contentOf(argv, env),
-      maxResultSizeChars: int(argv.maxResultSizeChars, env.LAB_MAX_RESULT_SIZE_CHARS, "max-result-size-chars", 300000, 1, MAX_EMIT_CHARS * 10),
+      maxResultSizeChars: int(
+        argv.maxResultSizeChars,
+        env.LAB_MAX_RESULT_SIZE_CHARS,
+        "max-result-size-chars",
+        300000,
+        1,
+        MAX_EMIT_CHARS * 10,
+      ),
     };
     return { server, config, log, probe };
   }
@@ -85,7 +134,10 @@ export function labSetup(argv: Record<string, unknown>, env: NodeJS.ProcessEnv):
     dual: bool(argv.dual, env.LAB_DUAL, "dual"),
     initDelayMs: int(argv.initDelayMs, env.LAB_INIT_DELAY_MS, "init-delay-ms", 0, 0, 3_600_000),
     tools: int(argv.tools, env.LAB_TOOLS, "tools", 3, 0, MAX_TOOLS),
-    toolDescriptionChars: argv.toolDescriptionChars === undefined && !env.LAB_TOOL_DESCRIPTION_CHARS ? null : int(argv.toolDescriptionChars, env.LAB_TOOL_DESCRIPTION_CHARS, "tool-description-chars", 0, 1, MAX_EMIT_CHARS),
+    toolDescriptionChars:
+      argv.toolDescriptionChars === undefined && !env.LAB_TOOL_DESCRIPTION_CHARS
+        ? null
+        : int(argv.toolDescriptionChars, env.LAB_TOOL_DESCRIPTION_CHARS, "tool-description-chars", 0, 1, MAX_EMIT_CHARS),
   };
   if (lang !== "none" && chars > 0) {
     const min = minChars(codewordsFor(chars, lang, "legacy"));
@@ -93,7 +145,8 @@ export function labSetup(argv: Record<string, unknown>, env: NodeJS.ProcessEnv):
   }
   if (config.toolDescriptionChars !== null) {
     const min = minChars(codewordsFor(config.toolDescriptionChars, lang === "ja" ? "ja" : "en", "legacy", "lookup_part"));
-    if (config.toolDescriptionChars < min) throw new UsageError(`--tool-description-chars ${config.toolDescriptionChars} cannot hold both codewords: use at least ${min}`);
+    if (config.toolDescriptionChars < min)
+      throw new UsageError(`--tool-description-chars ${config.toolDescriptionChars} cannot hold both codewords: use at least ${min}`);
   }
   if (config.dual && probe !== "error") throw new UsageError(`--probe ${probe} is for a legacy server; --dual answers server/discover`);
   return { server, config, log, probe };
@@ -119,12 +172,21 @@ export async function runLab(argv: Argv): Promise<CommandOutput> {
   const log = setup.log ? new RpcLog(setup.log) : null;
   const diag = (l: string) => argv.stderr.write(`ccforensics lab ${setup.server}: ${l}\n`);
   diag(describeSetup(setup));
-  const handler: LabHandler = withProbeMode(setup.server === "output" ? outputHandler(setup.config) : instructionsHandler(setup.config), setup.probe);
+  const handler: LabHandler = withProbeMode(
+    setup.server === "output" ? outputHandler(setup.config) : instructionsHandler(setup.config),
+    setup.probe,
+  );
   try {
     const stats = await serveStdio(handler, { log, diag, input: argv.stdin });
     if (stats.exited) throw new RuntimeError(`lab ${setup.server}: ${stats.exited.why}`);
     diag(`stdin ended: ${stats.received} message(s), ${stats.replied} repl${stats.replied === 1 ? "y" : "ies"}, ${stats.invalid} invalid`);
-    return { command: "lab", inputs: [], health: emptyHealth(), data: { lab: { server: setup.server, ...stats } }, document: { title: "", tables: [], warnings: [] } };
+    return {
+      command: "lab",
+      inputs: [],
+      health: emptyHealth(),
+      data: { lab: { server: setup.server, ...stats } },
+      document: { title: "", tables: [], warnings: [] },
+    };
   } finally {
     log?.close();
   }
@@ -134,12 +196,16 @@ export async function runLab(argv: Argv): Promise<CommandOutput> {
 export function describeSetup(s: LabSetup): string {
   const log = s.log ? `, log ${s.log}` : "";
   const probe = { error: "-32601", hang: "no reply (--probe hang)", crash: "exits (--probe crash)" }[s.probe];
-  if (s.server === "output") return `serverInfo ${s.config.name}; ${s.config.content} content; emit_text_annotated maxResultSizeChars ${s.config.maxResultSizeChars}; server/discover ${probe}${log}`;
+  if (s.server === "output")
+    return `serverInfo ${s.config.name}; ${s.config.content} content; emit_text_annotated maxResultSizeChars ${s.config.maxResultSizeChars}; server/discover ${probe}${log}`;
   const c = s.config;
   const t = eraTexts(c);
   const pair = (x: typeof t.legacy) => (x ? `${x.codewords.begin} … ${x.codewords.end}` : "none");
   const what = c.lang === "none" ? "no instructions field" : `${c.chars} chars ${c.lang}; initialize ${pair(t.legacy)}`;
-  const tools = c.tools !== 3 || c.toolDescriptionChars !== null ? `; ${c.tools} tools${c.toolDescriptionChars !== null ? `, descriptions ${c.toolDescriptionChars} chars` : ""}` : "";
+  const tools =
+    c.tools !== 3 || c.toolDescriptionChars !== null
+      ? `; ${c.tools} tools${c.toolDescriptionChars !== null ? `, descriptions ${c.toolDescriptionChars} chars` : ""}`
+      : "";
   return `serverInfo ${c.name}; ${what}; server/discover ${c.dual ? (c.lang === "none" ? "answered" : pair(t.modern)) : probe}${c.initDelayMs ? `; initialize reply delayed ${c.initDelayMs} ms` : ""}${tools}${log}`;
 }
 

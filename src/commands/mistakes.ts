@@ -35,7 +35,10 @@ export function commandOf(args: string[], commands: CommandSpec[]): CommandSpec 
 export function unknownMessage(msg: string, args: string[], commands: CommandSpec[]): string {
   const v = /^Invalid values: Argument: ([\w-]+), Given: "([^"]*)", Choices: (.+)$/.exec(msg);
   if (v) {
-    const s = suggest(v[2]!, [...v[3]!.matchAll(/"([^"]*)"/g)].map((c) => c[1]!));
+    const s = suggest(
+      v[2]!,
+      [...v[3]!.matchAll(/"([^"]*)"/g)].map((c) => c[1]!),
+    );
     return `--${v[1]}: "${v[2]}" is not one of ${v[3]}${s ? `; did you mean ${s}?` : ""}`;
   }
   const m = /^Unknown arguments?: (.+)$/.exec(msg);

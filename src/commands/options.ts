@@ -12,7 +12,10 @@ export const COMMON_OPTIONS = {
   format: { choices: FORMATS, describe: "output format (default table)" },
   json: { type: "boolean", alias: "j", describe: "same as --format json" },
   output: { type: "string", alias: "o", describe: "write the document to this file instead of stdout" },
-  tz: { type: "string", describe: "time zone for times in tables and markdown (default the local zone, TZ honoured; UTC allowed); JSON stays UTC" },
+  tz: {
+    type: "string",
+    describe: "time zone for times in tables and markdown (default the local zone, TZ honoured; UTC allowed); JSON stays UTC",
+  },
   // Not `array: true`: an array option would swallow the target that follows it (`--claude-dir DIR ID`).
   // Repeating the flag still collects an array (yargs' duplicate-arguments-array).
   "claude-dir": {
@@ -47,10 +50,15 @@ export const LOOKUP = ["strict", "claude-dir", "subagents", ...FILTERS] as const
 /** The common options a command takes, by its spec; a spec that does not say takes them all (as before specs said). */
 export function commonFor(spec: CommandSpec): Record<string, Options> {
   // A command's own option of the same name (compare's --columns) wins over the common one.
-  return Object.fromEntries(commonNames(spec).filter((n) => !spec.options?.[n]).map((n) => [n, COMMON_OPTIONS[n]]));
+  return Object.fromEntries(
+    commonNames(spec)
+      .filter((n) => !spec.options?.[n])
+      .map((n) => [n, COMMON_OPTIONS[n]]),
+  );
 }
 
-export const commonNames = (spec: CommandSpec): readonly CommonName[] => (spec.common ?? Object.keys(COMMON_OPTIONS)) as readonly CommonName[];
+export const commonNames = (spec: CommandSpec): readonly CommonName[] =>
+  (spec.common ?? Object.keys(COMMON_OPTIONS)) as readonly CommonName[];
 
 /** The commands a common option goes with, for the message that refuses it elsewhere. */
 export function commandsTaking(name: string, commands: CommandSpec[]): string[] {
@@ -72,10 +80,11 @@ export function normaliseArgs(args: string[], commands: CommandSpec[]): string[]
   const all = [COMMON_OPTIONS as Record<string, Options>, ...commands.map((c) => c.options ?? {})];
   const valued = new Set<string>();
   const shortFlags = new Set(["-h", "-v"]);
-  for (const opts of all) for (const [name, o] of Object.entries(opts)) {
-    if (takesValue(o)) valued.add(name);
-    for (const s of short(o)) shortFlags.add(`-${s}`);
-  }
+  for (const opts of all)
+    for (const [name, o] of Object.entries(opts)) {
+      if (takesValue(o)) valued.add(name);
+      for (const s of short(o)) shortFlags.add(`-${s}`);
+    }
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;

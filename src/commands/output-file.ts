@@ -23,12 +23,16 @@ export interface OutputTarget {
 export function checkOutputPath(t: OutputTarget): string {
   const abs = resolve(t.cwd, t.path);
   const home = t.env.HOME || homedir();
-  const dirs = protectedDirs([...configDirs({ claudeDir: t.claudeDir, env: t.env, cwd: t.cwd }), join(home, ".claude"), join(home, ".config", "claude")], t.inputPaths);
+  const dirs = protectedDirs(
+    [...configDirs({ claudeDir: t.claudeDir, env: t.env, cwd: t.cwd }), join(home, ".claude"), join(home, ".config", "claude")],
+    t.inputPaths,
+  );
   const holder = configDirHolding(abs, dirs) ?? evidenceTreeHolding(dirname(abs));
   if (holder) throw new UsageError(`--output ${t.path}: refusing to write inside the Claude config dir ${holder}`);
   // A transcript given by path lies outside any config dir; writing over it would destroy the evidence just read.
   const real = realish(abs);
-  if (t.inputPaths.some((p) => realish(resolve(t.cwd, p)) === real)) throw new UsageError(`--output ${t.path}: refusing to write over an input of this run`);
+  if (t.inputPaths.some((p) => realish(resolve(t.cwd, p)) === real))
+    throw new UsageError(`--output ${t.path}: refusing to write over an input of this run`);
   if (isDir(abs)) throw new UsageError(`--output ${t.path} is a directory; give a file name`);
   if (!isDir(dirname(abs))) throw new UsageError(`--output ${t.path}: no such directory ${dirname(abs)}`);
   return abs;

@@ -34,12 +34,16 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const list = targets.length > 0 ? targets : [undefined];
   if (opts.chart !== undefined && !opts.staircase) throw new UsageError("--chart goes with --staircase (the size staircase chart)");
   if (opts.debugFile !== undefined) {
-    if (list.length > 1) throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
+    if (list.length > 1)
+      throw new UsageError("--debug-file belongs to one session; with several targets each session's own debug log is looked up");
     evidenceInput(opts.debugFile, "debug-log");
   }
   const side = await gatherTools(opts);
   const loaded: AssembledOutputs[] = [];
-  for (const t of list) loaded.push(assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), side.tools));
+  for (const t of list)
+    loaded.push(
+      assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), side.tools),
+    );
   const health = documentHealth([...side.parts, ...loaded.flatMap((l) => l.parts)]);
   const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
   const toolResults = loaded.flatMap((l) => l.rows);
@@ -48,14 +52,22 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const charts: Chart[] = [];
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
-    const stairs = staircaseRows(loaded.map((l) => ({ run: l.run, rows: l.rows })), { tool: opts.only });
+    const stairs = staircaseRows(
+      loaded.map((l) => ({ run: l.run, rows: l.rows })),
+      { tool: opts.only },
+    );
     data.staircase = stairs;
     tables.push(staircaseTable(stairs));
-    const points = stairs.filter((r) => r.chars !== null).map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+    const points = stairs
+      .filter((r) => r.chars !== null)
+      .map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
     const title = `Tool output size staircase — ${loaded.length} run(s)`;
     charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
-      const dirs = protectedDirs(configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }), loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"));
+      const dirs = protectedDirs(
+        configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
+        loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"),
+      );
       files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, title), protect: dirs });
     }
   } else {
@@ -71,7 +83,9 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     data,
     files,
     document: {
-      title: opts.staircase ? `Tool output size staircase — ${loaded.length} run(s)` : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
+      title: opts.staircase
+        ? `Tool output size staircase — ${loaded.length} run(s)`
+        : `Tool outputs — ${one ? one.run : `${loaded.length} sessions`}`,
       summary: one
         ? [
             ["session", one.sessionId],
@@ -81,7 +95,10 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
             ["tools/list", opts.tools ?? opts.rpcLog ?? "not given (--tools FILE or --rpc-log FILE)"],
             ["tool results", one.rows.length, "int"],
           ]
-        : [["runs", loaded.length, "int"], ["tool results", toolResults.length, "int"]],
+        : [
+            ["runs", loaded.length, "int"],
+            ["tool results", toolResults.length, "int"],
+          ],
       tables,
       ...(charts.length ? { charts } : {}),
       warnings: [...warnings, ...healthWarnings(health)],
@@ -90,24 +107,43 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
 }
 
 /** `--tools FILE`, shared with report. */
-export const TOOLS_OPTION: Options = { type: "string", describe: "a tools/list response (JSON) for each tool's _meta[\"anthropic/maxResultSizeChars\"]" };
+export const TOOLS_OPTION: Options = {
+  type: "string",
+  describe: 'a tools/list response (JSON) for each tool\'s _meta["anthropic/maxResultSizeChars"]',
+};
 
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
-  describe: "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
+  describe:
+    "every tool result: size, which check fired (size/token/budget/…), what the model saw, the saved file, the cost; --staircase across runs",
   common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log"],
   examples: [
-    ["ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude", "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads"],
-    ["ccforensics outputs samples/claude-home/projects/-tmp-lab-demo/c0ffee00-1111-4222-8333-444444444444.jsonl --debug-file samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt --tools samples/demo/big-tools-list.json", "with a debug log given, and the tools' maxResultSizeChars from a tools/list response"],
-    ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown", "the size staircase of many runs, as a markdown table"],
-    ["ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg", "the same, drawn: size against Δ tokens by check"],
+    [
+      "ccforensics outputs 5e1c0a52-0003-4000-8000-000000052000 --claude-dir samples/outputs/staircase/claude",
+      "each tool result of a session: check, saved file, Δ tokens, count_tokens, follow-up reads",
+    ],
+    [
+      "ccforensics outputs samples/claude-home/projects/-tmp-lab-demo/c0ffee00-1111-4222-8333-444444444444.jsonl --debug-file samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt --tools samples/demo/big-tools-list.json",
+      "with a debug log given, and the tools' maxResultSizeChars from a tools/list response",
+    ],
+    [
+      "ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --format markdown",
+      "the size staircase of many runs, as a markdown table",
+    ],
+    [
+      "ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg",
+      "the same, drawn: size against Δ tokens by check",
+    ],
   ],
   positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
     tools: TOOLS_OPTION,
     only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
-    chart: { type: "string", describe: "with --staircase: also write an SVG of result size against request growth, coloured by the check that fired" },
+    chart: {
+      type: "string",
+      describe: "with --staircase: also write an SVG of result size against request growth, coloured by the check that fired",
+    },
   },
   run: (argv) => runOutputs(argv.targets ?? [], argv as OutputsOptions),
 };

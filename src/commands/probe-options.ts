@@ -13,10 +13,16 @@ export interface ProbeCliOptions {
 }
 
 export const PROBE_OPTIONS: Record<string, Options> = {
-  "probe-begin": { type: "string", describe: `regex for the opening codeword (value: named or first group); default ${DEFAULT_PROBE_SOURCES.begin}` },
+  "probe-begin": {
+    type: "string",
+    describe: `regex for the opening codeword (value: named or first group); default ${DEFAULT_PROBE_SOURCES.begin}`,
+  },
   "probe-end": { type: "string", describe: `regex for the closing codeword; default ${DEFAULT_PROBE_SOURCES.end}` },
   "probe-marker": { type: "string", describe: `regex for a position marker with a number; default ${DEFAULT_PROBE_SOURCES.marker}` },
-  "wrapper-tokens": { type: "number", describe: "tokens of heading + wrapper to take off the baseline delta for text chars/token (the write-up measured ≈51)" },
+  "wrapper-tokens": {
+    type: "number",
+    describe: "tokens of heading + wrapper to take off the baseline delta for text chars/token (the write-up measured ≈51)",
+  },
 };
 
 /** Checks the flags and compiles the probe; a bad regex or a non-number is a usage error (exit 2) everywhere. */

@@ -25,8 +25,14 @@ export const reportCommand: CommandSpec = {
   describe: "one forensic report of a session: requests, instructions, tool outputs, debug log, MCP message log and claude -p run",
   common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log", "stream-json", "baseline"],
   examples: [
-    ["ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json", "the bundled demo from a clone (ccforensics demo runs this anywhere)"],
-    ["ccforensics report --stream-json samples/demo/claude-p.stream.jsonl --claude-dir samples/claude-home --format markdown -o appendix.md", "the session named in a claude -p output, as a write-up appendix"],
+    [
+      "ccforensics report c0ffee00 --claude-dir samples/claude-home --rpc-log samples/demo/rpc-log.jsonl --stream-json samples/demo/claude-p.stream.jsonl --tools samples/demo/big-tools-list.json",
+      "the bundled demo from a clone (ccforensics demo runs this anywhere)",
+    ],
+    [
+      "ccforensics report --stream-json samples/demo/claude-p.stream.jsonl --claude-dir samples/claude-home --format markdown -o appendix.md",
+      "the session named in a claude -p output, as a write-up appendix",
+    ],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
   options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },
@@ -100,7 +106,10 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
   const inv = s.inventory;
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
   const all = s.requests.totals.reduce((n, t) => n + t.requests, 0);
-  const byCount = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
+  const byCount = (c: Record<string, number>) =>
+    Object.entries(c)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([k]) => k);
   return {
     sessionId: s.sessionId,
     transcript: s.transcript,
@@ -130,7 +139,10 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
 function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, unknown, ColumnKind?]> {
   return [
     ["session", x.sessionId],
-    ["transcript", x.transcriptMissing ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})` : (x.transcript ?? "(stdin)")],
+    [
+      "transcript",
+      x.transcriptMissing ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})` : (x.transcript ?? "(stdin)"),
+    ],
     ["project (cwd)", x.project],
     ["Claude Code", x.versions.join(", ")],
     ["models", x.models.join(", ")],
@@ -138,7 +150,9 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["last record", x.lastTimestamp],
     ["chains", `${x.chains.length} (${x.chains.join(", ")})`],
     ["requests (all chains)", x.requestsAllChains, "int"],
-    ...(x.requestsFrom === "claude-p-output" ? [["requests read from", "the claude -p output's assistant events (no transcript requests)"] as [string, unknown]] : []),
+    ...(x.requestsFrom === "claude-p-output"
+      ? [["requests read from", "the claude -p output's assistant events (no transcript requests)"] as [string, unknown]]
+      : []),
     ["first request (total input tokens)", x.firstRequestTokens, "int"],
     ["last request (main chain)", x.lastRequestTokens, "int"],
     ["tool results", s.outputs.rows.length, "int"],
@@ -156,7 +170,9 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
 /** Token growth per request, at the head of the Requests section of the HTML page. */
 function requestsChart(s: AssembledSession): Chart {
   const title = `Token growth per request — ${s.sessionId ?? s.resolved.target}`;
-  const rows = s.requests.requests.toArray().flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  const rows = s.requests.requests
+    .toArray()
+    .flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
   return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 
@@ -166,18 +182,34 @@ function reportTables(s: AssembledSession): Table[] {
   const ir = instructionsDocument(s.instructions);
   const out: Table[] = [
     ...tag("Summary", [summaryTable("summary", "Session", summaryPairs(sessionSummary(s), s))]),
-    ...tag("Requests", requestTables(s.requests).map((t) => (s.requestsFrom === "claude-p-output" ? { ...t, notes: [FROM_RUN, ...(t.notes ?? [])] } : t))),
+    ...tag(
+      "Requests",
+      requestTables(s.requests).map((t) => (s.requestsFrom === "claude-p-output" ? { ...t, notes: [FROM_RUN, ...(t.notes ?? [])] } : t)),
+    ),
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
-    ...tag("Tool outputs", [resultsTable(s.outputs), ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0)]),
+    ...tag("Tool outputs", [
+      resultsTable(s.outputs),
+      ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0),
+    ]),
   ];
-  out.push(...tag("Debug log", s.debug ? debugTables(s.debug.result.debug) : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")]));
+  out.push(
+    ...tag(
+      "Debug log",
+      s.debug
+        ? debugTables(s.debug.result.debug)
+        : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")],
+    ),
+  );
   out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
-  out.push(...tag("claude -p run", s.run ? headlessTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]));
+  out.push(
+    ...tag("claude -p run", s.run ? headlessTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]),
+  );
   out.push(...tag("Parse health", [healthTable(s.health)]));
   return out;
 }
 
-const FROM_RUN = "read from the claude -p output's assistant events (grouped by message id, max per field): the transcript was not found or held no requests";
+const FROM_RUN =
+  "read from the claude -p output's assistant events (grouped by message id, max per field): the transcript was not found or held no requests";
 
 function none(id: string, title: string, note: string): Table {
   return { id: `${id}:none`, title, columns: [], rows: [], notes: [note] };

@@ -12,7 +12,10 @@ export const requestsCommand: CommandSpec = {
   examples: [
     ["ccforensics requests", "on a terminal with no target: the newest session under the config dirs, named on stderr"],
     ["ccforensics requests c0ffee00 --claude-dir samples/claude-home", "the request table of a session found by id prefix"],
-    ["ccforensics requests samples/basic/11111111-2222-4333-8444-555555555555.jsonl --format markdown", "the same as a markdown table for a write-up"],
+    [
+      "ccforensics requests samples/basic/11111111-2222-4333-8444-555555555555.jsonl --format markdown",
+      "the same as a markdown table for a write-up",
+    ],
     ["cat samples/basic/11111111-2222-4333-8444-555555555555.jsonl | ccforensics requests --json", "piped JSONL, JSON out"],
     ["ccforensics requests c0ffee00 --claude-dir samples/claude-home --chart growth.svg", "also draw token growth per request as SVG"],
   ],
@@ -23,12 +26,21 @@ export const requestsCommand: CommandSpec = {
     // The rows are read back for a chart only: --json on a million requests never holds them.
     const wantChart = typeof argv.chart === "string" || argv.format === "html";
     type Point = { chain: string; index: number; totalInputTokens: number };
-    const rows = wantChart ? Array.from(out.data.requests as Iterable<Point>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens })) : [];
+    const rows = wantChart
+      ? Array.from(out.data.requests as Iterable<Point>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }))
+      : [];
     // The HTML page shows the chart inline; an empty chart helps nobody there.
-    if (argv.format === "html" && rows.length) out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
+    if (argv.format === "html" && rows.length)
+      out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
     if (typeof argv.chart === "string") {
-      const dirs = protectedDirs(configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), out.inputs.map((i) => i.path).filter((p) => p !== "-"));
-      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs }];
+      const dirs = protectedDirs(
+        configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }),
+        out.inputs.map((i) => i.path).filter((p) => p !== "-"),
+      );
+      out.files = [
+        ...(out.files ?? []),
+        { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs },
+      ];
     }
     return out;
   },

@@ -23,15 +23,24 @@ async function runRequestsWithRun(target: string | undefined, opts: CommonOption
   const { requests, requestsFrom } = pickRequests(t.results.requests, g.headless);
   const health = documentHealth([...transcriptParts(t), ...(g.headless ? [{ health: g.headless.health, share: "whole" as const }] : [])]);
   const notes: string[] = [];
-  if (g.transcriptMissing) notes.push(`transcript of session ${t.sessionId ?? "?"} not found on this machine (searched: ${t.resolved.searched.join(", ")})`);
-  if (requestsFrom === "claude-p-output") notes.push("requests read from the claude -p output's assistant events (grouped by message id, max per field)");
+  if (g.transcriptMissing)
+    notes.push(`transcript of session ${t.sessionId ?? "?"} not found on this machine (searched: ${t.resolved.searched.join(", ")})`);
+  if (requestsFrom === "claude-p-output")
+    notes.push("requests read from the claude -p output's assistant events (grouped by message id, max per field)");
   const inputs = envelopeInputs(t.resolved.inputs, g.headless ? [g.headless.input] : []);
   const out = requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes);
   out.data = { ...out.data, requestsFrom, transcriptMissing: g.transcriptMissing };
   return out;
 }
 
-function requestsOutput(title: string, inputs: CommandOutput["inputs"], health: Health, r: RequestsResult, opts: CommonOptions, notes: string[]): CommandOutput {
+function requestsOutput(
+  title: string,
+  inputs: CommandOutput["inputs"],
+  health: Health,
+  r: RequestsResult,
+  opts: CommonOptions,
+  notes: string[],
+): CommandOutput {
   const tables = opts.format === "json" ? [] : requestTables(r);
   if (tables[0] && notes.length) tables[0] = { ...tables[0], notes: [...notes, ...(tables[0].notes ?? [])] };
   return {
@@ -47,4 +56,3 @@ function requestsOutput(title: string, inputs: CommandOutput["inputs"], health: 
     },
   };
 }
-

@@ -15,10 +15,17 @@ export const rpcCommand: CommandSpec = {
   describe: "timeline and handshake classification from an MCP JSON-RPC message log",
   common: [...OUTPUT, "strict"],
   examples: [
-    ["ccforensics rpc samples/logs/rpc/legacy-fallback.lab.jsonl", "which handshake Claude Code used with a lab server: probe, fallback, era"],
+    [
+      "ccforensics rpc samples/logs/rpc/legacy-fallback.lab.jsonl",
+      "which handshake Claude Code used with a lab server: probe, fallback, era",
+    ],
     ["ccforensics rpc samples/logs/rpc/dual-era-trap.mixed.log --format markdown", "mixed log formats; the dual-era trap flagged"],
   ],
-  positionals: { file: { describe: "message log: raw JSON-RPC, wrapper objects, lab summaries, Claude Desktop mcp.log, mcp-logs-<server>/*.jsonl; - for stdin" } },
+  positionals: {
+    file: {
+      describe: "message log: raw JSON-RPC, wrapper objects, lab summaries, Claude Desktop mcp.log, mcp-logs-<server>/*.jsonl; - for stdin",
+    },
+  },
   run: (argv) => runRpc(String(argv.file), argv),
 };
 
@@ -45,16 +52,41 @@ function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {
   const p = r.probe;
   const out: Array<[string, unknown, ColumnKind?]> = [
     ["messages", r.messages, "int"],
-    ["formats", Object.entries(r.sources).sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => `${k} ${v}`).join(", ")],
+    [
+      "formats",
+      Object.entries(r.sources)
+        .sort((a, b) => a[0].localeCompare(b[0]))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", "),
+    ],
     ["noise lines", r.noise, "int"],
     ["responses logged", r.responsesLogged],
     ["first method", r.firstMethod],
     ["era", r.era],
-    ["probe", p ? `server/discover id ${String(p.id)}, _meta ${p.protocolVersion ?? "—"}, client ${p.clientName ?? "?"} ${p.clientVersion ?? ""}`.trim() : null],
-    ["probe answered", p ? `${p.answered}${p.errorCode !== null ? ` ${p.errorCode}` : ""}${r.probeOutcome !== p.answered ? ` (${r.probeOutcome})` : ""}` : null],
-    ["initialize", r.initialize ? `protocolVersion ${r.initialize.protocolVersion ?? "?"}${r.initialize.msAfterProbe !== null ? `, ${r.initialize.msAfterProbe} ms after the probe` : ""}` : null],
+    [
+      "probe",
+      p
+        ? `server/discover id ${String(p.id)}, _meta ${p.protocolVersion ?? "—"}, client ${p.clientName ?? "?"} ${p.clientVersion ?? ""}`.trim()
+        : null,
+    ],
+    [
+      "probe answered",
+      p
+        ? `${p.answered}${p.errorCode !== null ? ` ${p.errorCode}` : ""}${r.probeOutcome !== p.answered ? ` (${r.probeOutcome})` : ""}`
+        : null,
+    ],
+    [
+      "initialize",
+      r.initialize
+        ? `protocolVersion ${r.initialize.protocolVersion ?? "?"}${r.initialize.msAfterProbe !== null ? `, ${r.initialize.msAfterProbe} ms after the probe` : ""}`
+        : null,
+    ],
     ["handshakes in log", r.handshakes.length, "int"],
   ];
-  if (r.clientLog) out.push(["Claude Code log", `${r.clientLog.entries} entries, era ${r.clientLog.protocolEra ?? "?"}, negotiated ${r.clientLog.negotiatedProtocolVersion ?? "?"}`]);
+  if (r.clientLog)
+    out.push([
+      "Claude Code log",
+      `${r.clientLog.entries} entries, era ${r.clientLog.protocolEra ?? "?"}, negotiated ${r.clientLog.negotiatedProtocolVersion ?? "?"}`,
+    ]);
   return out;
 }

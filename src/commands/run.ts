@@ -24,11 +24,22 @@ export const runCommand: CommandSpec = {
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
   common: [...OUTPUT, "claude-dir"],
   examples: [
-    ["ccforensics run samples/lab/matrix.json --out runs", "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)"],
+    [
+      "ccforensics run samples/lab/matrix.json --out runs",
+      "every configuration × repeat: runs/<label>-a/ with run.json, stream.jsonl, debug.txt, rpc-log.jsonl (rpc-log-<server>.jsonl each with several servers)",
+    ],
     ["ccforensics run samples/matrices/order-two.json --dry-run", "a shipped matrix: two servers' instructions in both orders"],
-    ["ccforensics run samples/lab/matrix.json --dry-run --json", "the planned claude -p command lines, MCP configs and env, without running anything"],
+    [
+      "ccforensics run samples/lab/matrix.json --dry-run --json",
+      "the planned claude -p command lines, MCP configs and env, without running anything",
+    ],
   ],
-  positionals: { matrix: { describe: 'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")' } },
+  positionals: {
+    matrix: {
+      describe:
+        'matrix JSON: {"prompt", "claude", "args", "env", "repeat", "configs": [{"label", "servers": [{"name", "kind", "args", "env", "entry"}], "env", "prompt", "args"}]} (one server: "server", "serverArgs", "name", "serverEntry")',
+    },
+  },
   options: {
     out: { type: "string", default: "runs", describe: "runs dir: one folder <label>-<a|b|…> per run" },
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
@@ -63,22 +74,33 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
   const outDir = resolve(argv.cwd, String(argv.out ?? "runs"));
   const dryRun = argv.dryRun === true;
   const timeoutMs = Number(argv.timeoutMs ?? 600000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new UsageError(`--timeout-ms must be a whole number of milliseconds, got ${String(argv.timeoutMs)}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 0)
+    throw new UsageError(`--timeout-ms must be a whole number of milliseconds, got ${String(argv.timeoutMs)}`);
   const cliPath = fileURLToPath(new URL("../cli.js", import.meta.url));
   const env = argv.env;
-  const plans = planRuns(matrix, { outDir, cliPath, nodePath: process.execPath, matrixDir: dirname(resolve(argv.cwd, file)), env, only: argv.only as string[] | undefined });
+  const plans = planRuns(matrix, {
+    outDir,
+    cliPath,
+    nodePath: process.execPath,
+    matrixDir: dirname(resolve(argv.cwd, file)),
+    env,
+    only: argv.only as string[] | undefined,
+  });
   guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
   preflightServers(plans, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
   const blocking = existing.filter((p) => !skip.has(p.folder));
   if (blocking.length && !dryRun) {
-    throw new UsageError(`run folders already exist: ${blocking.map((p) => p.dir).join(", ")}\n(remove them, choose another --out${argv.skipExisting ? "" : ", or --skip-existing to keep finished runs"})`);
+    throw new UsageError(
+      `run folders already exist: ${blocking.map((p) => p.dir).join(", ")}\n(remove them, choose another --out${argv.skipExisting ? "" : ", or --skip-existing to keep finished runs"})`,
+    );
   }
   const warnings = inheritedWarnings(plans);
   if (!dryRun && !plans.every((p) => skip.has(p.folder))) {
     const bin = plans.find((p) => !skip.has(p.folder))!;
-    if (!findExecutable(bin.claude, bin.childEnv)) throw new UsageError(`claude binary not found: ${bin.claude} (set "claude" in the matrix to its path, or put it on PATH)`);
+    if (!findExecutable(bin.claude, bin.childEnv))
+      throw new UsageError(`claude binary not found: ${bin.claude} (set "claude" in the matrix to its path, or put it on PATH)`);
   }
 
   const rows: RunRow[] = [];
@@ -100,12 +122,18 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     const r = row(p, "ran", done.json);
     r.answer = done.run.result?.result ?? null;
     rows.push(r);
-    argv.stderr.write(`ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`);
+    argv.stderr.write(
+      `ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`,
+    );
     if (done.json.timedOut) warnings.push(`${p.folder}: stopped after --timeout-ms ${timeoutMs}`);
-    else if (done.json.exitCode !== 0) warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
+    else if (done.json.exitCode !== 0)
+      warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
     if (!done.json.session) warnings.push(`${p.folder}: no session id in ${RUN_FILES.streamJson} (no init or result event)`);
   }
-  if (dryRun && existing.length) warnings.push(`already exist (a real run would ${argv.skipExisting ? "skip those with run.json and refuse the rest" : "refuse"}): ${existing.map((p) => p.folder).join(", ")}`);
+  if (dryRun && existing.length)
+    warnings.push(
+      `already exist (a real run would ${argv.skipExisting ? "skip those with run.json and refuse the rest" : "refuse"}): ${existing.map((p) => p.folder).join(", ")}`,
+    );
 
   const failed = rows.filter((r) => r.status === "ran" && r.exitCode !== 0).length;
   return {
@@ -116,7 +144,11 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     data: { outDir, dryRun, runs: rows },
     document: {
       title: `${dryRun ? "Planned" : "Runs"} — ${file} → ${outDir}`,
-      summary: [["configurations", new Set(plans.map((p) => p.label)).size, "int"], ["runs", plans.length, "int"], ["claude", plans[0]?.claude ?? matrix.claude]],
+      summary: [
+        ["configurations", new Set(plans.map((p) => p.label)).size, "int"],
+        ["runs", plans.length, "int"],
+        ["claude", plans[0]?.claude ?? matrix.claude],
+      ],
       tables: [dryRun ? plannedRunsTable(rows) : matrixRunsTable(rows)],
       warnings,
     },
@@ -167,12 +199,20 @@ function readRunJson(path: string): RunJson | null {
 function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | undefined, env: NodeJS.ProcessEnv, cwd: string): void {
   const home = env.HOME ?? homedir();
   const dirs = new Set([...configDirs({ claudeDir, env, cwd }), join(home, ".claude"), join(home, ".config", "claude")]);
-  for (const p of plans) for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean)) dirs.add(resolve(cwd, d));
+  for (const p of plans)
+    for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean))
+      dirs.add(resolve(cwd, d));
   const holder = configDirHolding(outDir, [...dirs]);
   if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
   // A copied evidence tree is evidence too, named with --claude-dir or not.
   const tree = evidenceTreeHolding(outDir);
-  if (tree) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`);
+  if (tree)
+    throw new UsageError(
+      `--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`,
+    );
 }
 
 /**
@@ -190,7 +230,9 @@ function preflightServers(plans: PlannedRun[], env: NodeJS.ProcessEnv): void {
       try {
         checkServerArgs(s.kind, s.args, { ...env, ...s.env });
       } catch (e) {
-        throw new UsageError(`config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${(e as Error).message}`);
+        throw new UsageError(
+          `config "${p.label}": the lab server "${s.name}" refused its args ${JSON.stringify(s.args)}: ${(e as Error).message}`,
+        );
       }
     }
   }
@@ -214,7 +256,10 @@ function checkServerArgs(kind: string, args: string[], env: NodeJS.ProcessEnv): 
 function inheritedWarnings(plans: PlannedRun[]): string[] {
   const seen = new Map<string, string>();
   for (const p of plans) for (const [k, v] of Object.entries(p.envInherited)) seen.set(k, v);
-  return [...seen].map(([k, v]) => `${k}=${v} comes from your environment and applies to every run that does not set it (recorded as envInherited in run.json)`);
+  return [...seen].map(
+    ([k, v]) =>
+      `${k}=${v} comes from your environment and applies to every run that does not set it (recorded as envInherited in run.json)`,
+  );
 }
 
 /** Where the OS would find `bin` with this PATH; undefined when it would not. */

@@ -36,7 +36,10 @@ export const sessionsCommand: CommandSpec = {
   examples: [
     ["ccforensics sessions", "every session under ~/.config/claude and ~/.claude"],
     ["ccforensics sessions --project widget --since 7d", "sessions of projects whose cwd contains 'widget', active in the last 7 days"],
-    ["ccforensics sessions --claude-dir samples/claude-home --until 2026-04-30 --tz Europe/Berlin", "the sample sessions active until the end of April, times in Berlin time"],
+    [
+      "ccforensics sessions --claude-dir samples/claude-home --until 2026-04-30 --tz Europe/Berlin",
+      "the sample sessions active until the end of April, times in Berlin time",
+    ],
   ],
   common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
   async run(argv) {
@@ -51,7 +54,11 @@ export const sessionsCommand: CommandSpec = {
     for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
       const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
-      const pass = await readTranscripts([main], { requests: requestsAnalysis, inventory: inventoryAnalysis }, { onProgress: progress?.update });
+      const pass = await readTranscripts(
+        [main],
+        { requests: requestsAnalysis, inventory: inventoryAnalysis },
+        { onProgress: progress?.update },
+      );
       const res = pass.results;
       const h = pass.inputs[0]!.health;
       const inv = res.inventory;
@@ -69,7 +76,8 @@ export const sessionsCommand: CommandSpec = {
         versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
         malformed: h.malformedCount,
       };
-      if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp })) continue;
+      if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))
+        continue;
       parts.push({ health: h, share: "whole" });
       inputs.push(main);
       rows.push(row);
@@ -84,7 +92,10 @@ export const sessionsCommand: CommandSpec = {
       data: { sessions: rows, searched: dirs },
       document: {
         title: "Sessions",
-        summary: [["searched", dirs.join(", ")], ["sessions", rows.length, "int"]],
+        summary: [
+          ["searched", dirs.join(", ")],
+          ["sessions", rows.length, "int"],
+        ],
         tables: [sessionsTable(rows)],
         warnings: healthWarnings(health),
       },

@@ -31,7 +31,8 @@ export function parseWhen(flag: string, v: string | undefined, o: WhenOptions = 
   const span = /^(\d+)\s*([dhm])$/.exec(text);
   if (span) {
     const iso = isoOrUndefined(now - Number(span[1]) * UNIT_MS[span[2] as keyof typeof UNIT_MS]);
-    if (iso === undefined) throw new UsageError(`${flag}: "${v}" reaches back past the earliest representable time (271,821 BC); use a smaller span`);
+    if (iso === undefined)
+      throw new UsageError(`${flag}: "${v}" reaches back past the earliest representable time (271,821 BC); use a smaller span`);
     return iso;
   }
   // Parsed as UTC first (a trailing Z), then moved by the zone's offset: Date.parse would use the process's zone.
@@ -60,7 +61,8 @@ export function sessionFilter(argv: { project?: unknown; since?: unknown; until?
   const zone = typeof argv.tz === "string" ? argv.tz : "UTC";
   const since = parseSince(argv.since as string | undefined, Date.now(), zone);
   const until = parseUntil(argv.until as string | undefined, Date.now(), zone);
-  if (since && until && since > until) throw new UsageError(`--since ${String(argv.since)} is after --until ${String(argv.until)}: no session can match`);
+  if (since && until && since > until)
+    throw new UsageError(`--since ${String(argv.since)} is after --until ${String(argv.until)}: no session can match`);
   const project = typeof argv.project === "string" ? argv.project : undefined;
   return { project, since, until };
 }

@@ -9,7 +9,8 @@ import { isKnownZone } from "../render/zone.js";
 export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, warn: (w: string) => void): string {
   if (given !== undefined) {
     const z = given.trim();
-    if (z === "" || !isKnownZone(z)) throw new UsageError(`--tz: unknown time zone "${given}"; give an IANA name such as Europe/Berlin or America/New_York, or UTC`);
+    if (z === "" || !isKnownZone(z))
+      throw new UsageError(`--tz: unknown time zone "${given}"; give an IANA name such as Europe/Berlin or America/New_York, or UTC`);
     return z;
   }
   const fromEnv = env.TZ?.replace(/^:/, "").trim();

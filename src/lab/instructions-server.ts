@@ -44,7 +44,11 @@ export function eraTexts(cfg: Pick<InstructionsConfig, "chars" | "lang" | "dual"
   return { legacy: one("legacy"), modern: cfg.dual ? one("modern") : null };
 }
 
-const partSchema = { type: "object", properties: { part: { type: "string", description: "part number, e.g. PN-1234" } }, required: ["part"] };
+const partSchema = {
+  type: "object",
+  properties: { part: { type: "string", description: "part number, e.g. PN-1234" } },
+  required: ["part"],
+};
 export const INSTRUCTIONS_TOOLS: JsonObject[] = [
   { name: "lookup_part", description: "Look up one part number: stock count and bin.", inputSchema: partSchema },
   { name: "list_bins", description: "List the storage bins and what each one holds.", inputSchema: { type: "object", properties: {} } },
@@ -65,7 +69,11 @@ export function instructionsTools(cfg: Pick<InstructionsConfig, "tools" | "toolD
       description: `Extra lab tool ${i + 1}: echoes its name.`,
       inputSchema: { type: "object", properties: {} },
     };
-    out.push(cfg.toolDescriptionChars === null ? base : { ...base, description: toolDescription(String(base.name), cfg.toolDescriptionChars, cfg.lang) });
+    out.push(
+      cfg.toolDescriptionChars === null
+        ? base
+        : { ...base, description: toolDescription(String(base.name), cfg.toolDescriptionChars, cfg.lang) },
+    );
   }
   return out;
 }
@@ -99,7 +107,13 @@ export function instructionsHandler(cfg: InstructionsConfig): LabHandler {
           if (!cfg.dual) return null;
           const asked = req.meta?.[META_VERSION];
           if (typeof asked === "string" && asked !== MODERN_VERSION) {
-            return { error: { code: UNSUPPORTED_VERSION, message: "Unsupported protocol version", data: { supported: [MODERN_VERSION], requested: asked } } };
+            return {
+              error: {
+                code: UNSUPPORTED_VERSION,
+                message: "Unsupported protocol version",
+                data: { supported: [MODERN_VERSION], requested: asked },
+              },
+            };
           }
           return ok({
             supportedVersions: [MODERN_VERSION],

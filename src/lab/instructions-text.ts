@@ -61,8 +61,34 @@ export const ORDER_SEED: Record<LabLang, number> = { en: 274401, ja: 2060247 };
 
 /** Codeword words per era, all 7 letters: an answer's word alone tells which response Claude got. */
 const WORDS: Record<LabEra, readonly string[]> = {
-  legacy: ["PELICAN", "BITTERN", "KESTREL", "BUZZARD", "HARRIER", "GOSHAWK", "MALLARD", "LAPWING", "PINTAIL", "GADWALL", "OSTRICH", "PENGUIN"],
-  modern: ["WAXWING", "TANAGER", "SPARROW", "WARBLER", "BUNTING", "REDWING", "KINGLET", "SKYLARK", "REDPOLL", "CATBIRD", "FLICKER", "BLUETIT"],
+  legacy: [
+    "PELICAN",
+    "BITTERN",
+    "KESTREL",
+    "BUZZARD",
+    "HARRIER",
+    "GOSHAWK",
+    "MALLARD",
+    "LAPWING",
+    "PINTAIL",
+    "GADWALL",
+    "OSTRICH",
+    "PENGUIN",
+  ],
+  modern: [
+    "WAXWING",
+    "TANAGER",
+    "SPARROW",
+    "WARBLER",
+    "BUNTING",
+    "REDWING",
+    "KINGLET",
+    "SKYLARK",
+    "REDPOLL",
+    "CATBIRD",
+    "FLICKER",
+    "BLUETIT",
+  ],
 };
 
 export interface Codewords {
@@ -81,7 +107,7 @@ export function codewordsFor(chars: number, lang: LabLang, era: LabEra, salt = "
   const h2 = fnv1a(`${key}|end`);
   const i = h1 % words.length;
   const j = (i + 1 + (h2 % (words.length - 1))) % words.length;
-  return { begin: `${words[i]}-${1000 + (h1 >>> 8) % 9000}`, end: `${words[j]}-${1000 + (h2 >>> 8) % 9000}` };
+  return { begin: `${words[i]}-${1000 + ((h1 >>> 8) % 9000)}`, end: `${words[j]}-${1000 + ((h2 >>> 8) % 9000)}` };
 }
 
 export const headOf = (begin: string) => `BEGIN codeword: ${begin}. `;

@@ -34,7 +34,12 @@ export function classify(line: string): Incoming {
   try {
     v = JSON.parse(line);
   } catch (e) {
-    return { kind: "invalid", id: null, error: { code: PARSE_ERROR, message: `Parse error: ${(e as Error).message}` }, excerpt: excerptOf(line) };
+    return {
+      kind: "invalid",
+      id: null,
+      error: { code: PARSE_ERROR, message: `Parse error: ${(e as Error).message}` },
+      excerpt: excerptOf(line),
+    };
   }
   if (Array.isArray(v)) return invalid(null, "batches are not supported (MCP removed JSON-RPC batching)", line);
   if (!isObject(v)) return invalid(null, "expected a JSON-RPC message object", line);

@@ -70,7 +70,8 @@ export function parseMatrix(text: string, file: string): Matrix {
   const args = optStrings(v.args, "args", at) ?? [];
   const env = optEnv(v.env, "env", at) ?? {};
   const repeat = v.repeat === undefined ? 1 : v.repeat;
-  if (typeof repeat !== "number" || !Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw at("repeat", `must be a whole number from 1 to ${MAX_REPEAT}, got ${JSON.stringify(repeat)}`);
+  if (typeof repeat !== "number" || !Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT)
+    throw at("repeat", `must be a whole number from 1 to ${MAX_REPEAT}, got ${JSON.stringify(repeat)}`);
   if (!Array.isArray(v.configs) || v.configs.length === 0) throw at("configs", "must be a non-empty array of configurations");
   const seen = new Set<string>();
   const configs = v.configs.map((c, i): MatrixConfig => {
@@ -78,7 +79,8 @@ export function parseMatrix(text: string, file: string): Matrix {
     if (!isObject(c)) throw at(where, "must be an object");
     unknownKeys(c, CONFIG_KEYS, where, at);
     const label = c.label;
-    if (typeof label !== "string" || !LABEL.test(label)) throw at(`${where}.label`, `must be a folder-safe name (letters, digits, . _ -), got ${JSON.stringify(label)}`);
+    if (typeof label !== "string" || !LABEL.test(label))
+      throw at(`${where}.label`, `must be a folder-safe name (letters, digits, . _ -), got ${JSON.stringify(label)}`);
     if (seen.has(label)) throw at(`${where}.label`, `"${label}" is used twice`);
     seen.add(label);
     const cPrompt = optString(c.prompt, `${where}.prompt`, at) ?? prompt;
@@ -118,13 +120,22 @@ function serverList(c: JsonObject, where: string, at: At): LabServerSpec[] {
 /** The one-server form: `server` (default instructions; "none" = no server), `serverArgs`, `name`, `serverEntry`. */
 function flatServer(c: JsonObject, where: string, at: At): LabServerSpec[] {
   const server = c.server ?? "instructions";
-  if (server !== "none" && !KINDS.includes(server as LabServerKind)) throw at(`${where}.server`, `must be one of ${[...KINDS, "none"].join(", ")}, got ${JSON.stringify(server)}`);
+  if (server !== "none" && !KINDS.includes(server as LabServerKind))
+    throw at(`${where}.server`, `must be one of ${[...KINDS, "none"].join(", ")}, got ${JSON.stringify(server)}`);
   if (server === "none") {
     const extra = ["serverArgs", "name", "serverEntry"].filter((k) => k in c);
     if (extra.length) throw at(`${where}.${extra[0]}`, 'a config with "server": "none" has no server to pass them to');
     return [];
   }
-  const spec = serverSpec(server as LabServerKind, c.name, c.serverArgs, c.serverEntry, where, { name: "name", args: "serverArgs", entry: "serverEntry" }, at);
+  const spec = serverSpec(
+    server as LabServerKind,
+    c.name,
+    c.serverArgs,
+    c.serverEntry,
+    where,
+    { name: "name", args: "serverArgs", entry: "serverEntry" },
+    at,
+  );
   // The flat form passed the server's env inside serverEntry; keep it there as the server's env.
   if (isObject(spec.entry.env)) {
     spec.env = optEnv(spec.entry.env, `${where}.serverEntry.env`, at) ?? {};
@@ -134,14 +145,25 @@ function flatServer(c: JsonObject, where: string, at: At): LabServerSpec[] {
   return [spec];
 }
 
-function serverSpec(kind: LabServerKind, name: unknown, args: unknown, entry: unknown, where: string, keys: { name: string; args: string; entry: string }, at: At): LabServerSpec {
+function serverSpec(
+  kind: LabServerKind,
+  name: unknown,
+  args: unknown,
+  entry: unknown,
+  where: string,
+  keys: { name: string; args: string; entry: string },
+  at: At,
+): LabServerSpec {
   const serverArgs = optStrings(args, `${where}.${keys.args}`, at) ?? [];
-  if (serverArgs.some((a) => a === "--log" || a.startsWith("--log="))) throw at(`${where}.${keys.args}`, "run sets --log itself (the run folder's message log)");
+  if (serverArgs.some((a) => a === "--log" || a.startsWith("--log=")))
+    throw at(`${where}.${keys.args}`, "run sets --log itself (the run folder's message log)");
   const n = optString(name, `${where}.${keys.name}`, at) ?? (kind === "output" ? "big" : "lab");
   if (!NAME.test(n)) throw at(`${where}.${keys.name}`, `must be letters, digits, _ or -, got ${JSON.stringify(n)}`);
   if (entry !== undefined && !isObject(entry)) throw at(`${where}.${keys.entry}`, "must be an object of extra MCP config fields");
-  for (const k of ["type", "command", "args"]) if (isObject(entry) && k in entry) throw at(`${where}.${keys.entry}.${k}`, "is set by run (the lab server and its log)");
-  if (keys.entry === "entry" && isObject(entry) && "env" in entry) throw at(`${where}.entry.env`, 'give the server\'s env as "env" beside "entry"');
+  for (const k of ["type", "command", "args"])
+    if (isObject(entry) && k in entry) throw at(`${where}.${keys.entry}.${k}`, "is set by run (the lab server and its log)");
+  if (keys.entry === "entry" && isObject(entry) && "env" in entry)
+    throw at(`${where}.entry.env`, 'give the server\'s env as "env" beside "entry"');
   return { name: n, kind, args: serverArgs, env: {}, entry: (entry as JsonObject | undefined) ?? {} };
 }
 
@@ -175,7 +197,8 @@ function optEnv(v: unknown, where: string, at: At): Record<string, string> | und
   if (!isObject(v)) throw at(where, "must be an object of NAME: value");
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x !== "string" && typeof x !== "number" && typeof x !== "boolean") throw at(`${where}.${k}`, `must be a string, got ${JSON.stringify(x)}`);
+    if (typeof x !== "string" && typeof x !== "number" && typeof x !== "boolean")
+      throw at(`${where}.${k}`, `must be a string, got ${JSON.stringify(x)}`);
     out[k] = String(x);
   }
   return out;

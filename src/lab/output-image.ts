@@ -23,7 +23,8 @@ const STORED_BLOCK = 65535;
 export const MIN_PNG_BYTES = pngSize(1) + CHUNK;
 
 export function labImage(bytes: number): LabImage {
-  if (!Number.isInteger(bytes) || bytes < MIN_PNG_BYTES) throw new RangeError(`an image needs at least ${MIN_PNG_BYTES} bytes, got ${bytes}`);
+  if (!Number.isInteger(bytes) || bytes < MIN_PNG_BYTES)
+    throw new RangeError(`an image needs at least ${MIN_PNG_BYTES} bytes, got ${bytes}`);
   let side = Math.max(1, Math.floor(Math.sqrt(bytes / 3)));
   while (side > 1 && pngSize(side) + CHUNK > bytes) side -= 1;
   const next = mulberry32(fnv1a(`${bytes}|image`));
@@ -34,7 +35,13 @@ export function labImage(bytes: number): LabImage {
   ihdr.writeUInt32BE(side, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const padLen = bytes - pngSize(side) - CHUNK;
-  const png = Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", storedZlib(raw)), chunk("paDd", Buffer.alloc(padLen, 0x2e)), chunk("IEND", Buffer.alloc(0))]);
+  const png = Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", storedZlib(raw)),
+    chunk("paDd", Buffer.alloc(padLen, 0x2e)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
   return { png, width: side, height: side };
 }
 

@@ -69,7 +69,13 @@ export function outputHandler(cfg: OutputConfig): LabHandler {
       switch (req.method) {
         case "initialize": {
           const asked = req.params?.protocolVersion;
-          return { result: { protocolVersion: typeof asked === "string" ? asked : LEGACY_VERSION, capabilities: { tools: {} }, serverInfo: { name: cfg.name, version: cfg.version } } };
+          return {
+            result: {
+              protocolVersion: typeof asked === "string" ? asked : LEGACY_VERSION,
+              capabilities: { tools: {} },
+              serverInfo: { name: cfg.name, version: cfg.version },
+            },
+          };
         }
         case "tools/list":
           return { result: { tools } };
@@ -89,19 +95,28 @@ export function emitContent(chars: number, content: OutputContent): JsonObject[]
   const img = labImage(chars);
   const data = img.png.toString("base64");
   const note = `IMAGE image/png ${img.width}x${img.height}, ${img.png.length} bytes (${data.length} base64 chars)\nEND-MARKER: ${emitMarkers(chars, "image").end}\n`;
-  return [{ type: "image", data, mimeType: "image/png" }, { type: "text", text: note }];
+  return [
+    { type: "image", data, mimeType: "image/png" },
+    { type: "text", text: note },
+  ];
 }
 
 function emit(params: JsonObject | undefined, content: OutputContent): Outcome {
   const name = params?.name;
-  if (name !== "emit_text" && name !== "emit_text_annotated") return { error: { code: INVALID_PARAMS, message: `Unknown tool: ${String(name)}` } };
+  if (name !== "emit_text" && name !== "emit_text_annotated")
+    return { error: { code: INVALID_PARAMS, message: `Unknown tool: ${String(name)}` } };
   const args = isObject(params?.arguments) ? params.arguments : {};
   // Clients may send numbers as strings; anything else is the caller's mistake, said plainly.
   const chars = typeof args.chars === "string" && /^\d+$/.test(args.chars) ? Number(args.chars) : args.chars;
   const min = content === "image" ? MIN_PNG_BYTES : 0;
   if (typeof chars !== "number" || !Number.isInteger(chars) || chars < min || chars > MAX_EMIT_CHARS) {
     const what = content === "image" ? "chars (the image size in bytes)" : "chars";
-    return { error: { code: INVALID_PARAMS, message: `${what} must be an integer from ${min} to ${MAX_EMIT_CHARS}, got ${JSON.stringify(args.chars) ?? "nothing"}` } };
+    return {
+      error: {
+        code: INVALID_PARAMS,
+        message: `${what} must be an integer from ${min} to ${MAX_EMIT_CHARS}, got ${JSON.stringify(args.chars) ?? "nothing"}`,
+      },
+    };
   }
   return { result: { content: emitContent(chars, content) } };
 }

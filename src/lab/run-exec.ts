@@ -111,16 +111,25 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
   return { json, run, health, input };
 }
 
-function spawnAndWait(p: PlannedRun, cwd: string, out: number, err: number, timeoutMs: number): Promise<{ code: number | null; signal: string | null; timedOut: boolean }> {
+function spawnAndWait(
+  p: PlannedRun,
+  cwd: string,
+  out: number,
+  err: number,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: string | null; timedOut: boolean }> {
   return new Promise((res, rej) => {
     const child = spawn(p.claude, p.args, { cwd, env: p.childEnv, stdio: ["ignore", out, err] });
     let timedOut = false;
     let kill: NodeJS.Timeout | undefined;
-    const timer = timeoutMs > 0 ? setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGTERM");
-      kill = setTimeout(() => child.kill("SIGKILL"), 5000);
-    }, timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGTERM");
+            kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+          }, timeoutMs)
+        : undefined;
     const done = () => {
       clearTimeout(timer);
       clearTimeout(kill);

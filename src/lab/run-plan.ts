@@ -54,12 +54,26 @@ export const RUN_FILES = {
  * What a Claude Code session exports to the commands it runs; a nested `claude` refuses to start
  * under `CLAUDECODE`, and the others would tie the run to the enclosing session (seed 000 removed them).
  */
-export const ENCLOSING_SESSION_VARS = ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_SESSION_ACCESS_TOKEN", "CLAUDE_CODE_SSE_PORT"];
+export const ENCLOSING_SESSION_VARS = [
+  "CLAUDECODE",
+  "CLAUDE_CODE_ENTRYPOINT",
+  "CLAUDE_CODE_SESSION_ID",
+  "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
+  "CLAUDE_CODE_SSE_PORT",
+];
 
 /** Variables the seeds varied: inherited silently, they would change a run's numbers. */
 export const EXPERIMENT_VARS = [
-  "CLAUDE_CONFIG_DIR", "ANTHROPIC_MODEL", "MAX_MCP_OUTPUT_TOKENS", "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH", "ENABLE_TOOL_SEARCH",
-  "MCP_PROTOCOL_NEGOTIATION", "MCP_SDK_GENERATION", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT", "CLAUDE_CODE_MCP_STARTUP_WAIT_MS",
+  "CLAUDE_CONFIG_DIR",
+  "ANTHROPIC_MODEL",
+  "MAX_MCP_OUTPUT_TOKENS",
+  "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH",
+  "ENABLE_TOOL_SEARCH",
+  "MCP_PROTOCOL_NEGOTIATION",
+  "MCP_SDK_GENERATION",
+  "MCP_TIMEOUT",
+  "MCP_TOOL_TIMEOUT",
+  "CLAUDE_CODE_MCP_STARTUP_WAIT_MS",
 ];
 
 /** Flags `run` sets itself; giving them in `args` would contradict the evidence it collects. */
@@ -79,7 +93,10 @@ export interface PlanOptions {
 
 export function planRuns(m: Matrix, o: PlanOptions): PlannedRun[] {
   const unknown = (o.only ?? []).filter((l) => !m.configs.some((c) => c.label === l));
-  if (unknown.length) throw new UsageError(`--only: no configuration labelled ${unknown.map((l) => `"${l}"`).join(", ")}; labels: ${m.configs.map((c) => c.label).join(", ")}`);
+  if (unknown.length)
+    throw new UsageError(
+      `--only: no configuration labelled ${unknown.map((l) => `"${l}"`).join(", ")}; labels: ${m.configs.map((c) => c.label).join(", ")}`,
+    );
   const configs = o.only?.length ? m.configs.filter((c) => o.only!.includes(c.label)) : m.configs;
   const claude = /[\\/]/.test(m.claude) && !isAbsolute(m.claude) ? resolve(o.matrixDir, m.claude) : m.claude;
   const out: PlannedRun[] = [];
@@ -104,8 +121,18 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
   }
   const settings = c.args.some((a) => a === "--settings" || a.startsWith("--settings=")) ? [] : ["--settings", '{"disableAllHooks": true}'];
   const args = [
-    "-p", c.prompt, "--output-format", "stream-json", "--verbose", "--strict-mcp-config",
-    "--mcp-config", join(dir, RUN_FILES.mcpConfig), "--debug-file", join(dir, RUN_FILES.debugFile), ...settings, ...c.args,
+    "-p",
+    c.prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--strict-mcp-config",
+    "--mcp-config",
+    join(dir, RUN_FILES.mcpConfig),
+    "--debug-file",
+    join(dir, RUN_FILES.debugFile),
+    ...settings,
+    ...c.args,
   ];
   const childEnv: Record<string, string> = {};
   const envRemoved: string[] = [];
@@ -119,7 +146,21 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
   for (const k of EXPERIMENT_VARS) if (!(k in c.env) && o.env[k] !== undefined) envInherited[k] = o.env[k]!;
   const configDir = childEnv.CLAUDE_CONFIG_DIR;
   const claudeDir = configDir ? (configDir.includes(",") ? configDir : resolve(configDir)) : undefined;
-  return { label: c.label, repeat, folder, dir, servers, claude, args, env: c.env, childEnv, envRemoved: envRemoved.sort(), envInherited, claudeDir, mcpConfig: { mcpServers } };
+  return {
+    label: c.label,
+    repeat,
+    folder,
+    dir,
+    servers,
+    claude,
+    args,
+    env: c.env,
+    childEnv,
+    envRemoved: envRemoved.sort(),
+    envInherited,
+    claudeDir,
+    mcpConfig: { mcpServers },
+  };
 }
 
 /** One server keeps seed 000's `rpc-log.jsonl`; with several, each writes `rpc-log-<name>.jsonl`, one handshake per file. */

@@ -1,7 +1,16 @@
 import { once } from "node:events";
 import type { JsonObject } from "../records/json.js";
 import { LineSplitter, type RawLine } from "../sources/lines.js";
-import { INTERNAL_ERROR, METHOD_NOT_FOUND, PARSE_ERROR, classify, errorMessage, resultMessage, type Incoming, type RpcError } from "./jsonrpc.js";
+import {
+  INTERNAL_ERROR,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  classify,
+  errorMessage,
+  resultMessage,
+  type Incoming,
+  type RpcError,
+} from "./jsonrpc.js";
 import type { RpcLog } from "./rpc-log.js";
 
 export type LabRequest = Extract<Incoming, { kind: "request" }>;
@@ -63,7 +72,8 @@ export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): 
     if (closed || stats.exited) return;
     stats.replied += 1;
     opts.log?.sent(msg, now());
-    if (!output.write(`${JSON.stringify(msg)}\n`)) await Promise.race([once(output, "drain"), once(output, "error")]).catch(() => undefined);
+    if (!output.write(`${JSON.stringify(msg)}\n`))
+      await Promise.race([once(output, "drain"), once(output, "error")]).catch(() => undefined);
   };
 
   const onLine = async (raw: RawLine): Promise<void> => {

@@ -19,12 +19,17 @@ import { runOne, type RunnerOptions } from "./runner.js";
 
 /** A debug log: the `debug` reducer, the facts `outputs` and `instructions` join against, the servers it names. */
 export async function readDebugEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<DebugEvidence>> {
-  const { results, health } = await runOne(input, debugLogSource, {
-    debug: debugAnalysis,
-    facts: debugFactsAnalysis(input.path),
-    truncations: truncationsAnalysis(input.path),
-    servers: serversNamedAnalysis,
-  }, opts);
+  const { results, health } = await runOne(
+    input,
+    debugLogSource,
+    {
+      debug: debugAnalysis,
+      facts: debugFactsAnalysis(input.path),
+      truncations: truncationsAnalysis(input.path),
+      servers: serversNamedAnalysis,
+    },
+    opts,
+  );
   return { input, health, result: results };
 }
 
@@ -35,7 +40,10 @@ export async function readRpcEvidence(input: InputFile, opts: RunnerOptions = {}
 }
 
 /** A `--tools FILE` tools/list response. */
-export async function readToolsList(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<{ tools: ToolMeta[]; error: string | null }>> {
+export async function readToolsList(
+  input: InputFile,
+  opts: RunnerOptions = {},
+): Promise<Gathered<{ tools: ToolMeta[]; error: string | null }>> {
   const { results, health } = await runOne(input, toolsListSource, { list: toolsListAnalysis }, opts);
   return { input, health, result: results.list };
 }
@@ -47,8 +55,16 @@ export async function readHeadlessRun(input: InputFile, opts: RunnerOptions = {}
 }
 
 /** A headless run's output with the requests its own events show (the evidence when its transcript is missing). */
-export async function readHeadlessEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<HeadlessRun> & { requests: RequestsResult }> {
-  const { results, health } = await runOne(input, headlessSource, { run: headlessRunAnalysis(input.path), requests: headlessRequestsAnalysis }, opts);
+export async function readHeadlessEvidence(
+  input: InputFile,
+  opts: RunnerOptions = {},
+): Promise<Gathered<HeadlessRun> & { requests: RequestsResult }> {
+  const { results, health } = await runOne(
+    input,
+    headlessSource,
+    { run: headlessRunAnalysis(input.path), requests: headlessRequestsAnalysis },
+    opts,
+  );
   return { input, health, result: results.run, requests: results.requests };
 }
 

@@ -19,7 +19,9 @@ export interface SessionGatherOptions extends GatherOptions {
  * (`transcriptMissing`), so the run itself is still evidence ("-" still reads stdin).
  */
 export async function gatherWithRun<K extends keyof TranscriptResults>(target: string | undefined, opts: SessionGatherOptions, keys: K[]) {
-  const headless = opts.streamJson ? await readHeadlessEvidence(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
+  const headless = opts.streamJson
+    ? await readHeadlessEvidence(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin })
+    : null;
   if (headless && target === undefined) {
     const id = headlessSessionId(headless.result);
     if (!id) throw new UsageError(`${opts.streamJson}: no session id in its init or result event; give the session as a target`);
@@ -36,12 +38,28 @@ export async function gatherWithRun<K extends keyof TranscriptResults>(target: s
  * log, a tools/list response, the saved tool results and the baseline.
  */
 export async function gatherSession(target: string | undefined, opts: SessionGatherOptions): Promise<SessionEvidence> {
-  const { headless, transcripts, transcriptMissing, target: found } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory"]);
+  const {
+    headless,
+    transcripts,
+    transcriptMissing,
+    target: found,
+  } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory"]);
   target = found;
   const debug = await gatherDebug(transcripts, opts);
   const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
   const toolsList = opts.tools !== undefined ? await readToolsList(evidenceInput(opts.tools, "rpc-log"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);
   const saved = await gatherSaved(transcripts.results.outputs, transcripts);
-  return { target: target ?? "-", run: runLabel(target, transcripts.sessionId), transcripts, transcriptMissing, debug, headless, rpc, toolsList, saved, baseline };
+  return {
+    target: target ?? "-",
+    run: runLabel(target, transcripts.sessionId),
+    transcripts,
+    transcriptMissing,
+    debug,
+    headless,
+    rpc,
+    toolsList,
+    saved,
+    baseline,
+  };
 }

@@ -33,7 +33,8 @@ export async function gatherTools(opts: { tools?: string; rpcLog?: string }): Pr
     const ev = await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"));
     out.inputs.push(ev.input);
     out.parts.push({ health: ev.health, share: "bad-lines" });
-    if (ev.result.tools.length === 0) out.warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
+    if (ev.result.tools.length === 0)
+      out.warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
     all.push(...ev.result.tools);
   }
   out.tools = toolsByName(all);

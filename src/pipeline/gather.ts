@@ -4,7 +4,14 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import { requestsAnalysis, requestsAnalysisWith } from "../analyses/requests.js";
-import { type BaselineEvidence, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence, type TranscriptResults } from "../assemble/evidence.js";
+import {
+  type BaselineEvidence,
+  type DebugEvidence,
+  type Gathered,
+  type SavedEvidence,
+  type TranscriptEvidence,
+  type TranscriptResults,
+} from "../assemble/evidence.js";
 import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
@@ -35,11 +42,27 @@ export interface GatherOptions extends LocateOptions {
 }
 
 /** Every analysis a transcript pass can run, by the name commands pick it with. */
-const TRANSCRIPT_ANALYSES = { requests: requestsAnalysis, instructions: instructionsAnalysis, outputs: outputsAnalysis, inventory: inventoryAnalysis };
+const TRANSCRIPT_ANALYSES = {
+  requests: requestsAnalysis,
+  instructions: instructionsAnalysis,
+  outputs: outputsAnalysis,
+  inventory: inventoryAnalysis,
+};
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
-export async function gatherTranscripts<K extends keyof TranscriptResults>(target: string | undefined, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
-  const resolved = await resolveTarget(target, { claudeDir: opts.claudeDir, subagents: opts.subagents, env: opts.env, cwd: opts.cwd, stdinIsTTY: opts.stdinIsTTY, filter: opts.filter });
+export async function gatherTranscripts<K extends keyof TranscriptResults>(
+  target: string | undefined,
+  opts: GatherOptions,
+  keys: K[],
+): Promise<TranscriptEvidence<K>> {
+  const resolved = await resolveTarget(target, {
+    claudeDir: opts.claudeDir,
+    subagents: opts.subagents,
+    env: opts.env,
+    cwd: opts.cwd,
+    stdinIsTTY: opts.stdinIsTTY,
+    filter: opts.filter,
+  });
   if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
   return readResolved(resolved, opts, keys);
 }
@@ -48,7 +71,11 @@ export async function gatherTranscripts<K extends keyof TranscriptResults>(targe
  * A session id named by other evidence (a `claude -p` output): its transcripts, or, when no config dir holds
  * it, an empty pass (`missing` true) so the rest of the evidence is still reported.
  */
-export async function gatherNamedSession<K extends keyof TranscriptResults>(sessionId: string, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K> & { missing: boolean }> {
+export async function gatherNamedSession<K extends keyof TranscriptResults>(
+  sessionId: string,
+  opts: GatherOptions,
+  keys: K[],
+): Promise<TranscriptEvidence<K> & { missing: boolean }> {
   try {
     return { ...(await gatherTranscripts(sessionId, opts, keys)), missing: false };
   } catch (e) {
@@ -59,7 +86,11 @@ export async function gatherNamedSession<K extends keyof TranscriptResults>(sess
   }
 }
 
-async function readResolved<K extends keyof TranscriptResults>(resolved: ResolvedTarget, opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
+async function readResolved<K extends keyof TranscriptResults>(
+  resolved: ResolvedTarget,
+  opts: GatherOptions,
+  keys: K[],
+): Promise<TranscriptEvidence<K>> {
   opts.progress?.total?.(totalBytes(resolved.inputs));
   const chosen = { ...TRANSCRIPT_ANALYSES, requests: requestsAnalysisWith({ memoryRows: spoolRowsFrom(opts.env) }) };
   const analyses = Object.fromEntries(keys.map((k) => [k, chosen[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
@@ -94,7 +125,16 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   const byFile = new Map<string, SavedLookup>();
   for (const p of [...printed].sort()) {
     const res = resolveSavedPath(p, dir);
-    let look: SavedLookup = { resolvedPath: res.path, exists: res.exists, suspicious: res.suspicious, bytes: null, lines: null, newlines: null, longestLine: null, format: null };
+    let look: SavedLookup = {
+      resolvedPath: res.path,
+      exists: res.exists,
+      suspicious: res.suspicious,
+      bytes: null,
+      lines: null,
+      newlines: null,
+      longestLine: null,
+      format: null,
+    };
     if (res.exists && res.path !== null) {
       const known = byFile.get(res.path);
       if (known) look = known;
@@ -123,7 +163,10 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
 export async function gatherBaseline(opts: GatherOptions): Promise<BaselineEvidence | null> {
   if (!opts.baseline) return null;
   // The filters pick the session measured; the baseline is named outright and must not be filtered away.
-  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined, filter: undefined }, ["requests", "instructions"]);
+  const b = await gatherTranscripts(opts.baseline, { ...opts, subagents: false, progress: undefined, filter: undefined }, [
+    "requests",
+    "instructions",
+  ]);
   return {
     inputs: b.resolved.inputs,
     passes: b.passes,

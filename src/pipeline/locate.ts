@@ -27,7 +27,11 @@ export function locateDebugLog(transcript: string | null, sessionId: string | nu
 }
 
 /** Reads the session's debug log if there is one. */
-export async function debugEvidenceFor(transcript: string | null, sessionId: string | null, opts: LocateOptions): Promise<Gathered<DebugEvidence> | null> {
+export async function debugEvidenceFor(
+  transcript: string | null,
+  sessionId: string | null,
+  opts: LocateOptions,
+): Promise<Gathered<DebugEvidence> | null> {
   const path = locateDebugLog(transcript, sessionId, opts);
   return path === null ? null : readDebugEvidence(evidenceInput(path, "debug-log"), { stdin: opts.stdin });
 }

@@ -60,9 +60,11 @@ async function readRunsDir(dir: string): Promise<RunSpec[]> {
 }
 
 function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpec {
-  for (const k of Object.keys(v)) if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
+  for (const k of Object.keys(v))
+    if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
   if (typeof v.label !== "string" || v.label === "") throw new UsageError(`${from}: "label" must be a non-empty string`);
-  if (typeof v.session !== "string" || v.session === "") throw new UsageError(`${from}: "session" must be a session id or a transcript path`);
+  if (typeof v.session !== "string" || v.session === "")
+    throw new UsageError(`${from}: "session" must be a session id or a transcript path`);
   const spec: RunSpec = { label: v.label, name, session: v.session, from };
   // A session that names an existing file (relative to the manifest) is a transcript path.
   const asPath = resolve(base, v.session);
@@ -80,8 +82,22 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
 
 /** Keys `ccforensics run` adds to run.json beside the manifest keys; read and ignored here. */
 const RUN_JSON_EXTRAS = new Set([
-  "exitCode", "startedAt", "durationMs", "repeat", "signal", "timedOut", "stderr", "mcpConfig", "cwd", "command", "env",
-  "envRemoved", "envInherited", "claudeVersion", "model", "rpcLogs",
+  "exitCode",
+  "startedAt",
+  "durationMs",
+  "repeat",
+  "signal",
+  "timedOut",
+  "stderr",
+  "mcpConfig",
+  "cwd",
+  "command",
+  "env",
+  "envRemoved",
+  "envInherited",
+  "claudeVersion",
+  "model",
+  "rpcLogs",
 ]);
 
 /** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */

@@ -15,7 +15,10 @@ export async function readTranscripts<T extends Record<string, AnyAnalysis<AnyRe
   analyses: T,
   opts: RunnerOptions = {},
 ): Promise<{ results: ResultsOf<T>; inputs: InputPass[] }> {
-  const sources = inputs.map((input) => ({ input, source: input.kind === "subagent-transcript" ? subagentTranscriptSource : transcriptSource }));
+  const sources = inputs.map((input) => ({
+    input,
+    source: input.kind === "subagent-transcript" ? subagentTranscriptSource : transcriptSource,
+  }));
   return runPass(sources, analyses, opts);
 }
 

@@ -47,10 +47,11 @@ function findReminder(o: JsonObject, skip?: Set<string>): string | undefined {
   for (const k in o) {
     if (skip?.has(k)) continue;
     const v = o[k];
-    if (isObject(v)) for (const k2 in v) {
-      const w = v[k2];
-      if (typeof w === "string" && w.startsWith("<system-reminder>")) return w;
-    }
+    if (isObject(v))
+      for (const k2 in v) {
+        const w = v[k2];
+        if (typeof w === "string" && w.startsWith("<system-reminder>")) return w;
+      }
   }
   return undefined;
 }
@@ -67,4 +68,3 @@ function stringContent(v: unknown, depth: number): string {
   }
   return "";
 }
-

@@ -68,7 +68,8 @@ export const RX = {
   shutdownError: /^Error sending (?<sig>SIG[A-Z]+): (?<err>[\s\S]*)$/,
   exited: /^(?:MCP server )?process exited(?<how>[\s\S]*)$/i,
   connectionError: /^Connection error: (?<err>[\s\S]*)$/,
-  connectionErrorNamed: /^(?:Connection (?:reset|timeout|refused)|Broken pipe|Host unreachable|Process not found|Failed to spawn process) - [\s\S]*$/,
+  connectionErrorNamed:
+    /^(?:Connection (?:reset|timeout|refused)|Broken pipe|Host unreachable|Process not found|Failed to spawn process) - [\s\S]*$/,
   subscribe: /^\[MCP\] Server "[^"]+" connected with subscribe=(?<sub>true|false)\s*$/,
   countTokensFailed: /^countTokens API call failed:?\s*(?<status>\d{3})?\b\s*(?<err>[\s\S]*)$/,
   stderr: /^Server stderr: (?<text>[\s\S]*)$/,
@@ -82,7 +83,8 @@ export const RX = {
   apiRequest: /^\[API REQUEST\] (?<path>\/\S*)(?: x-client-request-id=(?<rid>\S+))?(?: source=(?<source>\S+))?$/,
   countTokens: /\/v1\/messages\/count_tokens/,
   persisted: /^Persisted tool result to (?<path>.+) \((?<size>[^)]+)\)$/,
-  budget: /^Per-message budget: persisted (?<n>\d+) tool results? across (?<m>\d+) over-budget message\(s\), shed ~?(?<shed>\S+), (?<k>\d+) re-applied$/,
+  budget:
+    /^Per-message budget: persisted (?<n>\d+) tool results? across (?<m>\d+) over-budget message\(s\), shed ~?(?<shed>\S+), (?<k>\d+) re-applied$/,
   startup: /^\[STARTUP\] (?<what>.*?)(?: in (?<ms>\d+(?:\.\d+)?)ms\b.*)?$/,
 } as const;
 
@@ -111,23 +113,39 @@ function counted(ev: DebugEvent): DebugEvent {
 
 function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEvent {
   let m: RegExpExecArray | null;
-  if ((m = RX.connected.exec(rest))) return { type: "mcp-connected", ms: Number(m.groups!.ms), transport: m.groups!.t ?? m.groups!.t2 ?? null };
+  if ((m = RX.connected.exec(rest)))
+    return { type: "mcp-connected", ms: Number(m.groups!.ms), transport: m.groups!.t ?? m.groups!.t2 ?? null };
   if ((m = RX.capabilities.exec(rest))) return capabilitiesEvent(m.groups!.json!);
   if ((m = RX.truncated.exec(rest))) return { type: "mcp-instructions-truncated", from: Number(m.groups!.from), to: Number(m.groups!.to) };
   if ((m = RX.starting.exec(rest))) return { type: "mcp-starting", timeoutMs: Number(m.groups!.ms) };
   if ((m = RX.toolCall.exec(rest))) return { type: "mcp-tool-call", tool: m.groups!.tool! };
-  if ((m = RX.toolDone.exec(rest))) return { type: "mcp-tool-done", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
+  if ((m = RX.toolDone.exec(rest)))
+    return { type: "mcp-tool-done", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
   if ((m = RX.toolFailed.exec(rest)))
-    return { type: "mcp-tool-failed", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!), error: m.groups!.err ?? "" };
-  if ((m = RX.toolRunning.exec(rest))) return { type: "mcp-tool-running", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
-  if ((m = RX.timeout.exec(rest))) return { type: "mcp-connection-timeout", ms: Number(m.groups!.ms), limitMs: m.groups!.limit ? Number(m.groups!.limit) : null };
+    return {
+      type: "mcp-tool-failed",
+      tool: m.groups!.tool!,
+      duration: m.groups!.dur!,
+      ms: durationMs(m.groups!.dur!),
+      error: m.groups!.err ?? "",
+    };
+  if ((m = RX.toolRunning.exec(rest)))
+    return { type: "mcp-tool-running", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
+  if ((m = RX.timeout.exec(rest)))
+    return { type: "mcp-connection-timeout", ms: Number(m.groups!.ms), limitMs: m.groups!.limit ? Number(m.groups!.limit) : null };
   if ((m = RX.failed.exec(rest))) {
     const err = [m.groups!.code, m.groups!.err].filter((s) => s !== undefined && s !== "").join(": ");
     return { type: "mcp-connection-failed", ms: m.groups!.ms ? Number(m.groups!.ms) : null, error: err };
   }
-  if ((m = RX.dropped.exec(rest))) return { type: "mcp-connection-dropped", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s) };
+  if ((m = RX.dropped.exec(rest)))
+    return { type: "mcp-connection-dropped", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s) };
   if ((m = RX.closed.exec(rest)))
-    return { type: "mcp-connection-closed", transport: m.groups!.t!.toLowerCase(), uptimeS: Number(m.groups!.s), clean: m.groups!.how === "cleanly" };
+    return {
+      type: "mcp-connection-closed",
+      transport: m.groups!.t!.toLowerCase(),
+      uptimeS: Number(m.groups!.s),
+      clean: m.groups!.how === "cleanly",
+    };
   if ((m = RX.closing.exec(rest))) return { type: "mcp-closing", reason: m.groups!.reason! };
   if ((m = RX.shutdown.exec(rest))) return { type: "mcp-shutdown", signal: m.groups!.sig ?? null };
   if ((m = RX.forced.exec(rest))) return { type: "mcp-shutdown-forced", failed: m.groups!.failed!, signal: m.groups!.sig! };
@@ -144,16 +162,30 @@ function plainEvent(text: string): DebugEvent {
   let m: RegExpExecArray | null;
   if ((m = RX.apiRequest.exec(text))) {
     const path = m.groups!.path!;
-    return { type: "api-request", path, clientRequestId: m.groups!.rid ?? null, source: m.groups!.source ?? null, countTokens: RX.countTokens.test(path) };
+    return {
+      type: "api-request",
+      path,
+      clientRequestId: m.groups!.rid ?? null,
+      source: m.groups!.source ?? null,
+      countTokens: RX.countTokens.test(path),
+    };
   }
-  if ((m = RX.persisted.exec(text))) return { type: "persisted", path: m.groups!.path!, size: m.groups!.size!, bytes: sizeBytes(m.groups!.size!) };
+  if ((m = RX.persisted.exec(text)))
+    return { type: "persisted", path: m.groups!.path!, size: m.groups!.size!, bytes: sizeBytes(m.groups!.size!) };
   if ((m = RX.runtimeArm.exec(text))) return { type: "runtime-arm", arm: m.groups!.arm!, source: m.groups!.src! };
   if ((m = RX.runtimeArmInvalid.exec(text))) return { type: "runtime-arm-invalid", value: m.groups!.v! };
   if ((m = RX.budget.exec(text)))
-    return { type: "per-message-budget", persisted: Number(m.groups!.n), messages: Number(m.groups!.m), shed: m.groups!.shed!, reapplied: Number(m.groups!.k) };
+    return {
+      type: "per-message-budget",
+      persisted: Number(m.groups!.n),
+      messages: Number(m.groups!.m),
+      shed: m.groups!.shed!,
+      reapplied: Number(m.groups!.k),
+    };
   if ((m = RX.nonblocking.exec(text))) return { type: "mcp-nonblocking", what: m.groups!.what! };
   if ((m = RX.subscribe.exec(text))) return { type: "mcp-subscribe", subscribe: m.groups!.sub === "true" };
-  if ((m = RX.countTokensFailed.exec(text))) return { type: "count-tokens-failed", status: m.groups!.status ? Number(m.groups!.status) : null, error: m.groups!.err! };
+  if ((m = RX.countTokensFailed.exec(text)))
+    return { type: "count-tokens-failed", status: m.groups!.status ? Number(m.groups!.status) : null, error: m.groups!.err! };
   if ((m = RX.startup.exec(text))) return { type: "startup", what: m.groups!.what!, ms: m.groups!.ms ? Number(m.groups!.ms) : null };
   return { type: "other" };
 }

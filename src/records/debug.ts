@@ -124,7 +124,12 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         return;
       }
       if (line.trim() === "") return;
-      out.push({ kind: "malformed", pos, reason: cur ? "line after a complete JSON log entry" : "no `[LEVEL]` header and no entry before it to continue", excerpt: excerptOf(line) });
+      out.push({
+        kind: "malformed",
+        pos,
+        reason: cur ? "line after a complete JSON log entry" : "no `[LEVEL]` header and no entry before it to continue",
+        excerpt: excerptOf(line),
+      });
     },
     end(out) {
       if (cur) out.push(finish(cur));

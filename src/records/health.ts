@@ -46,8 +46,16 @@ export const MAX_LISTED = 1000;
 
 export function emptyHealth(): Health {
   return {
-    lines: 0, blankLines: 0, records: 0, malformed: [], malformedCount: 0, unknownTypes: {},
-    invalidValues: [], invalidValueCount: 0, notRequests: [], notRequestCount: 0,
+    lines: 0,
+    blankLines: 0,
+    records: 0,
+    malformed: [],
+    malformedCount: 0,
+    unknownTypes: {},
+    invalidValues: [],
+    invalidValueCount: 0,
+    notRequests: [],
+    notRequestCount: 0,
   };
 }
 
@@ -70,7 +78,11 @@ export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined)
   h.records += 1;
   if (facts === undefined) return;
   if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
-  if (facts.invalid?.length) addInvalid(h, facts.invalid.map((v) => ({ file: pos.file, line: pos.line, ...v })));
+  if (facts.invalid?.length)
+    addInvalid(
+      h,
+      facts.invalid.map((v) => ({ file: pos.file, line: pos.line, ...v })),
+    );
   if (facts.notRequest !== undefined) {
     h.notRequestCount += 1;
     if (h.notRequests.length < MAX_LISTED) h.notRequests.push({ file: pos.file, line: pos.line, reason: facts.notRequest });
@@ -117,7 +129,14 @@ export function documentHealth(parts: Iterable<InputHealth>): Health {
     if (p.share === "whole") mergeHealth(out, p.health);
     else {
       const h = p.health;
-      mergeHealth(out, { ...emptyHealth(), malformed: h.malformed, malformedCount: h.malformedCount, invalidValues: h.invalidValues, invalidValueCount: h.invalidValueCount, skipped: h.skipped });
+      mergeHealth(out, {
+        ...emptyHealth(),
+        malformed: h.malformed,
+        malformedCount: h.malformedCount,
+        invalidValues: h.invalidValues,
+        invalidValueCount: h.invalidValueCount,
+        skipped: h.skipped,
+      });
     }
   }
   return out;

@@ -3,10 +3,7 @@ import { LAZY_MIN_LINE, parseLazily, type JsonObject } from "./lazy.js";
 
 export type { JsonObject };
 
-export type ParsedLine =
-  | { ok: true; value: JsonObject }
-  | { ok: false; reason: string; excerpt: string }
-  | { ok: "blank" };
+export type ParsedLine = { ok: true; value: JsonObject } | { ok: false; reason: string; excerpt: string } | { ok: "blank" };
 
 /** Nesting beyond this is not a record any Claude Code build writes; walking it would only risk the stack. */
 export const MAX_DEPTH = 200;
@@ -42,14 +39,16 @@ export function parseLine(raw: RawLine): ParsedLine {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
-    if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt };
+    if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH))
+      return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt };
     return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
   }
   return checked(value as JsonObject, raw.buf);
 }
 
 function checked(value: JsonObject, buf: Buffer): ParsedLine {
-  if (depthExceeds(value, MAX_DEPTH)) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(buf.toString("utf8", 0, 480)) };
+  if (depthExceeds(value, MAX_DEPTH))
+    return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(buf.toString("utf8", 0, 480)) };
   return { ok: true, value };
 }
 

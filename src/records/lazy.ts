@@ -16,7 +16,14 @@ export const LAZY_MIN_LINE = 64 * 1024;
 /** A value shorter than this is parsed with the rest. */
 const LAZY_MIN_VALUE = 16 * 1024;
 
-const QUOTE = 0x22, BSLASH = 0x5c, LBRACE = 0x7b, RBRACE = 0x7d, LBRACK = 0x5b, RBRACK = 0x5d, COLON = 0x3a, COMMA = 0x2c;
+const QUOTE = 0x22,
+  BSLASH = 0x5c,
+  LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  LBRACK = 0x5b,
+  RBRACK = 0x5d,
+  COLON = 0x3a,
+  COMMA = 0x2c;
 
 function ws(b: Buffer, i: number): number {
   for (;;) {

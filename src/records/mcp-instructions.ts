@@ -22,7 +22,8 @@ export interface InstructionBlock {
  * over the heading, since display names may themselves contain anything.
  */
 export function parseBlock(block: string, name?: string): InstructionBlock {
-  if (name !== undefined && block.startsWith(`## ${name}\n`)) return { server: name, text: block.slice(name.length + 4), block, headed: true };
+  if (name !== undefined && block.startsWith(`## ${name}\n`))
+    return { server: name, text: block.slice(name.length + 4), block, headed: true };
   const m = BLOCK_HEAD.exec(block);
   if (m && name === undefined) return { server: m[1]!, text: block.slice(m[0].length), block, headed: true };
   return { server: name ?? "(unnamed)", text: block, block, headed: false };
@@ -90,7 +91,11 @@ export function findRenderedSection(text: string, knownNames: ReadonlySet<string
   let removed: string[] = [];
   const rm = body.indexOf(MCP_INSTRUCTIONS_REMOVED);
   if (rm >= 0) {
-    removed = body.slice(rm + MCP_INSTRUCTIONS_REMOVED.length).split("\n").map((s) => s.trim()).filter(Boolean);
+    removed = body
+      .slice(rm + MCP_INSTRUCTIONS_REMOVED.length)
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
     body = body.slice(0, rm).replace(/\n\n$/, "");
   }
   const blocks = body.startsWith(MCP_INSTRUCTIONS_HEADING) ? splitBlocks(body.slice(MCP_INSTRUCTIONS_HEADING.length), knownNames) : [];

@@ -51,9 +51,11 @@ export type RpcMalformed = MalformedLine;
 export type RpcRecord = RpcMessage | RpcClientLog | RpcNoise | RpcMalformed;
 
 /** Claude Desktop `mcp.log` / `mcp-server-<name>.log` (FORMATS.md 9.5); the `{ metadata: undefined }` tail is cut before parsing. */
-const DESKTOP = /^(?<ts>\S+Z) \[(?<server>[^\]]+)\] \[(?<level>info|error|warn|debug)\] Message from (?<dir>client|server): (?<json>\{.*\})$/;
+const DESKTOP =
+  /^(?<ts>\S+Z) \[(?<server>[^\]]+)\] \[(?<level>info|error|warn|debug)\] Message from (?<dir>client|server): (?<json>\{.*\})$/;
 const DESKTOP_TAIL = " { metadata: undefined }";
-const PREFIX = /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{)/;
+const PREFIX =
+  /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{)/;
 const ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 const TIME_KEYS = ["t", "ts", "time", "timestamp"] as const;
 const DIR_KEYS = ["dir", "direction"] as const;
@@ -62,14 +64,44 @@ const CLIENT_LOG_KEYS = ["debug", "error", "info", "warn"] as const;
 
 /** Direction words, from the server's side where the word is relative (a server log's `in` is client→server). */
 const DIR_WORDS: Record<string, RpcDir> = {
-  in: "c2s", recv: "c2s", received: "c2s", receive: "c2s", incoming: "c2s", input: "c2s", request: "c2s", c2s: "c2s",
-  client: "c2s", "client->server": "c2s", "client→server": "c2s", from_client: "c2s", "from-client": "c2s", "->": "c2s", "-->": "c2s", ">": "c2s", ">>": "c2s",
-  out: "s2c", send: "s2c", sent: "s2c", outgoing: "s2c", output: "s2c", response: "s2c", s2c: "s2c",
-  server: "s2c", "server->client": "s2c", "server→client": "s2c", to_client: "s2c", "to-client": "s2c", "<-": "s2c", "<--": "s2c", "<": "s2c", "<<": "s2c",
+  in: "c2s",
+  recv: "c2s",
+  received: "c2s",
+  receive: "c2s",
+  incoming: "c2s",
+  input: "c2s",
+  request: "c2s",
+  c2s: "c2s",
+  client: "c2s",
+  "client->server": "c2s",
+  "client→server": "c2s",
+  from_client: "c2s",
+  "from-client": "c2s",
+  "->": "c2s",
+  "-->": "c2s",
+  ">": "c2s",
+  ">>": "c2s",
+  out: "s2c",
+  send: "s2c",
+  sent: "s2c",
+  outgoing: "s2c",
+  output: "s2c",
+  response: "s2c",
+  s2c: "s2c",
+  server: "s2c",
+  "server->client": "s2c",
+  "server→client": "s2c",
+  to_client: "s2c",
+  "to-client": "s2c",
+  "<-": "s2c",
+  "<--": "s2c",
+  "<": "s2c",
+  "<<": "s2c",
 };
 
 /** Methods a server sends to its client; every other method is taken as client→server when the log does not say. */
-const SERVER_METHODS = /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
+const SERVER_METHODS =
+  /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
 
 /**
  * An MCP message log, line by line, in the formats of FORMATS.md 9.5 mixed in one file:
@@ -105,14 +137,16 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
   if (raw.tooLong) return tooLongLine(pos, raw);
   const line = raw.buf.toString("utf8");
   if (line.trim() === "") return null;
-  if (line.includes("\u0000")) return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
+  if (line.includes("\u0000"))
+    return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
 
   const desktop = DESKTOP.exec(line.endsWith(DESKTOP_TAIL) ? line.slice(0, -DESKTOP_TAIL.length) : line);
   if (desktop) {
     const g = desktop.groups!;
     const v = parseJson(g.json!);
     if (v === TOO_DEEP) return tooDeep(pos, line);
-    if (!isObject(v)) return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
+    if (!isObject(v))
+      return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
     return message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! });
   }
   const prefix = PREFIX.exec(line);
@@ -121,7 +155,8 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
     const text = prefix ? line.slice(prefix[0].length) : trimmed;
     const v = parseJson(text);
     if (v === TOO_DEEP) return tooDeep(pos, line);
-    if (!isObject(v)) return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
+    if (!isObject(v))
+      return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
     const g = prefix?.groups ?? {};
     const word = (g.arrow ?? g.io)?.toLowerCase();
     const time = g.ts && ISO.test(g.ts.trim()) ? g.ts.trim() : null;
@@ -138,7 +173,8 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
   }
   for (const k of MSG_KEYS) {
     const inner = typeof v[k] === "string" ? parseJson(v[k] as string) : v[k];
-    if (isObject(inner) && isRpc(inner)) return message(pos, inner, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" });
+    if (isObject(inner) && isRpc(inner))
+      return message(pos, inner, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" });
   }
   if (typeof v.method === "string" || (v.id !== undefined && ("result" in v || "error" in v))) {
     // Fields inline beside the time: a lab summary `{t, method, id, _meta}` (received messages only) or a wrapper without `message`.
@@ -158,9 +194,11 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
 function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcLineFormat; server?: string }): RpcMessage {
   const method = typeof m.method === "string" ? m.method : null;
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-  const shape: RpcShape = method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";
+  const shape: RpcShape =
+    method !== null ? (id !== null ? "request" : "notification") : "error" in m ? "error" : "result" in m ? "result" : "invalid";
   const logged = o.dir !== null;
-  const dir = o.dir ?? (method !== null ? (SERVER_METHODS.test(method) ? "s2c" : "c2s") : shape === "result" || shape === "error" ? "s2c" : null);
+  const dir =
+    o.dir ?? (method !== null ? (SERVER_METHODS.test(method) ? "s2c" : "c2s") : shape === "result" || shape === "error" ? "s2c" : null);
   // A time no Date can hold is unknown, text and ms alike, so nothing downstream trips on it.
   const ms = o.time === null ? undefined : parseIsoTime(o.time);
   return {
@@ -182,7 +220,8 @@ function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir;
 /** The message without the wrapper's time and direction keys. */
 function unwrap(v: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, x] of Object.entries(v)) if (!(TIME_KEYS as readonly string[]).includes(k) && !(DIR_KEYS as readonly string[]).includes(k)) out[k] = x;
+  for (const [k, x] of Object.entries(v))
+    if (!(TIME_KEYS as readonly string[]).includes(k) && !(DIR_KEYS as readonly string[]).includes(k)) out[k] = x;
   return out;
 }
 
@@ -222,4 +261,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-const tooDeep = (pos: Pos, line: string): RpcRecord => ({ kind: "malformed", pos, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(line.slice(0, 480)) });
+const tooDeep = (pos: Pos, line: string): RpcRecord => ({
+  kind: "malformed",
+  pos,
+  reason: `nested deeper than ${MAX_DEPTH} levels`,
+  excerpt: excerptOf(line.slice(0, 480)),
+});

@@ -53,7 +53,11 @@ export interface LineDecoder<R> {
 }
 
 /** `Source.records` for the line-based kinds: split the chunks, hand each physical line to a fresh decoder. */
-export async function* decodeLines<R>(chunks: AsyncIterable<Buffer>, decoder: LineDecoder<R>, maxLineBytes?: number): AsyncGenerator<R | BlankLine> {
+export async function* decodeLines<R>(
+  chunks: AsyncIterable<Buffer>,
+  decoder: LineDecoder<R>,
+  maxLineBytes?: number,
+): AsyncGenerator<R | BlankLine> {
   const splitter = new LineSplitter(maxLineBytes);
   const lines: RawLine[] = [];
   const out: Array<R | BlankLine> = [];
@@ -73,4 +77,9 @@ export async function* decodeLines<R>(chunks: AsyncIterable<Buffer>, decoder: Li
   yield* out;
 }
 
-export const tooLongLine = (pos: Pos, raw: RawLine): MalformedLine => ({ kind: "malformed", pos, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" });
+export const tooLongLine = (pos: Pos, raw: RawLine): MalformedLine => ({
+  kind: "malformed",
+  pos,
+  reason: `line of ${raw.bytes} bytes is longer than a string can hold`,
+  excerpt: "",
+});

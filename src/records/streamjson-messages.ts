@@ -69,7 +69,9 @@ export interface HeadlessResult {
 }
 
 const strings = (v: unknown): string[] =>
-  (arr(v) ?? []).map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.name === "string" ? x.name : null)).filter((x): x is string => x !== null);
+  (arr(v) ?? [])
+    .map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.name === "string" ? x.name : null))
+    .filter((x): x is string => x !== null);
 
 export function toHeadlessInit(m: JsonObject, pos: Pos): HeadlessInit {
   const servers = (arr(m.mcp_servers) ?? []).filter(isObject).map((s) => ({ name: str(s.name) ?? "", status: str(s.status) ?? "" }));
@@ -165,7 +167,7 @@ export function modelRoles(result: HeadlessResult, initModel: string | null): Re
   const base = (s: string) => s.replace(/\[[^\]]*\]$/, "");
   let main =
     names.find((n) => same(result.modelUsage[n]!)) ??
-    (initModel !== null ? names.find((n) => n === initModel) ?? names.find((n) => base(n) === base(initModel)) : undefined);
+    (initModel !== null ? (names.find((n) => n === initModel) ?? names.find((n) => base(n) === base(initModel))) : undefined);
   if (main === undefined && names.length > 0) {
     main = [...names].sort((a, b) => (result.modelUsage[b]!.costUSD ?? 0) - (result.modelUsage[a]!.costUSD ?? 0) || a.localeCompare(b))[0];
   }

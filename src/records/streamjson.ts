@@ -7,7 +7,14 @@ import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
 import type { InvalidValue } from "./values.js";
 
-export { modelRoles, type ModelUsage, type HeadlessInit, type HeadlessResult, type HeadlessUsage, type McpServerStatus } from "./streamjson-messages.js";
+export {
+  modelRoles,
+  type ModelUsage,
+  type HeadlessInit,
+  type HeadlessResult,
+  type HeadlessUsage,
+  type McpServerStatus,
+} from "./streamjson-messages.js";
 
 /**
  * How a headless run's (`claude -p`) output is laid out (FORMATS.md 8): NDJSON lines from `--output-format
@@ -34,7 +41,18 @@ export interface HeadlessEvent {
 export type HeadlessMalformed = MalformedLine & { layout: HeadlessLayout };
 export type HeadlessRecord = HeadlessEvent | HeadlessMalformed;
 
-export const KNOWN_TYPES: ReadonlySet<string> = new Set(["system", "assistant", "user", "result", "stream_event", "tool_progress", "auth_status", "keep_alive", "control_request", "control_response"]);
+export const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  "system",
+  "assistant",
+  "user",
+  "result",
+  "stream_event",
+  "tool_progress",
+  "auth_status",
+  "keep_alive",
+  "control_request",
+  "control_response",
+]);
 
 function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
   const type = typeof m.type === "string" ? m.type : "(none)";
@@ -109,7 +127,12 @@ function sniff(buf: Buffer): HeadlessLayout | null {
   if (buf[i] !== 0x7b) return "lines";
   const nl = buf.indexOf(0x0a, i);
   if (nl < 0) return buf.length > 64 ? "lines" : null;
-  return buf.subarray(i + 1, nl).toString("utf8").trim() === "" ? "values" : "lines";
+  return buf
+    .subarray(i + 1, nl)
+    .toString("utf8")
+    .trim() === ""
+    ? "values"
+    : "lines";
 }
 
 async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "array" | "values"): AsyncGenerator<HeadlessRecord> {
@@ -121,9 +144,22 @@ async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "a
   try {
     for await (const item of parser as AsyncIterable<{ key: number; value: unknown }>) {
       if (isObject(item.value)) yield event(item.value, pos, layout);
-      else yield { kind: "malformed", pos, reason: `element ${item.key} is not a JSON object`, excerpt: excerptOf(JSON.stringify(item.value) ?? ""), layout };
+      else
+        yield {
+          kind: "malformed",
+          pos,
+          reason: `element ${item.key} is not a JSON object`,
+          excerpt: excerptOf(JSON.stringify(item.value) ?? ""),
+          layout,
+        };
     }
   } catch (err) {
-    yield { kind: "malformed", pos, reason: `${layout === "array" ? "JSON array" : "JSON value"} stops being valid JSON (${(err as Error).message})`, excerpt: "", layout };
+    yield {
+      kind: "malformed",
+      pos,
+      reason: `${layout === "array" ? "JSON array" : "JSON value"} stops being valid JSON (${(err as Error).message})`,
+      excerpt: "",
+      layout,
+    };
   }
 }

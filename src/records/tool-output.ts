@@ -51,16 +51,23 @@ export interface OutputMessage {
 const NUM = String.raw`[\d.,'\u00a0\u202f\u2009 ]*\d`;
 
 export const OUTPUT_RX = {
-  persisted: /^<persisted-output>\r?\nOutput too large \((?<size>[^)\n]+)\)\. Full output saved to: (?<path>[^\n]*?)\r?\n(?:\r?\nPreview \(first (?<pv>[^)\n]+)\):\r?\n(?<preview>[\s\S]*?))?(?<cut>\r?\n\.\.\.)?\r?\n?<\/persisted-output>\s*$/,
+  persisted:
+    /^<persisted-output>\r?\nOutput too large \((?<size>[^)\n]+)\)\. Full output saved to: (?<path>[^\n]*?)\r?\n(?:\r?\nPreview \(first (?<pv>[^)\n]+)\):\r?\n(?<preview>[\s\S]*?))?(?<cut>\r?\n\.\.\.)?\r?\n?<\/persisted-output>\s*$/,
   persistedHead: /^<persisted-output>\r?\nOutput too large \((?<size>[^)\n]+)\)\.(?: Full output saved to: (?<path>[^\n]*))?/,
-  token: new RegExp(String.raw`^(?:Error: )?result \((?<chars>${NUM}) characters(?: across (?<lines>${NUM}) lines?)?\) exceeds maximum allowed tokens\. (?<rest>[^\n]*)`),
+  token: new RegExp(
+    String.raw`^(?:Error: )?result \((?<chars>${NUM}) characters(?: across (?<lines>${NUM}) lines?)?\) exceeds maximum allowed tokens\. (?<rest>[^\n]*)`,
+  ),
   /** B's path ends with a sentence period: anchor on the tool-results name and its extension first. */
   savedTo: /^Output has been saved to (?:(?<tr>.*?tool-results[\\/]\S*?\.[A-Za-z0-9]+)(?=\.?(?:\s|$))|(?<any>.+?)\.?\s*$)/,
   saveFailed: /^Failed to save output to file: (?<err>.*?)\.(?: If this MCP server|\s*$)/,
   format: /^Format: (?<format>.+)$/m,
-  legacy: new RegExp(String.raw`^(?:Error: )?MCP tool "(?<tool>[^"]+)" response \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`),
+  legacy: new RegExp(
+    String.raw`^(?:Error: )?MCP tool "(?<tool>[^"]+)" response \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`,
+  ),
   truncated: new RegExp(String.raw`\[OUTPUT TRUNCATED - exceeded (?<limit>${NUM}) token limit\]`),
-  readLimit: new RegExp(String.raw`^(?:Error: )?File content \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`),
+  readLimit: new RegExp(
+    String.raw`^(?:Error: )?File content \((?<tokens>${NUM}) tokens\) exceeds maximum allowed tokens \((?<limit>${NUM})\)`,
+  ),
   cleared: /^\[Old tool result content cleared\]\s*$/,
   binary: /^(?<source>[^\n]*?)Binary content \((?<mime>[^,)\n]+), (?<size>[^)\n]+)\) saved to (?<path>[^\n]+?)\s*$/,
   empty: /^\((?<tool>[^\n]+) completed with no output\)$/,
@@ -83,8 +90,20 @@ export function parseLocaleInt(s: string | undefined): number | null {
 }
 
 const base = (check: Check, variant: Variant): OutputMessage => ({
-  check, variant, savedPath: null, reportedSize: null, reportedChars: null, reportedLines: null, reportedTokens: null,
-  limit: null, preview: null, previewLabel: null, previewCut: null, contentFormat: null, legacyTool: null, saveError: null,
+  check,
+  variant,
+  savedPath: null,
+  reportedSize: null,
+  reportedChars: null,
+  reportedLines: null,
+  reportedTokens: null,
+  limit: null,
+  preview: null,
+  previewLabel: null,
+  previewCut: null,
+  contentFormat: null,
+  legacyTool: null,
+  saveError: null,
 });
 
 /** Classifies one model-visible tool_result text. Never throws; unknown text is `inline`. */

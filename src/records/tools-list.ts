@@ -23,7 +23,11 @@ export function toolMetaOf(v: unknown): ToolMeta | undefined {
   if (!isObject(v) || typeof v.name !== "string") return undefined;
   const meta = isObject(v._meta) ? v._meta : {};
   const always = meta["anthropic/alwaysLoad"];
-  return { name: v.name, maxResultSizeChars: num(meta[MAX_RESULT_SIZE_KEY]) ?? null, alwaysLoad: typeof always === "boolean" ? always : null };
+  return {
+    name: v.name,
+    maxResultSizeChars: num(meta[MAX_RESULT_SIZE_KEY]) ?? null,
+    alwaysLoad: typeof always === "boolean" ? always : null,
+  };
 }
 
 /** Elements of any array under a `tools` key (`result.tools`, `tools`), or of a bare top-level array. */
@@ -86,7 +90,13 @@ async function* toolsListRecords(chunks: AsyncIterable<Buffer>, input: { file: s
   });
   let error: string | null = null;
   try {
-    await pipeline(Readable.from(lines()), parser.asStream({ jsonStreaming: true }), pick.asStream({ filter: IN_TOOLS }), streamValues.asStream(), sink);
+    await pipeline(
+      Readable.from(lines()),
+      parser.asStream({ jsonStreaming: true }),
+      pick.asStream({ filter: IN_TOOLS }),
+      streamValues.asStream(),
+      sink,
+    );
   } catch (e) {
     error = (e as Error).message;
   }

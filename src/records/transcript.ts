@@ -97,22 +97,30 @@ export interface MalformedRecord extends MalformedLine {
 }
 
 export type TranscriptRecord =
-  | AssistantRecord
-  | UserRecord
-  | AttachmentRecord
-  | SystemRecord
-  | ProgressRecord
-  | ContentReplacementRecord
-  | MetaRecord
-  | UnknownRecord;
+  AssistantRecord | UserRecord | AttachmentRecord | SystemRecord | ProgressRecord | ContentReplacementRecord | MetaRecord | UnknownRecord;
 
 export type AnyRecord = TranscriptRecord | MalformedRecord;
 
 /** Record types of FORMATS.md 4.1 and 10 that carry no data the analyses need beyond counting. */
 export const META_TYPES: ReadonlySet<string> = new Set([
-  "file-history-snapshot", "file-history-delta", "queue-operation", "summary", "custom-title", "ai-title",
-  "last-prompt", "tag", "mode", "permission-mode", "pr-link", "agent-name", "worktree-state", "bridge-session",
-  "atis-latch", "frame-link", "relocated", "prompt_snapshot",
+  "file-history-snapshot",
+  "file-history-delta",
+  "queue-operation",
+  "summary",
+  "custom-title",
+  "ai-title",
+  "last-prompt",
+  "tag",
+  "mode",
+  "permission-mode",
+  "pr-link",
+  "agent-name",
+  "worktree-state",
+  "bridge-session",
+  "atis-latch",
+  "frame-link",
+  "relocated",
+  "prompt_snapshot",
 ]);
 
 /** Turns a parsed JSON object into a typed record. Wrong-typed fields become undefined; nothing throws. */
@@ -194,7 +202,8 @@ export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRe
 export function usageOf(u: unknown, invalid: InvalidValue[] = [], path = "message.usage"): Usage | undefined {
   if (!isObject(u)) return undefined;
   const cc = isObject(u.cache_creation) ? u.cache_creation : undefined;
-  if (cc === undefined && u.cache_creation !== undefined && u.cache_creation !== null) invalid.push({ field: `${path}.cache_creation`, value: valueText(u.cache_creation) });
+  if (cc === undefined && u.cache_creation !== undefined && u.cache_creation !== null)
+    invalid.push({ field: `${path}.cache_creation`, value: valueText(u.cache_creation) });
   checkCounts(u.server_tool_use ?? undefined, `${path}.server_tool_use`, invalid);
   const top = (k: string) => {
     const v = countField(u, k, path, invalid);

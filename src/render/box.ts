@@ -15,7 +15,10 @@ export class Box {
   readonly top: string;
   readonly mid: string;
   readonly bottom: string;
-  constructor(private readonly widths: number[], private readonly aligns: Align[]) {
+  constructor(
+    private readonly widths: number[],
+    private readonly aligns: Align[],
+  ) {
     const bars = widths.map((w) => "─".repeat(w + 2));
     this.top = `┌${bars.join("┬")}┐`;
     this.mid = `├${bars.join("┼")}┤`;

@@ -45,7 +45,10 @@ export function compareChartSpec(rows: Array<{ label: string; run: string; first
 }
 
 /** The size staircase: result size against the tokens it added, coloured by the check that fired. */
-export function staircaseChartSpec(rows: Array<{ chars: number; deltaTokens: number | null; check: string; label: string }>, title: string): ChartSpec {
+export function staircaseChartSpec(
+  rows: Array<{ chars: number; deltaTokens: number | null; check: string; label: string }>,
+  title: string,
+): ChartSpec {
   return {
     ...BASE,
     title: sanitize(title),

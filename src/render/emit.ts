@@ -19,20 +19,38 @@ export async function render(out: CommandOutput, format: Format, palette: Palett
 }
 
 /** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
-export async function writeDocument(sink: Sink, out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<void> {
+export async function writeDocument(
+  sink: Sink,
+  out: CommandOutput,
+  format: Format,
+  palette: Palette,
+  layout: TerminalLayout = {},
+): Promise<void> {
   return writeChunks(sink, renderChunks(out, format, palette, layout, await figuresFor(out, format)));
 }
 
 /** The document's pieces with its charts drawn first: for a sink that is not a stream (`-o FILE`). */
-export async function documentChunks(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<Generator<string>> {
+export async function documentChunks(
+  out: CommandOutput,
+  format: Format,
+  palette: Palette,
+  layout: TerminalLayout = {},
+): Promise<Generator<string>> {
   return renderChunks(out, format, palette, layout, await figuresFor(out, format));
 }
 
 /** Charts are drawn (asynchronously, by vega) only for the one format that shows them. */
-const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> => (format === "html" ? chartFigures(out.document) : Promise.resolve([]));
+const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> =>
+  format === "html" ? chartFigures(out.document) : Promise.resolve([]);
 
 /** The document in pieces; joined, they are the document. `figures`: the HTML charts, drawn ahead. */
-export function* renderChunks(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}, figures: string[] = []): Generator<string> {
+export function* renderChunks(
+  out: CommandOutput,
+  format: Format,
+  palette: Palette,
+  layout: TerminalLayout = {},
+  figures: string[] = [],
+): Generator<string> {
   switch (format) {
     case "json":
       // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
@@ -64,8 +82,14 @@ export function* renderChunks(out: CommandOutput, format: Format, palette: Palet
  * one `sanitize` escapes for the human formats (a test keeps the two equal).
  */
 // eslint-disable-next-line no-control-regex
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const UNSAFE_IN_JSON =
+  /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const u4 = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
 export function jsonSafe(text: string): string {
-  return text.replace(UNSAFE_IN_JSON, (c) => c.split("").map((u) => u4(u.charCodeAt(0))).join(""));
+  return text.replace(UNSAFE_IN_JSON, (c) =>
+    c
+      .split("")
+      .map((u) => u4(u.charCodeAt(0)))
+      .join(""),
+  );
 }

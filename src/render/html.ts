@@ -7,7 +7,6 @@ import { safeSvg } from "./svg-safe.js";
 import { cellText, formatValue } from "./cell.js";
 import { alignOf } from "./kinds.js";
 
-
 /**
  * Scripts, fonts, frames, forms and every fetch are refused; only the inline stylesheet and data: images
  * load. The page is evidence shown to whoever opens it, so nothing in it may run or phone home.
@@ -31,7 +30,10 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 export function breakable(escaped: string): string {
   return escaped.replace(/[^\s<>]{16,}/g, (run) => {
     if (ISO_TIME.test(run)) return run;
-    const seps = run.length >= 24 ? /(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g : /(\D[.,:]+|[.,:]+(?=\D)|[/\\=]+|__+)(?=[^\s/\\_\-.,=:])/g;
+    const seps =
+      run.length >= 24
+        ? /(\D[.,:]+|[.,:]+(?=\D)|[/\\_\-=]+)(?=[^\s/\\_\-.,=:])/g
+        : /(\D[.,:]+|[.,:]+(?=\D)|[/\\=]+|__+)(?=[^\s/\\_\-.,=:])/g;
     return run.replace(seps, "$1<wbr>");
   });
 }
@@ -53,9 +55,11 @@ export async function chartFigures(report: Report): Promise<string[]> {
   for (const c of report.charts ?? []) {
     const values = (c.spec.data as { values?: unknown[] } | undefined)?.values;
     const n = Array.isArray(values) ? values.length : 0;
-    out.push(n > MAX_INLINE_POINTS
-      ? `<p class="note">chart “${text(c.title)}” left out: ${n.toLocaleString("en-US")} points (more than ${MAX_INLINE_POINTS.toLocaleString("en-US")}); --chart FILE.svg draws it</p>`
-      : await chartFigure(c.title, c.spec, `c${out.length + 1}-`));
+    out.push(
+      n > MAX_INLINE_POINTS
+        ? `<p class="note">chart “${text(c.title)}” left out: ${n.toLocaleString("en-US")} points (more than ${MAX_INLINE_POINTS.toLocaleString("en-US")}); --chart FILE.svg draws it</p>`
+        : await chartFigure(c.title, c.spec, `c${out.length + 1}-`),
+    );
   }
   return out;
 }
@@ -112,14 +116,30 @@ function* tableChunks(t: Table, level: number): Generator<string> {
     yield '<p class="none">(none)</p>\n';
   } else {
     const cls = t.columns.map((c) => columnClass(c, t.rows));
-    const tr = (cells: string[], tag: "td" | "th") => `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>\n`;
+    const tr = (cells: string[], tag: "td" | "th") =>
+      `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>\n`;
     // A focusable, labelled region: keyboard users can scroll a wide table, screen readers can name it.
     yield `<div class="scroll" role="region" tabindex="0" aria-label="${text(t.title)}"><table>\n`;
-    yield `<thead>${tr(t.columns.map((c) => text(c.header)), "th").trimEnd()}</thead>\n`;
+    yield `<thead>${tr(
+      t.columns.map((c) => text(c.header)),
+      "th",
+    ).trimEnd()}</thead>\n`;
     yield "<tbody>\n";
-    for (const r of t.rows) yield tr(t.columns.map((c) => cell(r, c, "—")), "td");
+    for (const r of t.rows)
+      yield tr(
+        t.columns.map((c) => cell(r, c, "—")),
+        "td",
+      );
     yield "</tbody>\n";
-    if (t.footer?.length) yield `<tfoot>${t.footer.map((r) => tr(t.columns.map((c) => cell(r, c, "")), "td").trimEnd()).join("")}</tfoot>\n`;
+    if (t.footer?.length)
+      yield `<tfoot>${t.footer
+        .map((r) =>
+          tr(
+            t.columns.map((c) => cell(r, c, "")),
+            "td",
+          ).trimEnd(),
+        )
+        .join("")}</tfoot>\n`;
     yield "</table></div>\n";
   }
   for (const note of t.notes ?? []) yield `<p class="note">${text(note)}</p>\n`;

@@ -81,11 +81,15 @@ function* elements(items: Iterable<unknown>, depth: number): Generator<string, s
 function whole(v: unknown): string | undefined {
   if (!hasToJSON(v)) return JSON.stringify(v, null, 2);
   let root = true;
-  return JSON.stringify(null, (_k, x: unknown) => {
-    if (!root) return x;
-    root = false;
-    return v;
-  }, 2);
+  return JSON.stringify(
+    null,
+    (_k, x: unknown) => {
+      if (!root) return x;
+      root = false;
+      return v;
+    },
+    2,
+  );
 }
 
 function hasToJSON(v: unknown): v is { toJSON(key: string): unknown } {

@@ -27,10 +27,13 @@ export function formatRate(v: number): string {
 }
 
 /** Evidence text, escaped for a terminal; lists joined, anything else as JSON. */
-export const text: Formatter = (v) => sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : JSON.stringify(v) ?? "");
+export const text: Formatter = (v) => sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : (JSON.stringify(v) ?? ""));
 
 /** A numeric kind shows a non-number (a footer label such as `total`) as text. */
-const numeric = (f: (n: number) => string): Formatter => (v, row, c) => (typeof v === "number" ? f(v) : text(v, row, c));
+const numeric =
+  (f: (n: number) => string): Formatter =>
+  (v, row, c) =>
+    typeof v === "number" ? f(v) : text(v, row, c);
 
 const part = (row: Row, c: Column, i: number): unknown => {
   const k = c.parts?.[i];
@@ -158,4 +161,24 @@ export function alignOf(c: Column): "left" | "right" {
   }
 }
 
-const KINDS = new Set<string>(["int", "signed", "bytes", "ms", "ratio", "rate", "usd", "usdExact", "time", "bool", "text", "id", "path", "split", "countOf", "change", "countGrowth", "consulted", "mixed"] satisfies ColumnKind[]);
+const KINDS = new Set<string>([
+  "int",
+  "signed",
+  "bytes",
+  "ms",
+  "ratio",
+  "rate",
+  "usd",
+  "usdExact",
+  "time",
+  "bool",
+  "text",
+  "id",
+  "path",
+  "split",
+  "countOf",
+  "change",
+  "countGrowth",
+  "consulted",
+  "mixed",
+] satisfies ColumnKind[]);

@@ -51,14 +51,20 @@ export function checkColumns(report: OutputDocument, wanted: string[] | undefine
   const bad = wanted.filter((w) => !known.has(norm(w)));
   if (!bad.length) return;
   const keys = [...new Set(report.tables.flatMap((t) => t.columns.map((c) => c.key)))];
-  throw new UsageError(`--columns: no column ${bad.map((b) => JSON.stringify(b)).join(", ")}; choose from ${keys.join(", ") || "(this output has no tables)"}`);
+  throw new UsageError(
+    `--columns: no column ${bad.map((b) => JSON.stringify(b)).join(", ")}; choose from ${keys.join(", ") || "(this output has no tables)"}`,
+  );
 }
 
 /** `--columns a,b` (repeatable) as names; empty names are a usage error. */
 export function parseColumns(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
-  const list = [v].flat().flatMap((x) => String(x).split(",")).map((x) => x.trim());
-  if (list.some((x) => x === "")) throw new UsageError("--columns needs a comma-separated list of column keys or headers, e.g. --columns index,delta");
+  const list = [v]
+    .flat()
+    .flatMap((x) => String(x).split(","))
+    .map((x) => x.trim());
+  if (list.some((x) => x === ""))
+    throw new UsageError("--columns needs a comma-separated list of column keys or headers, e.g. --columns index,delta");
   return list;
 }
 
@@ -69,7 +75,13 @@ export const MIN_WIDTH = 20;
  * The width to fit to: `COLUMNS` when set (piped output too: the user asked), else the terminal's when
  * stdout is one; none for piped output, which keeps every column. `--wide` turns fitting off.
  */
-export function fitWidth(env: NodeJS.ProcessEnv, stdoutIsTTY: boolean, ttyColumns: number | undefined, wide: boolean, warn: (s: string) => void): number | undefined {
+export function fitWidth(
+  env: NodeJS.ProcessEnv,
+  stdoutIsTTY: boolean,
+  ttyColumns: number | undefined,
+  wide: boolean,
+  warn: (s: string) => void,
+): number | undefined {
   if (wide) return undefined;
   const raw = env.COLUMNS;
   if (raw !== undefined && raw !== "") {

@@ -28,7 +28,10 @@ export function* listLines(t: Table, cols: Column[], cellsOf: Cells, footerOf: C
   // A summary's header ("what" or "field", then "value") says nothing; any other pair of columns keeps its header line.
   const withHeader = cols[0]!.key !== "key" && cols[1]!.key !== "value";
   const heads = cols.map((c) => sanitize(c.header));
-  const keyWidth = Math.min(Math.max(...rows.map((r) => r[0]!.width), withHeader ? textWidth(heads[0]!) : 0), Math.floor(width * KEY_SHARE));
+  const keyWidth = Math.min(
+    Math.max(...rows.map((r) => r[0]!.width), withHeader ? textWidth(heads[0]!) : 0),
+    Math.floor(width * KEY_SHARE),
+  );
   const valueWidth = width - keyWidth - 2;
   const cut = cutOf(columnClass(cols[0]!));
   const gap = (key: string) => " ".repeat(Math.max(0, keyWidth - textWidth(key)) + 2);

@@ -15,7 +15,9 @@ export function mdInline(raw: string): string {
 /** Text that starts a block (a `> note`): also no list item, heading, quote or code block. */
 export function mdBlock(raw: string): string {
   // A paragraph drops leading spaces anyway; four would make a code block (a tab shows as `\t`).
-  return mdInline(raw.replace(/^ +/, "")).replace(/^(?:#|[+-](?= |$)|-(?=-))/, "\\$&").replace(/^(\d{1,9})([.)])(?= |$)/, "$1\\$2");
+  return mdInline(raw.replace(/^ +/, ""))
+    .replace(/^(?:#|[+-](?= |$)|-(?=-))/, "\\$&")
+    .replace(/^(\d{1,9})([.)])(?= |$)/, "$1\\$2");
 }
 
 /** Heading text: a `#` after a space would end the heading (a closing sequence) and vanish. */
@@ -25,10 +27,15 @@ export function mdHeading(raw: string): string {
 
 // Only characters that can start markup where they stand; escapeAt decides the rest. Times, numbers
 // and most paths hold none, so they cost one regex scan.
-const CANDIDATE = /[\\`*~|[\]<>_]|&(?=[#A-Za-z0-9])|!(?=\[)|\$(?![0-9])|@(?=[\p{L}\p{N}\p{M}])|:(?=\/\/)|(?<=mailto|xmpp):|\/(?=\/)|\.(?=[\p{L}\p{N}_-])/giu;
+const CANDIDATE =
+  /[\\`*~|[\]<>_]|&(?=[#A-Za-z0-9])|!(?=\[)|\$(?![0-9])|@(?=[\p{L}\p{N}\p{M}])|:(?=\/\/)|(?<=mailto|xmpp):|\/(?=\/)|\.(?=[\p{L}\p{N}_-])/giu;
 /** linkify-it's default top-level domains (its generic list, the country codes, punycode). */
-const CC = "a[cdefgilmnoqrstuwxz]|b[abdefghijmnorstvwyz]|c[acdfghiklmnoruvwxyz]|d[ejkmoz]|e[cegrstu]|f[ijkmor]|g[abdefghilmnpqrstuwy]|h[kmnrtu]|i[delmnoqrst]|j[emop]|k[eghimnprwyz]|l[abcikrstuvy]|m[acdeghklmnopqrstuvwxyz]|n[acefgilopruz]|om|p[aefghklmnrstwy]|qa|r[eosuw]|s[abcdeghijklmnortuvxyz]|t[cdfghjklmnortvwz]|u[agksyz]|v[aceginu]|w[fs]|y[et]|z[amw]";
-const TLD = new RegExp(`(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9-]+|${CC})(?![\\p{L}\\p{N}\\p{M}_-])`, "iuy");
+const CC =
+  "a[cdefgilmnoqrstuwxz]|b[abdefghijmnorstvwyz]|c[acdfghiklmnoruvwxyz]|d[ejkmoz]|e[cegrstu]|f[ijkmor]|g[abdefghilmnpqrstuwy]|h[kmnrtu]|i[delmnoqrst]|j[emop]|k[eghimnprwyz]|l[abcikrstuvy]|m[acdeghklmnopqrstuvwxyz]|n[acefgilopruz]|om|p[aefghklmnrstwy]|qa|r[eosuw]|s[abcdeghijklmnortuvxyz]|t[cdfghjklmnortvwz]|u[agksyz]|v[aceginu]|w[fs]|y[et]|z[amw]";
+const TLD = new RegExp(
+  `(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9-]+|${CC})(?![\\p{L}\\p{N}\\p{M}_-])`,
+  "iuy",
+);
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 function isWord(c: string | undefined): boolean {
   if (c === undefined) return false;

@@ -61,7 +61,8 @@ function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<st
     if (layout.width !== undefined && cols.length <= 2) yield* listLines(t, cols, cellsOf, footerOf, layout.width, p);
     else shown = yield* boxed(t, cols, cellsOf, footerOf, layout.width, p);
     // The date goes with the times: no time column left, no note.
-    if (shortTimes && shown.some((c) => c.kind === "time")) yield* fitLines(`times are ${zoneName()} on ${shortTimes}`, layout.width).map(p.dim);
+    if (shortTimes && shown.some((c) => c.kind === "time"))
+      yield* fitLines(`times are ${zoneName()} on ${shortTimes}`, layout.width).map(p.dim);
   }
   for (const n of t.notes ?? []) yield* fitLines(sanitize(n), layout.width, "  ").map(p.dim);
 }
@@ -69,7 +70,14 @@ function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<st
 type Cells = (r: Row) => Cell[];
 
 /** The table as boxes of up to BLOCK_ROWS rows; returns the columns it showed. */
-function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width: number | undefined, p: Palette): Generator<string, Column[]> {
+function* boxed(
+  t: Table,
+  cols: Column[],
+  cellsOf: Cells,
+  footerOf: Cells,
+  width: number | undefined,
+  p: Palette,
+): Generator<string, Column[]> {
   const heads = cols.map((c) => measured(sanitize(c.header)));
   const aligns: Align[] = cols.map(columnAlign);
   const footer = (t.footer ?? []).map(footerOf);
@@ -82,7 +90,10 @@ function* boxed(t: Table, cols: Column[], cellsOf: Cells, footerOf: Cells, width
     // One fit for the whole table, so every block shows the same columns at the same widths.
     const natural = naturalWidths(heads, footer);
     for (let b = 0; b < blocks; b++) widen(natural, rowsOf(b));
-    fit = fitColumns(cols.map((c, i) => ({ priority: columnPriority(c, i), width: columnClass(c), natural: natural[i]! })), width);
+    fit = fitColumns(
+      cols.map((c, i) => ({ priority: columnPriority(c, i), width: columnClass(c), natural: natural[i]! })),
+      width,
+    );
   }
   for (let b = 0; b < blocks; b++) {
     const rows = rowsOf(b);
@@ -150,11 +161,13 @@ const zoneName = () => (isUtcZone(displayZone()) ? "UTC" : displayZone());
 /** When every time in a table falls on one day (in the --tz zone), the terminal shows the time of day only (the title or summary has the date). */
 function sameDay(t: Table): string | undefined {
   const days = new Set<string>();
-  for (const c of t.columns) if (c.kind === "time") for (const r of t.rows) {
-    const m = ISO.exec(local(String(r[c.key] ?? "")));
-    if (m) days.add(m[1]!);
-    else if (r[c.key]) return undefined;
-  }
+  for (const c of t.columns)
+    if (c.kind === "time")
+      for (const r of t.rows) {
+        const m = ISO.exec(local(String(r[c.key] ?? "")));
+        if (m) days.add(m[1]!);
+        else if (r[c.key]) return undefined;
+      }
   return days.size === 1 ? [...days][0] : undefined;
 }
 

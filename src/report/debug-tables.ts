@@ -41,9 +41,18 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
     tables.push({
       id: "debug:persisted",
       title: "Persisted tool results",
-      columns: [col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 3 }), col("size", "size", "text", { priority: 2 }), col("bytes", "bytes", "int", { priority: 1 }), col("path", "path", "path", { priority: 2 })],
+      columns: [
+        col("line", "line", "int", { priority: 1 }),
+        col("time", "time", "time", { priority: 3 }),
+        col("size", "size", "text", { priority: 2 }),
+        col("bytes", "bytes", "int", { priority: 1 }),
+        col("path", "path", "path", { priority: 2 }),
+      ],
       rows: rows.map((p) => ({ ...p })),
-      notes: rows.length < r.persisted.length ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`] : [],
+      notes:
+        rows.length < r.persisted.length
+          ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`]
+          : [],
     });
   }
   if (r.countTokens.length) {
@@ -52,20 +61,30 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       id: "debug:count-tokens",
       title: "count_tokens requests and what came just before them",
       columns: [
-        col("line", "line", "int", { priority: 1 }), col("time", "time", "time", { priority: 2 }), col("beforeLine", "before: line", "int", { priority: 2 }), col("before", "before: entry", "text", { priority: 1 }),
+        col("line", "line", "int", { priority: 1 }),
+        col("time", "time", "time", { priority: 2 }),
+        col("beforeLine", "before: line", "int", { priority: 2 }),
+        col("before", "before: entry", "text", { priority: 1 }),
         // Only with a transcript (report): the result whose call was in flight.
-        ...(rows.some((c) => c.toolResult !== null) ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")] : []),
+        ...(rows.some((c) => c.toolResult !== null)
+          ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")]
+          : []),
         col("failed", "failed"),
       ],
       rows: rows.map((c) => ({
-        line: c.line, time: c.time, beforeLine: c.before?.line ?? null,
+        line: c.line,
+        time: c.time,
+        beforeLine: c.before?.line ?? null,
         before: c.before === null ? "(start of log)" : `${c.before.server ? `${c.before.server}: ` : ""}${c.before.what}`,
-        toolResult: c.toolResult === null ? null : `${c.toolResult.tool} (transcript line ${c.toolResult.line})`, toolResultChars: c.toolResult?.chars ?? null,
+        toolResult: c.toolResult === null ? null : `${c.toolResult.tool} (transcript line ${c.toolResult.line})`,
+        toolResultChars: c.toolResult?.chars ?? null,
         failed: c.failed,
       })),
       notes: [
         "what the log shows just before each request, not why Claude Code made it: a long MCP result, Read's own size check and a per-turn check all call count_tokens",
-        ...(rows.length < r.countTokens.length ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`] : []),
+        ...(rows.length < r.countTokens.length
+          ? [`first ${rows.length} of ${r.countTokens.length} shown (--all-events lists them; --json has all)`]
+          : []),
       ],
     });
   }
@@ -74,11 +93,19 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
   const notes: string[] = [];
   const other = r.events.length - wanted.length;
   if (other) notes.push(`${other} other entr${other === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`);
-  if (shown.length < wanted.length) notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
+  if (shown.length < wanted.length)
+    notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
   tables.push({
     id: "debug:events",
     title: "Timeline",
-    columns: [col("line", "line", "int", { priority: 1 }), col("offsetMs", "+ms", "int", { priority: 2 }), col("level", "level", "text", { priority: 3 }), col("server", "server", "id", { priority: 2 }), col("kind", "kind", "text", { priority: 1 }), col("text", "text", "text", { priority: 1 })],
+    columns: [
+      col("line", "line", "int", { priority: 1 }),
+      col("offsetMs", "+ms", "int", { priority: 2 }),
+      col("level", "level", "text", { priority: 3 }),
+      col("server", "server", "id", { priority: 2 }),
+      col("kind", "kind", "text", { priority: 1 }),
+      col("text", "text", "text", { priority: 1 }),
+    ],
     rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
     notes,
   });

@@ -37,7 +37,13 @@ export function envelope(out: CommandOutput): Record<string, unknown> {
   return {
     tool: { name: "ccforensics", version: toolVersion() },
     command: out.command,
-    inputs: out.inputs.map((i) => ({ path: i.path, kind: i.kind, bytes: i.bytes, sha256: i.sha256, ...(i.chain ? { chain: i.chain } : {}) })),
+    inputs: out.inputs.map((i) => ({
+      path: i.path,
+      kind: i.kind,
+      bytes: i.bytes,
+      sha256: i.sha256,
+      ...(i.chain ? { chain: i.chain } : {}),
+    })),
     health: out.health,
     ...out.data,
   };

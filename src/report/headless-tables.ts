@@ -14,22 +14,37 @@ export function headlessTables(s: HeadlessSection): Table[] {
   if (s.init) {
     const i = s.init;
     tables.push(
-      kv("run:init", "claude -p init", [
-        ["session", i.sessionId],
-        ["model", i.model],
-        ["version", i.version],
-        ["cwd", i.cwd],
-        ["permission mode", i.permissionMode],
-        ["tools", `${i.tools.length}: ${i.tools.join(", ")}`],
-      ], s.inits > 1 ? [`${s.inits} init events (one per turn); the first is shown`] : []),
+      kv(
+        "run:init",
+        "claude -p init",
+        [
+          ["session", i.sessionId],
+          ["model", i.model],
+          ["version", i.version],
+          ["cwd", i.cwd],
+          ["permission mode", i.permissionMode],
+          ["tools", `${i.tools.length}: ${i.tools.join(", ")}`],
+        ],
+        s.inits > 1 ? [`${s.inits} init events (one per turn); the first is shown`] : [],
+      ),
     );
     tables.push({
       id: "run:mcpServers",
       title: "MCP servers at init",
-      columns: [col("name", "server", "id", { priority: 1 }), col("status", "status", "text", { priority: 1 }), col("tools", "tools", "int", { priority: 2 })],
-      rows: i.mcpServers.map((m) => ({ name: m.name, status: m.status, tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length })),
+      columns: [
+        col("name", "server", "id", { priority: 1 }),
+        col("status", "status", "text", { priority: 1 }),
+        col("tools", "tools", "int", { priority: 2 }),
+      ],
+      rows: i.mcpServers.map((m) => ({
+        name: m.name,
+        status: m.status,
+        tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length,
+      })),
       notes: s.pendingServers.length
-        ? [`pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`]
+        ? [
+            `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
+          ]
         : [],
     });
   }
@@ -48,7 +63,17 @@ export function headlessTables(s: HeadlessSection): Table[] {
       ]),
     );
     const footer = r.usage
-      ? [{ model: "usage (main model only)", role: "", inputTokens: r.usage.inputTokens, cacheCreationInputTokens: r.usage.cacheCreationInputTokens, cacheReadInputTokens: r.usage.cacheReadInputTokens, outputTokens: r.usage.outputTokens, totalInputTokens: inputTotal(r.usage) }]
+      ? [
+          {
+            model: "usage (main model only)",
+            role: "",
+            inputTokens: r.usage.inputTokens,
+            cacheCreationInputTokens: r.usage.cacheCreationInputTokens,
+            cacheReadInputTokens: r.usage.cacheReadInputTokens,
+            outputTokens: r.usage.outputTokens,
+            totalInputTokens: inputTotal(r.usage),
+          },
+        ]
       : [];
     tables.push({
       id: "run:modelUsage",

@@ -10,12 +10,23 @@ export function healthTable(h: Health): Table {
   ];
   const unknown = Object.entries(h.unknownTypes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (unknown.length) notes.push(`unknown record types (passed over): ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
-  if (h.invalidValueCount) notes.push(`${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, not counted)${listed(h.invalidValueCount, h.invalidValues.length)}`);
-  if (h.notRequestCount) notes.push(`${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} without message or usage (not requests)${listed(h.notRequestCount, h.notRequests.length)}`);
+  if (h.invalidValueCount)
+    notes.push(
+      `${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, not counted)${listed(h.invalidValueCount, h.invalidValues.length)}`,
+    );
+  if (h.notRequestCount)
+    notes.push(
+      `${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} without message or usage (not requests)${listed(h.notRequestCount, h.notRequests.length)}`,
+    );
   return {
     id: "health",
     title: "Parse health",
-    columns: [col("file", "file", "path", { priority: 1 }), col("line", "line", "int", { priority: 1 }), col("reason", "reason", "text", { priority: 1 }), col("excerpt", "excerpt", "text", { priority: 3 })],
+    columns: [
+      col("file", "file", "path", { priority: 1 }),
+      col("line", "line", "int", { priority: 1 }),
+      col("reason", "reason", "text", { priority: 1 }),
+      col("excerpt", "excerpt", "text", { priority: 3 }),
+    ],
     rows: [
       ...h.malformed.map((m) => ({ ...m, excerpt: cut(m.excerpt) })),
       ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: cut(v.value) })),
@@ -39,7 +50,9 @@ export function healthWarnings(h: Health, max = 10): string[] {
   const unknown = Object.entries(h.unknownTypes);
   if (unknown.length) w.push(`unknown record types passed over: ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
   if (h.invalidValueCount > 0) {
-    w.push(`${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, left out of every sum; counted in health):`);
+    w.push(
+      `${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, left out of every sum; counted in health):`,
+    );
     for (const v of h.invalidValues.slice(0, max)) w.push(`  ${v.file}:${v.line}: ${v.field} = ${v.value}`);
     if (h.invalidValueCount > max) w.push(`  … and ${h.invalidValueCount - max} more (see health in --json)`);
   }
@@ -63,7 +76,10 @@ export function skippedTable(skipped: SkippedEntry[]): Table {
 
 /** One stderr line for everything discovery passed over. */
 export function skippedWarning(skipped: SkippedEntry[]): string {
-  const list = skipped.slice(0, 5).map((s) => `${s.path} (${s.reason})`).join("; ");
+  const list = skipped
+    .slice(0, 5)
+    .map((s) => `${s.path} (${s.reason})`)
+    .join("; ");
   const more = skipped.length > 5 ? `; … and ${skipped.length - 5} more (see health.skipped in --json)` : "";
   return `skipped ${skipped.length} discovered file${skipped.length === 1 ? "" : "s"}, not read: ${list}${more}`;
 }

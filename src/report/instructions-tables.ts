@@ -30,17 +30,29 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     "chars = JS string length (the unit of the 2,048 cap), marker included; kept = chars before the 13-char `… [truncated]` marker; source = original length from the debug log",
     "rendered = characters the model saw for the whole carrier (heading and <system-reminder> wrapper included), shared by the servers in it",
   ];
-  if (rows.length === 0) notes.unshift("no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section");
+  if (rows.length === 0)
+    notes.unshift(
+      "no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section",
+    );
   if (rows.some((r) => r.splitSurrogate)) notes.push("§ the cut split a surrogate pair: the kept text ends in a lone high surrogate");
   return {
     id: "instructions",
     title: "MCP server instructions",
     columns: [
-      col("server", "server", "text", { priority: 1 }), col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
-      col("carrier", "carrier", "text", { priority: 3 }), col("line", "line", "int", { priority: 3 }), col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
-      col("chars", "chars", "int", { priority: 1 }), col("codePoints", "code points", "int", { priority: 3 }), col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
-      col("keptChars", "kept", "int", { priority: 2 }), col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }), col("sourceChars", "source", "int", { priority: 2 }),
-      col("renderedChars", "rendered", "int", { priority: 3 }), col("begin", "BEGIN", "text", { priority: 2 }), col("end", "END", "text", { priority: 2 }),
+      col("server", "server", "text", { priority: 1 }),
+      col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
+      col("carrier", "carrier", "text", { priority: 3 }),
+      col("line", "line", "int", { priority: 3 }),
+      col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      col("chars", "chars", "int", { priority: 1 }),
+      col("codePoints", "code points", "int", { priority: 3 }),
+      col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
+      col("keptChars", "kept", "int", { priority: 2 }),
+      col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }),
+      col("sourceChars", "source", "int", { priority: 2 }),
+      col("renderedChars", "rendered", "int", { priority: 3 }),
+      col("begin", "BEGIN", "text", { priority: 2 }),
+      col("end", "END", "text", { priority: 2 }),
       col("lastMarker", "last [at N]", "int", { priority: 2 }),
     ],
     rows: rows.map((r) => ({
@@ -69,7 +81,14 @@ function contextTable(rows: InstructionRow[]): Table {
   return {
     id: "instructions-context",
     title: "Where it sat, when it arrived, where it did not appear",
-    columns: [col("server", "server", "text", { priority: 1 }), col("requestIndex", "request", "int", { priority: 1, empty: "none" }), col("position", "position in the request's records"), col("late", "arrival"), col("notIn", "not in"), col("debug", "debug log")],
+    columns: [
+      col("server", "server", "text", { priority: 1 }),
+      col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      col("position", "position in the request's records"),
+      col("late", "arrival"),
+      col("notIn", "not in"),
+      col("debug", "debug log"),
+    ],
     rows: rows.map((r) => ({
       server: r.server,
       requestIndex: r.requestIndex,
@@ -78,7 +97,9 @@ function contextTable(rows: InstructionRow[]): Table {
       notIn: r.removed ? null : [...r.notAppearingIn, ...r.alsoAppearingIn.map((p) => `ALSO IN ${p}`)].join(", ") || "(no evidence)",
       debug: debug(r),
     })),
-    notes: ["not in: the other places the write-up checked (system prompt and tool definitions from a prompt snapshot, the deferred-tools list), searched for the text's codewords or opening words"],
+    notes: [
+      "not in: the other places the write-up checked (system prompt and tool definitions from a prompt snapshot, the deferred-tools list), searched for the text's codewords or opening words",
+    ],
   };
 }
 
@@ -114,8 +135,16 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
   if (l.init) out.push(["init event MCP servers", l.init.servers.map((s) => `${s.name}: ${s.status}`).join(", ") || "(none)"]);
   const a = l.answer;
   if (a) {
-    out.push(["answer", a.text === null ? "(none: the model gave no text)" : `${a.text.trim()}  (${a.source}${a.line !== null ? ` line ${a.line}` : ""})`]);
-    out.push(["delivered", a.check === "nothing-delivered" ? "nothing: no MCP instructions reached the model before the answer" : `BEGIN=${a.expected.begin} END=${a.expected.end} LAST=${a.expected.last}${a.server ? `  (${a.server}, line ${a.deliveryLine})` : "  (no probe values)"}`]);
+    out.push([
+      "answer",
+      a.text === null ? "(none: the model gave no text)" : `${a.text.trim()}  (${a.source}${a.line !== null ? ` line ${a.line}` : ""})`,
+    ]);
+    out.push([
+      "delivered",
+      a.check === "nothing-delivered"
+        ? "nothing: no MCP instructions reached the model before the answer"
+        : `BEGIN=${a.expected.begin} END=${a.expected.end} LAST=${a.expected.last}${a.server ? `  (${a.server}, line ${a.deliveryLine})` : "  (no probe values)"}`,
+    ]);
     out.push(["answer check", answerVerdict(a)]);
   }
   const b = l.baseline;
@@ -123,19 +152,31 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
     out.push(["baseline first request", b.baselineFirstRequestTokens, "int"]);
     out.push(["this first request", b.firstRequestTokens, "int"]);
     out.push(["instructions cost (request 1 − baseline)", b.deltaTokens, "signed"]);
-    if (b.tokensPerChar !== null) out.push(["tokens per char of text", `${R2.format(b.tokensPerChar)} (${R2.format(b.charsPerToken ?? 0)} chars/token over ${INT.format(b.chars)} chars: ${b.servers.join(", ")})`]);
-    if (b.textCharsPerToken !== null) out.push([`text chars per token (wrapper ${b.wrapperTokens} tokens removed)`, R2.format(b.textCharsPerToken)]);
+    if (b.tokensPerChar !== null)
+      out.push([
+        "tokens per char of text",
+        `${R2.format(b.tokensPerChar)} (${R2.format(b.charsPerToken ?? 0)} chars/token over ${INT.format(b.chars)} chars: ${b.servers.join(", ")})`,
+      ]);
+    if (b.textCharsPerToken !== null)
+      out.push([`text chars per token (wrapper ${b.wrapperTokens} tokens removed)`, R2.format(b.textCharsPerToken)]);
   }
   return out;
 }
 
 function answerVerdict(a: AnswerSummary): string {
   switch (a.check) {
-    case "matches": return "matches what was delivered";
-    case "mismatch": return `MISMATCH: ${a.mismatches.join("; ")}`;
-    case "nothing-delivered": return a.invented.length ? `nothing delivered, yet the answer names ${a.invented.join(", ")}` : "nothing delivered: no instructions to check the answer against";
-    case "no-probe": return "nothing to check: the delivered instructions carry no probe values";
-    case "no-answer": return "no answer: the model gave no text to check";
+    case "matches":
+      return "matches what was delivered";
+    case "mismatch":
+      return `MISMATCH: ${a.mismatches.join("; ")}`;
+    case "nothing-delivered":
+      return a.invented.length
+        ? `nothing delivered, yet the answer names ${a.invented.join(", ")}`
+        : "nothing delivered: no instructions to check the answer against";
+    case "no-probe":
+      return "nothing to check: the delivered instructions carry no probe values";
+    case "no-answer":
+      return "no answer: the model gave no text to check";
   }
 }
 
@@ -145,8 +186,11 @@ function warnings(l: AssembledInstructions): string[] {
     if (r.debugLog?.status === "mismatch") w.push(`${r.file}:${r.line}: ${r.server}: debug log disagrees: ${r.debugLog.problem}`);
     if (r.renderedDisagrees) w.push(`${r.file}:${r.line}: ${r.server}: the record's stored rendering does not contain its block`);
   }
-  for (const t of l.unmatchedTruncations) w.push(`${t.file}:${t.line}: truncation of "${t.server}" (${t.from} → ${t.to}) matches no instructions in the transcript`);
-  if (l.baseline?.baselineHasInstructions) w.push(`baseline ${l.baseline.file} carries MCP instructions itself: the delta is not with-vs-without`);
-  if (l.answer && l.answer.invented.length > 0) w.push(`the answer names codewords that were never delivered: ${l.answer.invented.join(", ")}`);
+  for (const t of l.unmatchedTruncations)
+    w.push(`${t.file}:${t.line}: truncation of "${t.server}" (${t.from} → ${t.to}) matches no instructions in the transcript`);
+  if (l.baseline?.baselineHasInstructions)
+    w.push(`baseline ${l.baseline.file} carries MCP instructions itself: the delta is not with-vs-without`);
+  if (l.answer && l.answer.invented.length > 0)
+    w.push(`the answer names codewords that were never delivered: ${l.answer.invented.join(", ")}`);
   return w;
 }

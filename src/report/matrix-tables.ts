@@ -20,7 +20,15 @@ export function matrixRunsTable(rows: MatrixRun[]): Table {
   return {
     id: "run:runs",
     title: "Runs",
-    columns: [col("label", "label", "id", { priority: 1 }), col("folder", "folder", "path"), col("status", "status", "text", { priority: 1 }), col("session", "session", "id"), col("exitCode", "exit", "int"), col("durationMs", "duration", "ms"), col("answer", "answer")],
+    columns: [
+      col("label", "label", "id", { priority: 1 }),
+      col("folder", "folder", "path"),
+      col("status", "status", "text", { priority: 1 }),
+      col("session", "session", "id"),
+      col("exitCode", "exit", "int"),
+      col("durationMs", "duration", "ms"),
+      col("answer", "answer"),
+    ],
     rows: rows.map((r) => ({ ...r })),
   };
 }
@@ -46,8 +54,19 @@ export function plannedRunsTable(rows: MatrixRun[]): Table {
     rows: rows.map((r) => {
       const i = r.command.indexOf("-p") + 1;
       const shown = `${shellLine(r.command.slice(0, i))} "$${names.get(r.command[i]!)}" ${shellLine(r.command.slice(i + 1))}`;
-      const servers = r.servers.map((x) => `${x.name}: ${shellLine([x.kind, ...x.args, ...Object.entries(x.env).map(([k, v]) => `${k}=${v}`)])}`).join("; ") || "none";
-      return { label: r.label, folder: r.folder, servers, env: Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(" "), command: shown };
+      const servers =
+        r.servers
+          .map((x) => `${x.name}: ${shellLine([x.kind, ...x.args, ...Object.entries(x.env).map(([k, v]) => `${k}=${v}`)])}`)
+          .join("; ") || "none";
+      return {
+        label: r.label,
+        folder: r.folder,
+        servers,
+        env: Object.entries(r.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" "),
+        command: shown,
+      };
     }),
     notes: [...prompts].map(([p, labels]) => `${names.get(p)} (${[...labels].join(", ")}): ${p}`),
   };

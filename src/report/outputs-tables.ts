@@ -56,7 +56,10 @@ export function resultsTable(l: AssembledOutputs): Table {
 export function reportedText(r: ToolResultRow): string {
   const parts: string[] = [];
   if (r.reportedSize !== null) parts.push(r.reportedSize);
-  if (r.reportedChars !== null) parts.push(`${n(r.reportedChars)} chars${r.reportedLines !== null ? ` / ${n(r.reportedLines)} line${r.reportedLines === 1 ? "" : "s"}` : ""}`);
+  if (r.reportedChars !== null)
+    parts.push(
+      `${n(r.reportedChars)} chars${r.reportedLines !== null ? ` / ${n(r.reportedLines)} line${r.reportedLines === 1 ? "" : "s"}` : ""}`,
+    );
   if (r.reportedTokens !== null) parts.push(`${n(r.reportedTokens)} tok${r.limit !== null ? ` > ${n(r.limit)}` : ""}`);
   else if (r.limit !== null) parts.push(`limit ${n(r.limit)}`);
   return parts.join(", ");
@@ -69,29 +72,49 @@ export function savedText(r: ToolResultRow): string {
   if (r.savedSuspicious !== null) return `${name} (suspicious: ${r.savedSuspicious})`;
   if (r.savedExists === false) return `${name} (not found)`;
   if (r.savedExists === null) return `${name} (session folder unknown)`;
-  const lines = r.savedLines !== null ? `, ${n(r.savedLines)} line${r.savedLines === 1 ? "" : "s"}, longest ${n(r.savedLongestLine ?? 0)}` : "";
+  const lines =
+    r.savedLines !== null ? `, ${n(r.savedLines)} line${r.savedLines === 1 ? "" : "s"}, longest ${n(r.savedLongestLine ?? 0)}` : "";
   return `${name} · ${r.savedFormat ?? "?"}${lines}`;
 }
 
 /** Saved files: where each was found, its layout and whether Claude Code's size text describes it. */
 export function savedTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
-    l.rows.filter((r) => r.savedPath !== null).map((r) => ({
-      toolUseId: r.toolUseId, name: baseName(r.savedPath!), printed: r.savedPath, found: foundText(r),
-      format: r.savedFormat, bytes: r.savedBytes, lines: r.savedLines, longest: r.savedLongestLine, reported: r.reportedSize,
-      matches: r.reportedSizeMatchesFile, persisted: r.persistedLogged,
-    })),
+    l.rows
+      .filter((r) => r.savedPath !== null)
+      .map((r) => ({
+        toolUseId: r.toolUseId,
+        name: baseName(r.savedPath!),
+        printed: r.savedPath,
+        found: foundText(r),
+        format: r.savedFormat,
+        bytes: r.savedBytes,
+        lines: r.savedLines,
+        longest: r.savedLongestLine,
+        reported: r.reportedSize,
+        matches: r.reportedSizeMatchesFile,
+        persisted: r.persistedLogged,
+      })),
   );
   return {
     id: "saved",
     title: "Saved outputs (tool-results/)",
     columns: [
-      col("toolUseId", "result", "id", { priority: 1 }), col("name", "file", "path", { priority: 1 }), col("found", "found"), col("format", "format"), col("bytes", "bytes", "int"),
-      col("lines", "lines", "int"), col("longest", "longest line", "int"), col("reported", "reported size"),
-      col("matches", "size matches", "bool"), col("persisted", "debug: persisted", "bool"),
+      col("toolUseId", "result", "id", { priority: 1 }),
+      col("name", "file", "path", { priority: 1 }),
+      col("found", "found"),
+      col("format", "format"),
+      col("bytes", "bytes", "int"),
+      col("lines", "lines", "int"),
+      col("longest", "longest line", "int"),
+      col("reported", "reported size"),
+      col("matches", "size matches", "bool"),
+      col("persisted", "debug: persisted", "bool"),
     ],
     rows,
-    notes: ["found: looked up by name in the session's own tool-results/ folder only, whatever home or folder the printed path names; a name that would lead elsewhere is suspicious and not opened"],
+    notes: [
+      "found: looked up by name in the session's own tool-results/ folder only, whatever home or folder the printed path names; a name that would lead elsewhere is suspicious and not opened",
+    ],
   };
 }
 
@@ -105,17 +128,31 @@ function foundText(r: ToolResultRow): string {
 /** Later Read/Bash/Grep calls that named a saved file, with the request that carried each. */
 export function readsTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
-    l.rows.flatMap((r) => r.followUpReads.map((f) => ({
-      of: r.toolUseId, tool: f.tool, input: f.inputSummary, offset: f.offset, limit: f.limit,
-      requestIndex: f.requestIndex, deltaTokens: f.deltaTokens, chars: f.chars,
-    }))),
+    l.rows.flatMap((r) =>
+      r.followUpReads.map((f) => ({
+        of: r.toolUseId,
+        tool: f.tool,
+        input: f.inputSummary,
+        offset: f.offset,
+        limit: f.limit,
+        requestIndex: f.requestIndex,
+        deltaTokens: f.deltaTokens,
+        chars: f.chars,
+      })),
+    ),
   );
   return {
     id: "reads",
     title: "Follow-up reads of saved outputs",
     columns: [
-      col("of", "of result", "id", { priority: 1 }), col("tool", "tool", "id"), col("input", "input", "text", { priority: 3 }), col("offset", "offset", "int"), col("limit", "limit", "int"),
-      col("requestIndex", "req", "int"), col("deltaTokens", "Δ tokens", "signed"), col("chars", "chars read", "int"),
+      col("of", "of result", "id", { priority: 1 }),
+      col("tool", "tool", "id"),
+      col("input", "input", "text", { priority: 3 }),
+      col("offset", "offset", "int"),
+      col("limit", "limit", "int"),
+      col("requestIndex", "req", "int"),
+      col("deltaTokens", "Δ tokens", "signed"),
+      col("chars", "chars read", "int"),
     ],
     rows,
   };
@@ -124,17 +161,27 @@ export function readsTable(all: AssembledOutputs[]): Table {
 /** Tools with a declared `anthropic/maxResultSizeChars`, and whether it accounts for what happened. */
 export function annotationsTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
-    l.rows.filter((r) => r.annotated !== null).map((r) => ({
-      toolUseId: r.toolUseId, tool: r.tool, max: r.maxResultSizeChars, size: r.resultChars, check: r.check,
-      explains: r.annotationExplains === null ? (r.annotated ? "not involved" : "no annotation") : r.annotationExplains ? "yes" : "no",
-    })),
+    l.rows
+      .filter((r) => r.annotated !== null)
+      .map((r) => ({
+        toolUseId: r.toolUseId,
+        tool: r.tool,
+        max: r.maxResultSizeChars,
+        size: r.resultChars,
+        check: r.check,
+        explains: r.annotationExplains === null ? (r.annotated ? "not involved" : "no annotation") : r.annotationExplains ? "yes" : "no",
+      })),
   );
   return {
     id: "annotations",
     title: "Tool annotations (tools/list _meta)",
     columns: [
-      col("toolUseId", "result", "id", { priority: 1 }), col("tool", "tool", "id", { priority: 1 }), col("max", "maxResultSizeChars", "int"), col("size", "size (chars)", "int"),
-      col("check", "check"), col("explains", "explains the check"),
+      col("toolUseId", "result", "id", { priority: 1 }),
+      col("tool", "tool", "id", { priority: 1 }),
+      col("max", "maxResultSizeChars", "int"),
+      col("size", "size (chars)", "int"),
+      col("check", "check"),
+      col("explains", "explains the check"),
     ],
     rows,
   };

@@ -2,7 +2,13 @@ import type { ChainTotals, RequestRow, RequestsResult } from "../analyses/reques
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
-  col("index", "#", "int", { priority: 1, marks: [{ key: "duplicateOf", text: " =" }, { key: "afterCompaction", text: " §" }] }),
+  col("index", "#", "int", {
+    priority: 1,
+    marks: [
+      { key: "duplicateOf", text: " =" },
+      { key: "afterCompaction", text: " §" },
+    ],
+  }),
   col("time", "time", "time", { priority: 2 }),
   col("model", "model", "id", { priority: 3 }),
   col("inputTokens", "input", "int", { priority: 3 }),
@@ -35,14 +41,18 @@ export function requestTables(r: RequestsResult): Table[] {
     const placeholders = requests.filter((x) => x.outputPlaceholder).length;
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
     const confirmed = requests.filter((x) => x.outputSource === "claude-p-result").length;
-    if (confirmed) notes.push(`output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`);
+    if (confirmed)
+      notes.push(
+        `output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`,
+      );
     const dups = requests.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
     if (t && (t.synthetic || t.apiErrors || t.notRequests)) {
       const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
       notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
     }
-    if (requests.some((x) => x.afterCompaction)) notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
+    if (requests.some((x) => x.afterCompaction))
+      notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
@@ -93,7 +103,8 @@ function totalsRow(t: ChainTotals): Row {
     cacheCreation: t.cacheCreationInputTokens,
     cacheReadInputTokens: t.cacheReadInputTokens,
     totalInputTokens: t.totalInputTokens,
-    deltaTokens: t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null ? t.lastTotalInputTokens - t.firstTotalInputTokens : null,
+    deltaTokens:
+      t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null ? t.lastTotalInputTokens - t.firstTotalInputTokens : null,
     output: t.outputTokens,
   };
 }

@@ -31,7 +31,11 @@ export function rpcTables(r: RpcResult): Table[] {
         firstMethod: h.firstMethod,
         probeId: h.probe?.id ?? null,
         probeVersion: h.probe?.protocolVersion ?? null,
-        client: h.probe?.clientName ? `${h.probe.clientName} ${h.probe.clientVersion ?? ""}`.trim() : h.initialize?.clientName ? `${h.initialize.clientName} ${h.initialize.clientVersion ?? ""}`.trim() : null,
+        client: h.probe?.clientName
+          ? `${h.probe.clientName} ${h.probe.clientVersion ?? ""}`.trim()
+          : h.initialize?.clientName
+            ? `${h.initialize.clientName} ${h.initialize.clientVersion ?? ""}`.trim()
+            : null,
         answered: h.probe?.answered ?? null,
         errorCode: h.probe?.errorCode ?? null,
         outcome: h.probe?.outcome ?? null,
@@ -48,7 +52,13 @@ export function rpcTables(r: RpcResult): Table[] {
     tables.push({
       id: "rpc:instructions",
       title: "Responses carrying instructions",
-      columns: [col("handshake", "handshake", "int", { priority: 1 }), col("method", "answers", "text", { priority: 1 }), col("id", "id", "id", { priority: 3 }), col("line", "line", "int", { priority: 2 }), col("chars", "chars", "int", { priority: 1 })],
+      columns: [
+        col("handshake", "handshake", "int", { priority: 1 }),
+        col("method", "answers", "text", { priority: 1 }),
+        col("id", "id", "id", { priority: 3 }),
+        col("line", "line", "int", { priority: 2 }),
+        col("chars", "chars", "int", { priority: 1 }),
+      ],
       rows: r.instructions.map((c) => ({ ...c })),
     });
   }
@@ -57,7 +67,15 @@ export function rpcTables(r: RpcResult): Table[] {
   tables.push({
     id: "rpc:timeline",
     title: "Messages",
-    columns: [col("line", "line", "int", { priority: 1 }), col("offsetMs", "+ms", "int", { priority: 2 }), col("dir", "dir", "text", { priority: 1 }), col("shape", "kind", "text", { priority: 2 }), col("method", "method", "text", { priority: 1 }), col("id", "id", "id", { priority: 3 }), col("note", "note", "text", { priority: 2 })],
+    columns: [
+      col("line", "line", "int", { priority: 1 }),
+      col("offsetMs", "+ms", "int", { priority: 2 }),
+      col("dir", "dir", "text", { priority: 1 }),
+      col("shape", "kind", "text", { priority: 2 }),
+      col("method", "method", "text", { priority: 1 }),
+      col("id", "id", "id", { priority: 3 }),
+      col("note", "note", "text", { priority: 2 }),
+    ],
     rows: shown.map((t) => ({ ...t, dir: t.dir ? ARROW[t.dir] : null, id: t.id === null ? null : String(t.id) })),
     notes: shown.length < r.timeline.length ? [`first ${shown.length} of ${r.timeline.length} messages shown (--json has all)`] : [],
   });

@@ -19,7 +19,10 @@ export interface ConfigDirOptions {
 export function configDirs(opts: ConfigDirOptions): string[] {
   const { cwd, env } = opts;
   if (opts.claudeDir && opts.claudeDir.length > 0) return opts.claudeDir.map((d) => resolve(cwd, d));
-  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (fromEnv.length > 0) return fromEnv.map((d) => resolve(cwd, d));
   // HOME from the CLI's env, not os.homedir(), which reads the process's.
   const home = opts.home ?? (env.HOME || homedir());
@@ -61,7 +64,11 @@ export function listSessionFiles(dirs: string[]): SessionFile[] {
 export const MIN_PREFIX = 6;
 
 /** Finds one session by id or unique prefix; errors name what was searched and the candidates. */
-export function findSession(idOrPrefix: string, dirs: string[], narrow?: { keep: (hits: SessionFile[]) => SessionFile[]; by: string }): SessionFile {
+export function findSession(
+  idOrPrefix: string,
+  dirs: string[],
+  narrow?: { keep: (hits: SessionFile[]) => SessionFile[]; by: string },
+): SessionFile {
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
@@ -73,13 +80,19 @@ export function findSession(idOrPrefix: string, dirs: string[], narrow?: { keep:
   const unique = narrow ? narrow.keep(found) : found;
   if (unique.length === 1) return unique[0]!;
   if (unique.length === 0 && found.length > 0 && narrow) {
-    throw new UsageError(`"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`);
+    throw new UsageError(
+      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`,
+    );
   }
   if (unique.length === 0) {
-    const searched = dirs.map((d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`);
+    const searched = dirs.map(
+      (d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`,
+    );
     const passed = skippedSoFar().filter((s) => s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix));
     const skippedNote = passed.map((s) => `  skipped ${s.path}: ${s.reason}\n`).join("");
-    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`);
+    throw new UsageError(
+      `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
+    );
   }
   const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
@@ -210,7 +223,6 @@ export function configDirHolding(path: string, configDirs: string[]): string | u
   }
   return undefined;
 }
-
 
 /**
  * The nearest folder at or above `path` (symlinks resolved) that looks like a Claude config dir, named

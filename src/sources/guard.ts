@@ -1,4 +1,16 @@
-import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, realpathSync, statSync, type ReadStream, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  type ReadStream,
+  type Stats,
+} from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
 

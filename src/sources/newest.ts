@@ -54,7 +54,9 @@ export function filterSessions(files: SessionFile[], filter: SessionFilter): Ses
 }
 
 export function describe(f: SessionFilter): string {
-  return [f.project !== undefined ? `--project ${f.project}` : "", f.since ? `--since ${f.since}` : "", f.until ? `--until ${f.until}` : ""].filter(Boolean).join(" ");
+  return [f.project !== undefined ? `--project ${f.project}` : "", f.since ? `--since ${f.since}` : "", f.until ? `--until ${f.until}` : ""]
+    .filter(Boolean)
+    .join(" ");
 }
 
 function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {

@@ -46,7 +46,10 @@ export class RowSpool<T> {
   private end = 0;
 
   /** `dir`: where the temp file goes (tests); `os.tmpdir()` otherwise, never a Claude config dir. */
-  constructor(private readonly memoryRows = SPOOL_MEMORY_ROWS, private readonly dir?: string) {}
+  constructor(
+    private readonly memoryRows = SPOOL_MEMORY_ROWS,
+    private readonly dir?: string,
+  ) {}
 
   push(group: number, row: T): void {
     const toFile = this.memory.length >= this.memoryRows;
@@ -162,7 +165,7 @@ class TempFile {
   }
 
   write(buf: Buffer, pos: number): void {
-    for (let off = 0; off < buf.length; ) off += writeSync(this.h.fd, buf, off, buf.length - off, pos + off);
+    for (let off = 0; off < buf.length;) off += writeSync(this.h.fd, buf, off, buf.length - off, pos + off);
   }
 
   read(buf: Buffer, pos: number): number {
@@ -208,7 +211,11 @@ export class SpooledRows<T> implements RowList<T> {
   readonly [JSON_ARRAY] = true as const;
   private array: T[] | undefined;
 
-  constructor(private readonly spool: RowSpool<T>, private readonly groups: number, readonly length: number) {}
+  constructor(
+    private readonly spool: RowSpool<T>,
+    private readonly groups: number,
+    readonly length: number,
+  ) {}
 
   *[Symbol.iterator](): Generator<T> {
     if (this.array) return yield* this.array;

@@ -47,7 +47,8 @@ export function resolveSavedPath(printed: string, dir: string | null): ResolvedS
   }
   const real = realPath(candidate);
   if (real === undefined) return { path: candidate, exists: false, suspicious: null };
-  if (!within(real, realDir) || real === realDir) return { path: null, exists: null, suspicious: "the saved file links outside tool-results/" };
+  if (!within(real, realDir) || real === realDir)
+    return { path: null, exists: null, suspicious: "the saved file links outside tool-results/" };
   const st = statPath(real);
   if (st === undefined) return { path: candidate, exists: false, suspicious: null };
   if (!st.isFile()) return { path: null, exists: null, suspicious: `the saved file is ${fileType(st)}` };

@@ -8,7 +8,8 @@ export interface SavedName {
   extension: string | null;
 }
 
-const SAVED = /^(?:(?<toolu>toolu_[A-Za-z0-9]+)\.(?:txt|json)|(?<bash>b[0-9a-z]{8})\.txt|mcp-(?<mcp>.+)-(?<ms>\d{13})\.[a-z0-9]+|(?<pdf>pdf-[0-9a-f-]{36})(?:[\\/].*)?)$/;
+const SAVED =
+  /^(?:(?<toolu>toolu_[A-Za-z0-9]+)\.(?:txt|json)|(?<bash>b[0-9a-z]{8})\.txt|mcp-(?<mcp>.+)-(?<ms>\d{13})\.[a-z0-9]+|(?<pdf>pdf-[0-9a-f-]{36})(?:[\\/].*)?)$/;
 
 /** Reads a printed saved-output path: which producer named it, and its name inside `tool-results/`. */
 export function savedName(path: string): SavedName {

@@ -42,14 +42,18 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
   }
   const given = target === undefined || target === "-" ? "stdin" : pathExists(target) ? "a transcript path" : undefined;
   if (given && filtering(filter)) {
-    throw new UsageError(`${describe(filter)} picks among the sessions under the config dirs; it does not apply to ${given}: give a session id, or no target`);
+    throw new UsageError(
+      `${describe(filter)} picks among the sessions under the config dirs; it does not apply to ${given}: give a session id, or no target`,
+    );
   }
   if (target === undefined || target === "-") {
     return { target: "-", sessionId: null, mainPath: null, inputs: [input("-", "transcript", "main")], searched: dirs };
   }
   if (pathExists(target)) return fromPath(target, target, opts, dirs);
   if (/[\\/]/.test(target) || target.endsWith(".jsonl")) throw new UsageError(`no such file: ${target}`);
-  const narrow = filtering(filter) ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` } : undefined;
+  const narrow = filtering(filter)
+    ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` }
+    : undefined;
   const found = findSession(target, dirs, narrow);
   return fromPath(target, found.path, opts, dirs);
 }

@@ -23,8 +23,24 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
   assert.equal(r.servers.length, 1);
   const lab = r.servers[0]!;
   assert.deepEqual(
-    { name: lab.name, connectMs: lab.connectMs, transport: lab.transport, protocolEra: lab.protocolEra, negotiatedProtocolVersion: lab.negotiatedProtocolVersion, from: lab.instructionsTruncatedFrom, to: lab.instructionsTruncatedTo },
-    { name: "lab", connectMs: 284, transport: "stdio", protocolEra: "legacy", negotiatedProtocolVersion: "2025-11-25", from: 20000, to: 2048 },
+    {
+      name: lab.name,
+      connectMs: lab.connectMs,
+      transport: lab.transport,
+      protocolEra: lab.protocolEra,
+      negotiatedProtocolVersion: lab.negotiatedProtocolVersion,
+      from: lab.instructionsTruncatedFrom,
+      to: lab.instructionsTruncatedTo,
+    },
+    {
+      name: "lab",
+      connectMs: 284,
+      transport: "stdio",
+      protocolEra: "legacy",
+      negotiatedProtocolVersion: "2025-11-25",
+      from: 20000,
+      to: 2048,
+    },
   );
   assert.deepEqual(lab.serverVersion, { name: "lab", version: "0.0.1" });
   assert.equal(lab.status, "connected");
@@ -39,7 +55,10 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
 
 test("modern era: protocolEra modern, negotiated 2026-07-28", async () => {
   const r = await analyse("debug", "modern.debug.txt");
-  assert.deepEqual([r.servers[0]!.protocolEra, r.servers[0]!.negotiatedProtocolVersion, r.servers[0]!.connectMs], ["modern", "2026-07-28", 212]);
+  assert.deepEqual(
+    [r.servers[0]!.protocolEra, r.servers[0]!.negotiatedProtocolVersion, r.servers[0]!.connectMs],
+    ["modern", "2026-07-28", 212],
+  );
   assert.equal(r.servers[0]!.instructionsTruncatedFrom, null);
 });
 
@@ -54,7 +73,10 @@ test("late server: connected 7,514 ms after request 1 went out", async () => {
 test("large output: count_tokens after the tool call, then the persisted file", async () => {
   const r = await analyse("debug", "large-output.debug.txt");
   assert.equal(r.countTokensCalls, 1);
-  assert.deepEqual(r.persisted.map((p) => [p.size, p.bytes, p.line]), [["51.7KB", 52941, 9]]);
+  assert.deepEqual(
+    r.persisted.map((p) => [p.size, p.bytes, p.line]),
+    [["51.7KB", 52941, 9]],
+  );
   assert.match(r.persisted[0]!.path, /tool-results\/toolu_01Xf7Kq2mP9sR4tV6wY8zA3b\.json$/);
   const big = r.servers[0]!;
   assert.deepEqual([big.toolCalls, big.toolsDone, big.toolMs], [1, 1, 41]);
@@ -69,14 +91,23 @@ test("pasted log: no times, multi-line capabilities, an error without colon, a f
   assert.equal(r.firstTime, null);
   assert.deepEqual([r.runtimeArm, r.runtimeArmSource], ["v1", "default"]);
   const [filewatch, github] = r.servers;
-  assert.deepEqual([filewatch!.name, filewatch!.status, filewatch!.connectMs, filewatch!.transport], ["filewatch", "connected", 24, "stdio"]);
+  assert.deepEqual(
+    [filewatch!.name, filewatch!.status, filewatch!.connectMs, filewatch!.transport],
+    ["filewatch", "connected", 24, "stdio"],
+  );
   assert.deepEqual(filewatch!.serverVersion, { name: "filewatch", version: "0.0.1" });
   assert.deepEqual([github!.name, github!.status, github!.errors], ["github", "failed", 2]);
-  assert.deepEqual(r.perMessageBudget.map((b) => [b.persisted, b.messages, b.shed, b.reapplied]), [[2, 1, "96.4KB", 0]]);
+  assert.deepEqual(
+    r.perMessageBudget.map((b) => [b.persisted, b.messages, b.shed, b.reapplied]),
+    [[2, 1, "96.4KB", 0]],
+  );
   assert.deepEqual(r.levels, { DEBUG: 7, ERROR: 3, WARN: 1 });
   assert.ok(!r.flags.some((f) => f.includes("runtime arm")), "v1 is not flagged");
   const stringified = r.events.find((e) => e.text.startsWith("Failed to refresh marketplace"));
-  assert.equal(stringified!.text, "Failed to refresh marketplace claude-plugins-official: fetch failed\n    at node:internal/deps/undici/undici:13502:13");
+  assert.equal(
+    stringified!.text,
+    "Failed to refresh marketplace claude-plugins-official: fetch failed\n    at node:internal/deps/undici/undici:13502:13",
+  );
 });
 
 test("failures: an errored server keeps its whole error, a killed one ends killed, errors counted, nothing hidden", async () => {
@@ -87,13 +118,18 @@ test("failures: an errored server keeps its whole error, a killed one ends kille
   assert.ok(docs.lastError!.startsWith("Connection error: [\n  {\n"), docs.lastError!);
   assert.ok(docs.lastError!.endsWith("\n]") && docs.lastError!.includes('"name": "ZodError"'), "the multi-line body stays with the error");
   const lab = by.lab!;
-  assert.deepEqual([lab.status, lab.forcedShutdown, lab.errors], ["killed", "SIGINT → SIGTERM → SIGKILL", 1], "a clean close after SIGKILL does not make it connected again");
+  assert.deepEqual(
+    [lab.status, lab.forcedShutdown, lab.errors],
+    ["killed", "SIGINT → SIGTERM → SIGKILL", 1],
+    "a clean close after SIGKILL does not make it connected again",
+  );
   assert.equal(lab.lastError, "SIGTERM failed, sending SIGKILL to MCP server process");
   assert.deepEqual([by.notes!.status, by.notes!.closed, by.notes!.errors], ["connected", "MCP server process exited cleanly", 0]);
   assert.equal(r.errors, 3, "docs' connection error, lab's forced stop (once), the failed countTokens call");
   assert.equal(r.countTokensFailures, 1);
   const kinds = r.events.map((e) => e.kind);
-  for (const k of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"]) assert.ok(kinds.includes(k), k);
+  for (const k of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"])
+    assert.ok(kinds.includes(k), k);
   assert.equal(kinds.filter((k) => k === "other").length, 1, "only `Cleared connection cache` is unrecognised");
   assert.ok(r.flags.some((f) => f.startsWith('server "docs" had a connection error') && f.includes("invalid_union")));
   assert.ok(r.flags.includes('server "lab" did not stop when asked and was killed (SIGINT → SIGTERM → SIGKILL)'));
@@ -110,7 +146,10 @@ test("count_tokens: each call with what came just before it; the finding says wh
     ],
   );
   const f = r.flags.find((x) => x.includes("count_tokens request"))!;
-  assert.equal(f, "2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, after MCP tool lookup_part completed ×1");
+  assert.equal(
+    f,
+    "2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, after MCP tool lookup_part completed ×1",
+  );
   assert.ok(!r.flags.some((x) => /long enough|token check/.test(x)), "no cause is claimed");
   const big = await analyse("debug", "large-output.debug.txt");
   assert.equal(big.countTokens[0]!.before!.what, "MCP tool emit_text completed (41ms)");
@@ -122,7 +161,10 @@ test("a paste of only headerless lines is a debug log: the truncation and the co
   assert.deepEqual(r.levels, { DEBUG: 1 });
   assert.deepEqual([r.runtimeArm, r.apiRequests], ["v1", 1]);
   const [lab, shop] = r.servers;
-  assert.deepEqual([lab!.status, lab!.connectMs, lab!.instructionsTruncatedFrom, lab!.instructionsTruncatedTo, lab!.protocolEra], ["connected", 97, 5000, 2048, "legacy"]);
+  assert.deepEqual(
+    [lab!.status, lab!.connectMs, lab!.instructionsTruncatedFrom, lab!.instructionsTruncatedTo, lab!.protocolEra],
+    ["connected", 97, 5000, 2048, "legacy"],
+  );
   assert.deepEqual([shop!.status, shop!.errors], ["failed", 1]);
   assert.ok(r.events.every((e) => e.time === null && e.offsetMs === null));
   assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5000 to 2048')));
@@ -134,10 +176,18 @@ test("count_tokens joined to the transcript: a Read result in flight is named wi
     { toolUseId: "toolu_read", tool: "Read", resultChars: 91_204, file: "s.jsonl", line: 40, countTokensLines: [28] },
     { toolUseId: "toolu_other", tool: "Bash", resultChars: 12, file: "s.jsonl", line: 44, countTokensLines: [] },
   ]);
-  assert.deepEqual(r.countTokens.map((c) => c.toolResult?.tool ?? null), [null, "Read"]);
+  assert.deepEqual(
+    r.countTokens.map((c) => c.toolResult?.tool ?? null),
+    [null, "Read"],
+  );
   assert.equal(read.countTokens[1]!.toolResult, null, "the debug result as read is left alone");
   assert.equal(r.countTokens[1]!.toolResult!.chars, 91_204);
-  assert.ok(r.flags.includes("2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1"), r.flags.join("\n"));
+  assert.ok(
+    r.flags.includes(
+      "2 /v1/messages/count_tokens request(s): after API request /v1/messages (sdk) ×1, during a Read result (91,204 chars) ×1",
+    ),
+    r.flags.join("\n"),
+  );
 });
 
 async function analyseText(text: string): Promise<DebugResult> {
@@ -166,7 +216,11 @@ test("server states follow the log to its end: an error before any connect, a re
   assert.deepEqual([d!.status, d!.forcedShutdown, d!.errors], ["connected", null, 1], "reconnected after a forced stop");
   assert.deepEqual([a!.status, a!.errors, a!.lastError], ["errored", 1, "Connection error: spawn ENOENT"]);
   assert.ok(r.flags.includes('server "a" had a connection error and did not reconnect in this log: Connection error: spawn ENOENT'));
-  assert.deepEqual([b!.status, b!.errors, b!.lastError], ["connected", 1, "Connection reset - server may have crashed or restarted"], "reconnected: connected, the error still counted and shown");
+  assert.deepEqual(
+    [b!.status, b!.errors, b!.lastError],
+    ["connected", 1, "Connection reset - server may have crashed or restarted"],
+    "reconnected: connected, the error still counted and shown",
+  );
   assert.deepEqual([c!.status, c!.forcedShutdown, c!.errors], ["killed", "SIGINT → SIGTERM", 1]);
   assert.equal(r.errors, 4);
 });

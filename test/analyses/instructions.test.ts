@@ -21,35 +21,70 @@ function run(recs: Array<Record<string, unknown>>, ctx: Partial<JoinContext> = {
 }
 
 const delta = (added: Array<[string, string]>, removed: string[] = []) =>
-  attachment({ type: "mcp_instructions_delta", addedNames: added.map((a) => a[0]), addedBlocks: added.map(([n, t]) => `## ${n}\n${t}`), removedNames: removed });
+  attachment({
+    type: "mcp_instructions_delta",
+    addedNames: added.map((a) => a[0]),
+    addedBlocks: added.map(([n, t]) => `## ${n}\n${t}`),
+    removedNames: removed,
+  });
 
 test("two servers in one delta: one row each, same carrier, request 1, rendered size of the whole block", () => {
-  const added: Array<[string, string]> = [["alpha", "use alpha"], ["lab", "BEGIN codeword: WAXWING-4465. [at 250] END codeword: KESTREL-1907."]];
-  const { rows } = run([userText("hi"), attachment({ type: "deferred_tools_delta", addedNames: ["mcp__lab__x"], addedLines: ["mcp__lab__x"], removedNames: [] }), delta(added), attachment({ type: "skill_listing", content: "- x" }), assistant()]);
-  assert.deepEqual(rows.map((r) => [r.server, r.carrier, r.line, r.requestIndex]), [["alpha", "mcp_instructions_delta", 3, 1], ["lab", "mcp_instructions_delta", 3, 1]]);
+  const added: Array<[string, string]> = [
+    ["alpha", "use alpha"],
+    ["lab", "BEGIN codeword: WAXWING-4465. [at 250] END codeword: KESTREL-1907."],
+  ];
+  const { rows } = run([
+    userText("hi"),
+    attachment({ type: "deferred_tools_delta", addedNames: ["mcp__lab__x"], addedLines: ["mcp__lab__x"], removedNames: [] }),
+    delta(added),
+    attachment({ type: "skill_listing", content: "- x" }),
+    assistant(),
+  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.server, r.carrier, r.line, r.requestIndex]),
+    [
+      ["alpha", "mcp_instructions_delta", 3, 1],
+      ["lab", "mcp_instructions_delta", 3, 1],
+    ],
+  );
   const rendered = renderMcpInstructionsDelta({ addedBlocks: added.map(([n, t]) => `## ${n}\n${t}`) }).text.length;
   assert.equal(rows[0]!.renderedChars, rendered);
   assert.equal(rows[0]!.renderedSource, "rendered");
   assert.deepEqual(rows[1]!.serversInCarrier, ["alpha", "lab"]);
   assert.deepEqual(rows[1]!.probe, { begin: "WAXWING-4465", end: "KESTREL-1907", lastMarker: 250, markers: 1 });
-  assert.deepEqual(rows[1]!.position, { anchor: "prompt", index: 3, of: 4, before: ["prompt", "deferred_tools_delta"], after: ["skill_listing"] });
+  assert.deepEqual(rows[1]!.position, {
+    anchor: "prompt",
+    index: 3,
+    of: 4,
+    before: ["prompt", "deferred_tools_delta"],
+    after: ["skill_listing"],
+  });
   assert.deepEqual(rows[1]!.notAppearingIn, ["deferred-tools"], "only the deferred-tools list is in evidence; no snapshot");
 });
 
 test("a late server: pending in the deferred list of request 1, its delta rides on request 2", () => {
-  const { rows, instructions } = run([
-    userText("sleep first"),
-    attachment({ type: "deferred_tools_delta", addedNames: [], addedLines: [], removedNames: [], pendingMcpServers: ["lab"] }),
-    assistant({ blocks: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: {} }], stop: "tool_use" }),
-    toolResult("toolu_1", ""),
-    attachment({ type: "deferred_tools_delta", addedNames: ["mcp__lab__ping"], addedLines: ["mcp__lab__ping"], removedNames: [] }),
-    delta([["lab", "late text"]]),
-    assistant(),
-  ], { init: { file: "run.jsonl", servers: [{ name: "lab", status: "pending" }] } });
+  const { rows, instructions } = run(
+    [
+      userText("sleep first"),
+      attachment({ type: "deferred_tools_delta", addedNames: [], addedLines: [], removedNames: [], pendingMcpServers: ["lab"] }),
+      assistant({ blocks: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: {} }], stop: "tool_use" }),
+      toolResult("toolu_1", ""),
+      attachment({ type: "deferred_tools_delta", addedNames: ["mcp__lab__ping"], addedLines: ["mcp__lab__ping"], removedNames: [] }),
+      delta([["lab", "late text"]]),
+      assistant(),
+    ],
+    { init: { file: "run.jsonl", servers: [{ name: "lab", status: "pending" }] } },
+  );
   const r = rows[0]!;
   assert.equal(r.requestIndex, 2);
   assert.equal(r.initStatus, "pending");
-  assert.deepEqual(r.late, { missedRequests: 1, firstMissed: 1, lastMissed: 1, neverSent: false, evidence: ["init event: pending", "deferred-tools list at line 2: pendingMcpServers"] });
+  assert.deepEqual(r.late, {
+    missedRequests: 1,
+    firstMissed: 1,
+    lastMissed: 1,
+    neverSent: false,
+    evidence: ["init event: pending", "deferred-tools list at line 2: pendingMcpServers"],
+  });
   assert.deepEqual(r.position?.before, ["tool-result", "deferred_tools_delta"]);
   assert.deepEqual(pendingServers(rows, instructions, { servers: [{ name: "lab", status: "pending" }] }), [
     { server: "lab", evidence: ["init event: pending", "deferred-tools list at line 2: pendingMcpServers"], requestIndex: 2 },
@@ -57,9 +92,17 @@ test("a late server: pending in the deferred list of request 1, its delta rides 
 });
 
 test("the still-connecting note in rendered text names the server too", () => {
-  const note = "<system-reminder>\nThe following MCP servers are still connecting — their tools (usually named mcp__*) are not available yet but will appear soon:\nlab\n</system-reminder>";
-  const { instructions } = run([userText("x"), attachment({ type: "deferred_tools_delta", addedNames: [], renderedText: note }), assistant()]);
-  assert.deepEqual(instructions.evidence.get("main")!.pendingNotes.map((n) => [n.servers, n.sources]), [[["lab"], ["still-connecting note"]]]);
+  const note =
+    "<system-reminder>\nThe following MCP servers are still connecting — their tools (usually named mcp__*) are not available yet but will appear soon:\nlab\n</system-reminder>";
+  const { instructions } = run([
+    userText("x"),
+    attachment({ type: "deferred_tools_delta", addedNames: [], renderedText: note }),
+    assistant(),
+  ]);
+  assert.deepEqual(
+    instructions.evidence.get("main")!.pendingNotes.map((n) => [n.servers, n.sources]),
+    [[["lab"], ["still-connecting note"]]],
+  );
 });
 
 test("a delta with no request after it was never sent", () => {
@@ -73,12 +116,25 @@ test("removed, then re-added with another text: deliveries counted, change detec
   const v1 = "BEGIN codeword: HOOPOES-1100. END codeword: BUNTING-1101.";
   const v2 = "BEGIN codeword: REDWING-2200. [at 30] END codeword: WARBLER-2201.";
   const recs = [
-    userText("a"), delta([["lab", v1]]), assistant(),
-    userText("b"), delta([], ["lab"]), assistant(),
-    userText("c"), delta([["lab", v2]]), assistant({ blocks: [{ type: "text", text: "BEGIN=REDWING-2200 END=WARBLER-2201 LAST=30" }] }),
+    userText("a"),
+    delta([["lab", v1]]),
+    assistant(),
+    userText("b"),
+    delta([], ["lab"]),
+    assistant(),
+    userText("c"),
+    delta([["lab", v2]]),
+    assistant({ blocks: [{ type: "text", text: "BEGIN=REDWING-2200 END=WARBLER-2201 LAST=30" }] }),
   ];
   const { rows, instructions, requests } = run(recs);
-  assert.deepEqual(rows.map((r) => [r.removed, r.delivery, r.changed, r.requestIndex, r.chars]), [[false, 1, null, 1, v1.length], [true, 2, null, 2, 0], [false, 3, true, 3, v2.length]]);
+  assert.deepEqual(
+    rows.map((r) => [r.removed, r.delivery, r.changed, r.requestIndex, r.chars]),
+    [
+      [false, 1, null, 1, v1.length],
+      [true, 2, null, 2, 0],
+      [false, 3, true, 3, v2.length],
+    ],
+  );
   const a = answerCheck(rows, instructions, requests, null)!;
   assert.equal(a.matches, true);
   assert.equal(a.server, "lab");
@@ -88,7 +144,14 @@ test("removed, then re-added with another text: deliveries counted, change detec
 });
 
 test("after a removal nothing is active: the answer must be NONE", () => {
-  const recs = [userText("a"), delta([["lab", "BEGIN codeword: HOOPOES-1100."]]), assistant(), userText("b"), delta([], ["lab"]), assistant({ blocks: [{ type: "text", text: "BEGIN=HOOPOES-1100 END=NONE LAST=NONE" }] })];
+  const recs = [
+    userText("a"),
+    delta([["lab", "BEGIN codeword: HOOPOES-1100."]]),
+    assistant(),
+    userText("b"),
+    delta([], ["lab"]),
+    assistant({ blocks: [{ type: "text", text: "BEGIN=HOOPOES-1100 END=NONE LAST=NONE" }] }),
+  ];
   const { rows, instructions, requests } = run(recs);
   const a = answerCheck(rows, instructions, requests, null)!;
   assert.equal(a.matches, false);
@@ -110,31 +173,47 @@ test("debug log: source length from the truncation line; disagreements flagged b
   const none = run(recs, { debug: { file: "d.txt", truncations: [] } }).rows[0]!;
   assert.equal(none.sourceChars, null);
   assert.match(none.debugLog!.problem!, /no truncation line/);
-  const whole = run([userText("a"), delta([["lab", "short"]]), assistant()], { debug: { file: "d.txt", truncations: [t(2048, 3)] } }).rows[0]!;
+  const whole = run([userText("a"), delta([["lab", "short"]]), assistant()], { debug: { file: "d.txt", truncations: [t(2048, 3)] } })
+    .rows[0]!;
   assert.equal(whole.sourceChars, null, "contract: null when the text was not truncated");
   assert.match(whole.debugLog!.problem!, /transcript text is whole \(5 chars\)/);
 });
 
 test("a prompt snapshot tells where the text is not, and where it also is", () => {
-  const snap = { type: "prompt_snapshot", systemPrompt: "You are a tool.", tools: [{ name: "lookup", description: "mentions WAXWING-4465 by accident" }] };
+  const snap = {
+    type: "prompt_snapshot",
+    systemPrompt: "You are a tool.",
+    tools: [{ name: "lookup", description: "mentions WAXWING-4465 by accident" }],
+  };
   const { rows } = run([userText("a"), delta([["lab", "BEGIN codeword: WAXWING-4465."]]), snap, assistant()]);
   assert.deepEqual(rows[0]!.notAppearingIn, ["system-prompt"]);
   assert.deepEqual(rows[0]!.alsoAppearingIn, ["tool-definitions"]);
 });
 
 test("system-prompt carrier from a snapshot; reminder carrier from isMeta user text", () => {
-  const heading = "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n";
+  const heading =
+    "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n";
   const snap = { type: "prompt_snapshot", systemPrompt: `You are a tool.\n\n${heading}## lab\nBEGIN codeword: PENGUIN-3300.`, tools: [] };
   const a = run([userText("a"), snap, assistant()]).rows;
-  assert.deepEqual(a.map((r) => [r.server, r.carrier, r.where, r.requestIndex, r.probe?.begin]), [["lab", "system-prompt", "prompt_snapshot", 1, "PENGUIN-3300"]]);
+  assert.deepEqual(
+    a.map((r) => [r.server, r.carrier, r.where, r.requestIndex, r.probe?.begin]),
+    [["lab", "system-prompt", "prompt_snapshot", 1, "PENGUIN-3300"]],
+  );
   const reminder = renderMcpInstructionsDelta({ addedBlocks: ["## lab\nhello"] }).text;
   const b = run([userText("a"), userText(reminder, { isMeta: true }), assistant()]).rows;
-  assert.deepEqual(b.map((r) => [r.server, r.carrier, r.where, r.renderedChars, r.position?.before]), [["lab", "system-reminder", "user-text", reminder.length, ["prompt"]]]);
+  assert.deepEqual(
+    b.map((r) => [r.server, r.carrier, r.where, r.renderedChars, r.position?.before]),
+    [["lab", "system-reminder", "user-text", reminder.length, ["prompt"]]],
+  );
 });
 
 test("baseline: first-request delta shared by the texts of request 1; wrapper tokens give text chars per token", () => {
   const text = "x".repeat(2061);
-  const { rows, requests } = run([userText("a"), delta([["lab", text]]), assistant({ usage: { input_tokens: 6, cache_creation_input_tokens: 20929 } })]);
+  const { rows, requests } = run([
+    userText("a"),
+    delta([["lab", text]]),
+    assistant({ usage: { input_tokens: 6, cache_creation_input_tokens: 20929 } }),
+  ]);
   const b = baselineCheck(rows, requests, { file: "b.jsonl", firstRequestTokens: 20214, instructions: 0 }, 51);
   assert.equal(b.firstRequestTokens, 20935);
   assert.equal(b.deltaTokens, 721);
@@ -145,12 +224,16 @@ test("baseline: first-request delta shared by the texts of request 1; wrapper to
 });
 
 test("a quoted heading outside a closed <system-reminder> is not a delivery", () => {
-  const quoted = "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nBEGIN codeword: X-1.";
+  const quoted =
+    "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nBEGIN codeword: X-1.";
   const { rows } = run([userText(quoted), toolResult("toolu_9", `<system-reminder>\n${quoted}`), assistant()]);
   assert.deepEqual(rows, []);
   const inResult = renderMcpInstructionsDelta({ addedBlocks: ["## lab\nhello"] }).text;
   const r2 = run([userText("a"), toolResult("toolu_9", `output\n\n${inResult}`), assistant()]).rows;
-  assert.deepEqual(r2.map((r) => [r.server, r.where]), [["lab", "tool-result"]]);
+  assert.deepEqual(
+    r2.map((r) => [r.server, r.where]),
+    [["lab", "tool-result"]],
+  );
 });
 
 test("answer check with nothing delivered: never 'matches'; a claimed codeword is still wrong", () => {
@@ -176,11 +259,19 @@ test("answer check with no answer: delivered, but the model gave no text", () =>
   const blank = answerCheck(r.rows, r.instructions, r.requests, { file: "run.json", text: "  \n" })!;
   assert.equal(blank.check, "no-answer", "a whitespace-only claude -p result is no answer");
   const nothing = run([userText("a"), assistant({ blocks: toolOnly })]);
-  assert.equal(answerCheck(nothing.rows, nothing.instructions, nothing.requests, null), null, "nothing delivered and no answer: nothing to report");
+  assert.equal(
+    answerCheck(nothing.rows, nothing.instructions, nothing.requests, null),
+    null,
+    "nothing delivered and no answer: nothing to report",
+  );
 });
 
 test("answer check when what was delivered carries no probe values", () => {
-  const r = run([userText("a"), delta([["docs", "Use search_docs before answering."]]), assistant({ blocks: [{ type: "text", text: "Here you go." }] })]);
+  const r = run([
+    userText("a"),
+    delta([["docs", "Use search_docs before answering."]]),
+    assistant({ blocks: [{ type: "text", text: "Here you go." }] }),
+  ]);
   assert.deepEqual(pick(answerCheck(r.rows, r.instructions, r.requests, null)!), ["no-probe", null]);
 });
 

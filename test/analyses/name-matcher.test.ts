@@ -14,10 +14,14 @@ test("NameMatcher finds exactly the names String.includes finds (overlapping, ne
   // A three-letter alphabet makes overlaps, suffixes of other names and shared prefixes the usual case.
   const small = fc.string({ unit: fc.constantFrom("a", "b", "c"), maxLength: 6 });
   fc.assert(
-    fc.property(fc.array(small, { maxLength: 12 }), fc.array(fc.string({ unit: fc.constantFrom("a", "b", "c", "/"), maxLength: 40 }), { maxLength: 4 }), (names, texts) => {
-      const m = new NameMatcher(names);
-      for (const t of texts) assert.deepEqual(fast(m, t), naive(names, t));
-    }),
+    fc.property(
+      fc.array(small, { maxLength: 12 }),
+      fc.array(fc.string({ unit: fc.constantFrom("a", "b", "c", "/"), maxLength: 40 }), { maxLength: 4 }),
+      (names, texts) => {
+        const m = new NameMatcher(names);
+        for (const t of texts) assert.deepEqual(fast(m, t), naive(names, t));
+      },
+    ),
     { numRuns: 1500 },
   );
 });

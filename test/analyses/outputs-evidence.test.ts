@@ -9,7 +9,9 @@ function reference(f: DebugFacts, savedPath: string | null, startMs: number | nu
   const inWindow = (ms: number | null) => timed && ms !== null && ms >= startMs! - 250 && ms <= endMs! + 250;
   const ct = f.countTokens.filter((c) => inWindow(c.ms));
   const name = savedPath === null ? null : savedPath.slice(savedPath.lastIndexOf("/") + 1);
-  const p = (name !== null ? f.persisted.find((x) => x.path.slice(x.path.lastIndexOf("/") + 1) === name) : undefined) ?? f.persisted.find((x) => inWindow(x.ms));
+  const p =
+    (name !== null ? f.persisted.find((x) => x.path.slice(x.path.lastIndexOf("/") + 1) === name) : undefined) ??
+    f.persisted.find((x) => inWindow(x.ms));
   return {
     countTokensRequests: timed ? ct.length : null,
     countTokensLines: ct.map((c) => c.line),
@@ -24,10 +26,26 @@ test("matchDebug with its time and name index answers as a scan of every debug e
   const name = fc.constantFrom("a.txt", "b.json", "c.txt");
   const facts = fc.record({
     countTokens: fc.array(fc.record({ ms, line: fc.nat(500) }), { maxLength: 15 }),
-    persisted: fc.array(fc.record({ ms, line: fc.nat(500), path: name.map((n) => `/x/tool-results/${n}`), size: fc.constantFrom("1KB", "2KB"), bytes: fc.constant(null) }), { maxLength: 8 }),
+    persisted: fc.array(
+      fc.record({
+        ms,
+        line: fc.nat(500),
+        path: name.map((n) => `/x/tool-results/${n}`),
+        size: fc.constantFrom("1KB", "2KB"),
+        bytes: fc.constant(null),
+      }),
+      { maxLength: 8 },
+    ),
     timed: fc.nat(2),
   });
-  const query = fc.tuple(fc.option(name.map((n) => `~/p/tool-results/${n}`), { nil: null }), ms, ms);
+  const query = fc.tuple(
+    fc.option(
+      name.map((n) => `~/p/tool-results/${n}`),
+      { nil: null },
+    ),
+    ms,
+    ms,
+  );
   fc.assert(
     fc.property(facts, fc.array(query, { minLength: 1, maxLength: 5 }), (f, qs) => {
       const d: DebugFacts = { path: "debug.txt", budget: [], ...f };

@@ -25,7 +25,12 @@ test("configurable patterns: named group, first group, or the whole match", () =
 });
 
 test("answers in the seed's form, NONE included", () => {
-  assert.deepEqual(parseAnswer("BEGIN=TANAGER-5810 END=NONE LAST=2009"), { begin: "TANAGER-5810", end: "NONE", last: "2009", form: "keyed" });
+  assert.deepEqual(parseAnswer("BEGIN=TANAGER-5810 END=NONE LAST=2009"), {
+    begin: "TANAGER-5810",
+    end: "NONE",
+    last: "2009",
+    form: "keyed",
+  });
   assert.equal(parseAnswer("I cannot see any codeword.").form, "free");
 });
 

@@ -21,11 +21,19 @@ function chains(): Record<string, string> {
   for (let i = 1; i <= 600; i++) {
     const id = `msg_main_${i}`;
     main.push(userText(`q${i}`), assistant({ id, stop: null, usage: { cache_read_input_tokens: 1000 * i, output_tokens: 0 } }));
-    main.push(assistant({ id, usage: { cache_read_input_tokens: 1000 * i, output_tokens: i }, blocks: [{ type: "tool_use", id: `toolu_${i}`, name: "Bash" }] }));
+    main.push(
+      assistant({
+        id,
+        usage: { cache_read_input_tokens: 1000 * i, output_tokens: i },
+        blocks: [{ type: "tool_use", id: `toolu_${i}`, name: "Bash" }],
+      }),
+    );
     main.push(toolResult(`toolu_${i}`, "x".repeat(i % 17)));
   }
   const sub = (tag: string, n: number) =>
-    Array.from({ length: n }, (_, i) => assistant({ id: i === 3 ? "msg_main_7" : `msg_${tag}_${i}`, usage: { input_tokens: i, cache_creation_input_tokens: 5 } }));
+    Array.from({ length: n }, (_, i) =>
+      assistant({ id: i === 3 ? "msg_main_7" : `msg_${tag}_${i}`, usage: { input_tokens: i, cache_creation_input_tokens: 5 } }),
+    );
   return { main: jsonl(...main), aaaa: jsonl(...sub("aaaa", 150)), bbbb: jsonl(...sub("bbbb", 2)) };
 }
 
@@ -33,7 +41,8 @@ async function run(text: Record<string, string>, opts: RequestsOptions) {
   const fan = new Fanout({ requests: requestsAnalysisWith(opts) });
   for (const chain of Object.keys(text)) {
     const input: InputFile = { path: "-", kind: "transcript", bytes: 0, sha256: "", chain };
-    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text[chain]!)]) })) fan.step(r);
+    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text[chain]!)]) }))
+      fan.step(r);
   }
   return fan.finish().requests;
 }
@@ -68,7 +77,14 @@ test("rows closed by the window keep their fragments, totals and deltas; the cro
   const main = rows.filter((q) => q.chain === "main");
   assert.equal(main.length, 600);
   assert.ok(main.every((q) => q.fragments === 2 && q.outputPlaceholder === false && q.toolUses.length === 1));
-  assert.deepEqual(main.slice(0, 3).map((q) => [q.index, q.totalInputTokens, q.deltaTokens]), [[1, 1003, null], [2, 2003, 1000], [3, 3003, 1000]]);
+  assert.deepEqual(
+    main.slice(0, 3).map((q) => [q.index, q.totalInputTokens, q.deltaTokens]),
+    [
+      [1, 1003, null],
+      [2, 2003, 1000],
+      [3, 3003, 1000],
+    ],
+  );
   assert.equal(rows.find((q) => q.chain === "aaaa" && q.index === 4)?.duplicateOf, "main#7");
   const t = r.totals.find((x) => x.chain === "main")!;
   assert.equal(t.requests, 600);

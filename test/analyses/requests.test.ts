@@ -13,7 +13,10 @@ async function run(chains: Record<string, string>) {
   const fan = new Fanout({ requests: requestsAnalysis });
   const inputs: InputFile[] = Object.keys(chains).map((c) => ({ path: "-", kind: "transcript", bytes: 0, sha256: "", chain: c }));
   for (const input of inputs) {
-    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(chains[input.chain!]!)]) })) fan.step(r);
+    for await (const r of readRecords(input, transcriptSource, emptyHealth(), {
+      stdin: Readable.from([Buffer.from(chains[input.chain!]!)]),
+    }))
+      fan.step(r);
   }
   const r = fan.finish().requests;
   return { ...r, requests: r.requests.toArray() };
@@ -21,13 +24,25 @@ async function run(chains: Record<string, string>) {
 
 test("fragments of one response merge: max of each usage field, never the sum or the first", async () => {
   const u1 = { input_tokens: 3, cache_creation_input_tokens: 500, cache_read_input_tokens: 2000, output_tokens: 2 };
-  const u2 = { input_tokens: 3, cache_creation_input_tokens: 500, cache_read_input_tokens: 2000, output_tokens: 441, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 } };
+  const u2 = {
+    input_tokens: 3,
+    cache_creation_input_tokens: 500,
+    cache_read_input_tokens: 2000,
+    output_tokens: 441,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 },
+  };
   const r = await run({
     main: jsonl(
       userText("hi"),
       assistant({ id: "msg_A", requestId: "req_A", usage: u1, stop: null, blocks: [{ type: "thinking", thinking: "" }] }),
       assistant({ id: "msg_A", requestId: "req_A", usage: u1, stop: null, blocks: [{ type: "text", text: "x" }] }),
-      assistant({ id: "msg_A", requestId: "req_A", usage: u2, stop: "tool_use", blocks: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: {} }] }),
+      assistant({
+        id: "msg_A",
+        requestId: "req_A",
+        usage: u2,
+        stop: "tool_use",
+        blocks: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: {} }],
+      }),
     ),
   });
   assert.equal(r.requests.length, 1);
@@ -46,10 +61,23 @@ test("fragments of one response merge: max of each usage field, never the sum or
 test("interleaved tool results (asst X, result A, asst X, result B) all count as added before the next request", async () => {
   const r = await run({
     main: jsonl(
-      assistant({ id: "msg_X", usage: { cache_read_input_tokens: 1000 }, stop: null, blocks: [{ type: "tool_use", id: "t_a", name: "Read", input: {} }] }),
+      assistant({
+        id: "msg_X",
+        usage: { cache_read_input_tokens: 1000 },
+        stop: null,
+        blocks: [{ type: "tool_use", id: "t_a", name: "Read", input: {} }],
+      }),
       toolResult("t_a", "aaaa"),
-      assistant({ id: "msg_X", usage: { cache_read_input_tokens: 1000 }, stop: "tool_use", blocks: [{ type: "tool_use", id: "t_b", name: "Read", input: {} }] }),
-      toolResult("t_b", [{ type: "text", text: "bbbbbb" }, { type: "image", source: {} }]),
+      assistant({
+        id: "msg_X",
+        usage: { cache_read_input_tokens: 1000 },
+        stop: "tool_use",
+        blocks: [{ type: "tool_use", id: "t_b", name: "Read", input: {} }],
+      }),
+      toolResult("t_b", [
+        { type: "text", text: "bbbbbb" },
+        { type: "image", source: {} },
+      ]),
       attachment({ type: "mcp_instructions_delta", addedNames: ["lab"], addedBlocks: ["## lab\nabc"], removedNames: [] }),
       assistant({ id: "msg_Y", usage: { cache_read_input_tokens: 1100 } }),
     ),
@@ -63,7 +91,11 @@ test("interleaved tool results (asst X, result A, asst X, result B) all count as
   assert.equal(y!.added.images, 1);
   assert.equal(y!.added.attachments, 1);
   // 148 chars of wrapper before "## lab\n"+text minus the 7 of "## lab\n" already counted: the rendered block.
-  assert.equal(y!.added.attachmentChars, "<system-reminder>\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nabc\n</system-reminder>".length);
+  assert.equal(
+    y!.added.attachmentChars,
+    "<system-reminder>\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nabc\n</system-reminder>"
+      .length,
+  );
   assert.equal(y!.added.attachmentCharsExact, true);
 });
 
@@ -76,24 +108,47 @@ test("<synthetic> and API error records are counted apart, never requests", asyn
       assistant({ id: "msg_2", usage: { cache_read_input_tokens: 30 } }),
     ),
   });
-  assert.deepEqual(r.requests.map((q) => [q.index, q.deltaTokens]), [[1, null], [2, 20]]);
+  assert.deepEqual(
+    r.requests.map((q) => [q.index, q.deltaTokens]),
+    [
+      [1, null],
+      [2, 20],
+    ],
+  );
   assert.equal(r.totals[0]!.synthetic, 1);
   assert.equal(r.totals[0]!.apiErrors, 1);
 });
 
 test("a request whose fragments never carry stop_reason is flagged as a placeholder output", async () => {
-  const r = await run({ main: jsonl(assistant({ id: "m", stop: null, usage: { output_tokens: 3 } }), assistant({ id: "m", stop: null, usage: { output_tokens: 3 } })) });
+  const r = await run({
+    main: jsonl(
+      assistant({ id: "m", stop: null, usage: { output_tokens: 3 } }),
+      assistant({ id: "m", stop: null, usage: { output_tokens: 3 } }),
+    ),
+  });
   assert.equal(r.requests[0]!.outputPlaceholder, true);
   assert.equal(r.totals[0]!.outputPlaceholders, 1);
 });
 
 test("chains are separate; a message id already seen in another chain is a duplicate left out of totals", async () => {
   const r = await run({
-    main: jsonl(assistant({ id: "msg_1", usage: { cache_read_input_tokens: 100 } }), assistant({ id: "msg_2", usage: { cache_read_input_tokens: 150 } })),
-    a123: jsonl(assistant({ id: "msg_1", usage: { cache_read_input_tokens: 100 } }), assistant({ id: "msg_9", usage: { cache_read_input_tokens: 400 } })),
+    main: jsonl(
+      assistant({ id: "msg_1", usage: { cache_read_input_tokens: 100 } }),
+      assistant({ id: "msg_2", usage: { cache_read_input_tokens: 150 } }),
+    ),
+    a123: jsonl(
+      assistant({ id: "msg_1", usage: { cache_read_input_tokens: 100 } }),
+      assistant({ id: "msg_9", usage: { cache_read_input_tokens: 400 } }),
+    ),
   });
   const sub = r.requests.filter((q) => q.chain === "a123");
-  assert.deepEqual(sub.map((q) => [q.index, q.duplicateOf, q.deltaTokens]), [[1, "main#1", null], [2, null, 300]]);
+  assert.deepEqual(
+    sub.map((q) => [q.index, q.duplicateOf, q.deltaTokens]),
+    [
+      [1, "main#1", null],
+      [2, null, 300],
+    ],
+  );
   const t = r.totals.find((x) => x.chain === "a123")!;
   assert.equal(t.requests, 1);
   assert.equal(t.duplicates, 1);
@@ -114,16 +169,34 @@ test("a compaction boundary is flagged on the next request", async () => {
   const r = await run({
     main: jsonl(
       assistant({ id: "m1", usage: { cache_read_input_tokens: 900 } }),
-      { type: "system", subtype: "compact_boundary", content: "Conversation compacted", compactMetadata: { trigger: "auto", preTokens: 900 } },
+      {
+        type: "system",
+        subtype: "compact_boundary",
+        content: "Conversation compacted",
+        compactMetadata: { trigger: "auto", preTokens: 900 },
+      },
       userText("This session is being continued from a previous conversation that ran out of context.", { isCompactSummary: true }),
       assistant({ id: "m2", usage: { cache_read_input_tokens: 100 } }),
     ),
   });
-  assert.deepEqual(r.requests.map((q) => [q.afterCompaction, q.deltaTokens]), [[false, null], [true, -800]]);
+  assert.deepEqual(
+    r.requests.map((q) => [q.afterCompaction, q.deltaTokens]),
+    [
+      [false, null],
+      [true, -800],
+    ],
+  );
 });
 
 test("isMeta user text is injected context, not user text", async () => {
-  const r = await run({ main: jsonl(assistant({ id: "m1" }), userText("<system-reminder>\nx\n</system-reminder>", { isMeta: true }), userText("real"), assistant({ id: "m2" })) });
+  const r = await run({
+    main: jsonl(
+      assistant({ id: "m1" }),
+      userText("<system-reminder>\nx\n</system-reminder>", { isMeta: true }),
+      userText("real"),
+      assistant({ id: "m2" }),
+    ),
+  });
   assert.equal(r.requests[1]!.added.userTextChars, 4);
   assert.equal(r.requests[1]!.added.metaTextChars, "<system-reminder>\nx\n</system-reminder>".length);
 });

@@ -13,10 +13,26 @@ async function classify(...p: string[]): Promise<RpcResult> {
 test("legacy fallback, received-only lab log of two runs: probe failed (inferred), initialize 5 ms and 1,107 ms after it", async () => {
   const r = await classify("rpc", "legacy-fallback.lab.jsonl");
   assert.equal(r.messages, 8);
-  assert.deepEqual(r.methods, ["server/discover", "initialize", "notifications/initialized", "tools/list", "server/discover", "initialize", "notifications/initialized", "tools/list"]);
+  assert.deepEqual(r.methods, [
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+    "tools/list",
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+    "tools/list",
+  ]);
   assert.equal(r.firstMethod, "server/discover");
   assert.equal(r.era, "legacy");
-  assert.deepEqual(r.probe, { id: "server-discover-probe-1", protocolVersion: null, clientName: null, clientVersion: null, answered: "none", errorCode: null });
+  assert.deepEqual(r.probe, {
+    id: "server-discover-probe-1",
+    protocolVersion: null,
+    clientName: null,
+    clientVersion: null,
+    answered: "none",
+    errorCode: null,
+  });
   assert.deepEqual(r.initialize, { protocolVersion: null, msAfterProbe: 5 });
   assert.equal(r.probeOutcome, "inferred-failed");
   assert.equal(r.responsesLogged, false);
@@ -34,7 +50,14 @@ test("legacy fallback, received-only lab log of two runs: probe failed (inferred
 test("modern dual-era success: DiscoverResult carries the instructions, no initialize", async () => {
   const r = await classify("rpc", "modern-dual-era.raw.jsonl");
   assert.equal(r.era, "modern");
-  assert.deepEqual(r.probe, { id: "server-discover-probe-1", protocolVersion: "2026-07-28", clientName: "claude-code", clientVersion: "2.1.285", answered: "result", errorCode: null });
+  assert.deepEqual(r.probe, {
+    id: "server-discover-probe-1",
+    protocolVersion: "2026-07-28",
+    clientName: "claude-code",
+    clientVersion: "2.1.285",
+    answered: "result",
+    errorCode: null,
+  });
   assert.equal(r.initialize, null);
   assert.equal(r.handshakes[0]!.modernRequests, 1);
   assert.deepEqual(r.instructions, [{ handshake: 1, method: "server/discover", id: "server-discover-probe-1", line: 2, chars: 1000 }]);
@@ -47,7 +70,10 @@ test("probe never answered: unanswered, initialize 3,004 ms later, its answer ca
   assert.equal(r.probe!.answered, "none");
   assert.equal(r.probeOutcome, "unanswered");
   assert.deepEqual(r.initialize, { protocolVersion: "2025-11-25", msAfterProbe: 3004 });
-  assert.deepEqual(r.instructions.map((c) => [c.method, c.chars, c.line]), [["initialize", 1000, 4]]);
+  assert.deepEqual(
+    r.instructions.map((c) => [c.method, c.chars, c.line]),
+    [["initialize", 1000, 4]],
+  );
   assert.deepEqual(r.methods, ["server/discover", "notifications/message", "initialize", "notifications/initialized", "tools/list"]);
   assert.deepEqual(r.sources, { wrapper: 7 });
 });
@@ -60,7 +86,9 @@ test("legacy -32601 answer logged: probe answered with an error code", async () 
     '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.285"}}}',
   ];
   const { parseRpcLine } = await import("../../src/records/rpc.js");
-  lines.forEach((l, i) => rpcAnalysis.step(s, parseRpcLine({ line: i + 1, buf: Buffer.from(l), bytes: l.length, tooLong: false, unterminated: false }, "x")!));
+  lines.forEach((l, i) =>
+    rpcAnalysis.step(s, parseRpcLine({ line: i + 1, buf: Buffer.from(l), bytes: l.length, tooLong: false, unterminated: false }, "x")!),
+  );
   const r = rpcAnalysis.finish(s);
   assert.deepEqual([r.probe!.answered, r.probe!.errorCode, r.probeOutcome, r.era], ["error", -32601, "error", "legacy"]);
   assert.deepEqual(r.initialize, { protocolVersion: "2025-11-25", msAfterProbe: null });
@@ -74,7 +102,10 @@ test("dual-era trap: initialize answer had instructions, the modern DiscoverResu
   assert.equal(r.firstMethod, "server/discover", "the handshake with the probe is the one reported");
   assert.equal(r.era, "modern");
   assert.equal(r.probe!.answered, "result");
-  assert.deepEqual(r.instructions.map((c) => [c.handshake, c.method, c.chars]), [[1, "initialize", 1000]]);
+  assert.deepEqual(
+    r.instructions.map((c) => [c.handshake, c.method, c.chars]),
+    [[1, "initialize", 1000]],
+  );
   assert.equal(r.warnings.length, 1);
   assert.match(r.warnings[0]!, /^dual-era trap \(handshake 2\).*line 3 carried 1000 chars/);
 });
@@ -93,5 +124,11 @@ test("Claude Code per-server log: no frames, era from its capabilities line", as
   const r = await classify("claude-cache", "-Users-lab-runs-empty", "mcp-logs-lab", "2026-09-30T08-30-12-404Z.jsonl");
   assert.equal(r.messages, 0);
   assert.equal(r.era, "modern");
-  assert.deepEqual(r.clientLog, { entries: 6, protocolEra: "modern", negotiatedProtocolVersion: "2026-07-28", connectMs: 212, transport: "stdio" });
+  assert.deepEqual(r.clientLog, {
+    entries: 6,
+    protocolEra: "modern",
+    negotiatedProtocolVersion: "2026-07-28",
+    connectMs: 212,
+    transport: "stdio",
+  });
 });

@@ -22,7 +22,9 @@ const value = fc.oneof(
   fc.array(fc.nat(), { maxLength: 2 }),
   fc.dictionary(fc.string({ maxLength: 3 }), fc.nat(), { maxKeys: 2 }),
 );
-const usage = fc.record(Object.fromEntries(FIELDS.map((f) => [f, value])) as Record<(typeof FIELDS)[number], typeof value>, { requiredKeys: [] });
+const usage = fc.record(Object.fromEntries(FIELDS.map((f) => [f, value])) as Record<(typeof FIELDS)[number], typeof value>, {
+  requiredKeys: [],
+});
 
 test("property: any JSON value in a usage field is a count or unknown (null), and listed iff it is no count", () => {
   fc.assert(
@@ -32,7 +34,10 @@ test("property: any JSON value in a usage field is a count or unknown (null), an
       const rec = toRecord(JSON.parse(JSON.stringify(raw)), { file: "p", line: 1 }, "main") as AssistantRecord;
       const parsed = JSON.parse(JSON.stringify(u)) as Record<string, unknown>;
       const bad = FIELDS.filter((f) => f in parsed && !isCount(parsed[f]));
-      assert.deepEqual(rec.invalid.map((v) => v.field), bad.map((f) => `message.usage.${f}`));
+      assert.deepEqual(
+        rec.invalid.map((v) => v.field),
+        bad.map((f) => `message.usage.${f}`),
+      );
       for (const v of Object.values(rec.usage!)) assert.ok(v === null || isCount(v));
     }),
     { numRuns: 500 },
@@ -52,7 +57,9 @@ test("property: request totals are always null or finite non-negative safe integ
       const health = await scanTranscripts([input], (r) => fan.step(r), { stdin: Readable.from([Buffer.from(jsonl(...recs))]) });
       const r = fan.finish().requests;
       for (const t of r.totals) for (const v of Object.values(t)) if (typeof v === "number") assert.ok(isCount(v), String(v));
-      for (const q of r.requests) for (const k of ["inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "outputTokens", "totalInputTokens"] as const) assert.ok(q[k] === null || isCount(q[k]), `${k}=${q[k]}`);
+      for (const q of r.requests)
+        for (const k of ["inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "outputTokens", "totalInputTokens"] as const)
+          assert.ok(q[k] === null || isCount(q[k]), `${k}=${q[k]}`);
       assert.equal(health.records, frags.length);
     }),
     { numRuns: 300 },

@@ -110,9 +110,11 @@ test("the checks themselves catch an upward import and a cycle", () => {
   ]);
   assert.deepEqual(upwardImports(g), ["records/a.ts -> analyses/b.ts", "render/c.ts -> sources/d.ts (render sees only report)"]);
   assert.deepEqual(cycles(g), ["analyses/b.ts -> records/a.ts -> analyses/b.ts"]);
-  assert.deepEqual(importsOf(join(SRC, "records/x.ts"), 'import { a } from "../sources/lines.js";\nexport { b } from "./json.js";\nconst v = await import("../render/chart.js");'), [
-    "sources/lines.ts",
-    "records/json.ts",
-    "render/chart.ts",
-  ]);
+  assert.deepEqual(
+    importsOf(
+      join(SRC, "records/x.ts"),
+      'import { a } from "../sources/lines.js";\nexport { b } from "./json.js";\nconst v = await import("../render/chart.js");',
+    ),
+    ["sources/lines.ts", "records/json.ts", "render/chart.ts"],
+  );
 });

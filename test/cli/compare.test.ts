@@ -22,7 +22,11 @@ test("compare a runs dir: the seed's per-run figures, computed from each run's o
   };
   for (const [run, [first, delta, chars, truncated, last]] of Object.entries(want)) {
     const r = by[run];
-    assert.deepEqual([r.firstRequestTokens, r.deltaVsBaseline, r.instructionChars, r.truncated, r.probeLast], [first, delta, chars, truncated, last], run);
+    assert.deepEqual(
+      [r.firstRequestTokens, r.deltaVsBaseline, r.instructionChars, r.truncated, r.probeLast],
+      [first, delta, chars, truncated, last],
+      run,
+    );
     // A run with nothing delivered has nothing to match: its NONE answer is neither right nor wrong.
     assert.equal(r.answerMatches, run.startsWith("none") ? null : true, `${run}: answer held against what was delivered`);
   }
@@ -68,7 +72,14 @@ test("a manifest gives the same rows as the runs dir; --baseline picks another l
 });
 
 test("--columns chooses from the documented set; an unknown column is a usage error", async () => {
-  const r = await runCli(["compare", "samples/runs", "--columns", "label,run,firstRequestTokens,deltaVsBaseline,probeLast", "--format", "csv"]);
+  const r = await runCli([
+    "compare",
+    "samples/runs",
+    "--columns",
+    "label,run,firstRequestTokens,deltaVsBaseline,probeLast",
+    "--format",
+    "csv",
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.split("\r\n")[0], "table,label,run,firstRequestTokens,deltaVsBaseline,probeLast");
   const bad = await runCli(["compare", "samples/runs", "--columns", "label,bogus"]);
@@ -80,10 +91,13 @@ test("a run that cannot be read keeps its row with the error, the others still c
   const d = mkdtempSync(join(tmpdir(), "ccf-man-"));
   const f = join(d, "m.json");
   const runs = join(process.cwd(), "samples", "runs");
-  writeFileSync(f, JSON.stringify([
-    { label: "none", session: "a54c88de-f9ed-48a4-b281-c72647816283", claudeDir: join(runs, "none-a", "claude") },
-    { label: "broken", session: "deadbeefdead", claudeDir: join(runs, "none-a", "claude") },
-  ]));
+  writeFileSync(
+    f,
+    JSON.stringify([
+      { label: "none", session: "a54c88de-f9ed-48a4-b281-c72647816283", claudeDir: join(runs, "none-a", "claude") },
+      { label: "broken", session: "deadbeefdead", claudeDir: join(runs, "none-a", "claude") },
+    ]),
+  );
   const r = await runCli(["compare", f, "--json"]);
   assert.equal(r.code, 1);
   const j = JSON.parse(r.stdout);

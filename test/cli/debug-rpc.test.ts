@@ -10,13 +10,30 @@ const ext = (f: string) => (f === "markdown" ? "md" : f === "table" ? "txt" : f)
 test("debug --json: the contract's fields", async () => {
   const j = parseEnvelope(await runCli(["debug", DEBUG, "--json"]), "debug");
   const d = j.debug;
-  assert.deepEqual(Object.keys(d).slice(0, 7), ["entries", "runtimeArm", "runtimeArmSource", "countTokensCalls", "servers", "persisted", "events"]);
+  assert.deepEqual(Object.keys(d).slice(0, 7), [
+    "entries",
+    "runtimeArm",
+    "runtimeArmSource",
+    "countTokensCalls",
+    "servers",
+    "persisted",
+    "events",
+  ]);
   assert.equal(d.entries, 14);
   assert.equal(d.runtimeArm, "v2");
   assert.equal(d.runtimeArmSource, "growthbook");
   assert.equal(d.countTokensCalls, 0);
   const s = d.servers[0];
-  for (const k of ["name", "connectMs", "transport", "protocolEra", "negotiatedProtocolVersion", "instructionsTruncatedFrom", "instructionsTruncatedTo"]) assert.ok(k in s, k);
+  for (const k of [
+    "name",
+    "connectMs",
+    "transport",
+    "protocolEra",
+    "negotiatedProtocolVersion",
+    "instructionsTruncatedFrom",
+    "instructionsTruncatedTo",
+  ])
+    assert.ok(k in s, k);
   assert.deepEqual([s.instructionsTruncatedFrom, s.instructionsTruncatedTo], [20000, 2048]);
   assert.deepEqual(Object.keys(d.events[0]).slice(0, 5), ["time", "level", "kind", "server", "text"]);
   assert.equal(d.events.length, 14);
@@ -27,14 +44,35 @@ test("debug --json: the contract's fields", async () => {
 test("debug: persisted results and count_tokens; --stream-json adds the init statuses", async () => {
   const j = parseEnvelope(await runCli(["debug", "samples/logs/debug/large-output.debug.txt", "--json"]), "debug");
   assert.equal(j.debug.countTokensCalls, 1);
-  assert.deepEqual(j.debug.persisted.map((p: any) => [p.size]), [["51.7KB"]]);
-  const late = parseEnvelope(await runCli(["debug", "samples/logs/debug/late-server.debug.txt", "--stream-json", "samples/logs/claude-p/late-server.stream.jsonl", "--json"]), "debug");
+  assert.deepEqual(
+    j.debug.persisted.map((p: any) => [p.size]),
+    [["51.7KB"]],
+  );
+  const late = parseEnvelope(
+    await runCli([
+      "debug",
+      "samples/logs/debug/late-server.debug.txt",
+      "--stream-json",
+      "samples/logs/claude-p/late-server.stream.jsonl",
+      "--json",
+    ]),
+    "debug",
+  );
   assert.equal(late.debug.servers[0].initStatus, "pending");
   assert.ok(late.debug.flags.includes('server "lab" was pending in the claude -p init event'));
   assert.deepEqual(late.run.pendingServers, ["lab"]);
   assert.equal(late.run.mainModel, "claude-opus-5-5");
-  assert.deepEqual(late.run.models.map((m: any) => [m.model, m.role, m.inputTokens]), [["claude-opus-5-5", "main", 12], ["claude-haiku-4-5-20251001", "background", 961]]);
-  assert.deepEqual(late.inputs.map((i: any) => i.kind), ["debug-log", "stream-json"]);
+  assert.deepEqual(
+    late.run.models.map((m: any) => [m.model, m.role, m.inputTokens]),
+    [
+      ["claude-opus-5-5", "main", 12],
+      ["claude-haiku-4-5-20251001", "background", 961],
+    ],
+  );
+  assert.deepEqual(
+    late.inputs.map((i: any) => i.kind),
+    ["debug-log", "stream-json"],
+  );
 });
 
 test("rpc --json: the contract's fields", async () => {
@@ -95,7 +133,11 @@ for (const format of ["table", "markdown", "json", "csv"] as const) {
 }
 
 test("tables stop at 1,000 rows unless --all-events; --json keeps every event", async () => {
-  const log = Array.from({ length: 1500 }, (_, i) => `2026-09-30T05:12:03.${String(i % 1000).padStart(3, "0")}Z [DEBUG] [API REQUEST] /v1/messages source=sdk`).join("\n") + "\n";
+  const log =
+    Array.from(
+      { length: 1500 },
+      (_, i) => `2026-09-30T05:12:03.${String(i % 1000).padStart(3, "0")}Z [DEBUG] [API REQUEST] /v1/messages source=sdk`,
+    ).join("\n") + "\n";
   const table = await runCli(["debug", "-", "--format", "markdown"], { stdin: log });
   assert.match(table.stdout, /first 1000 of 1500 events shown/);
   assert.equal(table.stdout.split("\n").filter((l) => l.includes("| api-request |")).length, 1000);
@@ -112,11 +154,15 @@ test("debug on failures: killed and errored servers with their last error in the
   assert.match(r.stdout, /\| docs \| errored \| http \|.*\| Connection error: \\\[ \{ "code": "invalid_union"/);
   assert.match(r.stdout, /\| lab \| killed \(SIGINT → SIGTERM → SIGKILL\) \|.*\| SIGTERM failed, sending SIGKILL to MCP server process \|/);
   assert.match(r.stdout, /- \*\*errors\*\*: 3/);
-  for (const kind of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"]) assert.match(r.stdout, new RegExp(`\\| ${kind} \\|`), kind);
+  for (const kind of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"])
+    assert.match(r.stdout, new RegExp(`\\| ${kind} \\|`), kind);
   assert.match(r.stdout, /### count_tokens requests and what came just before them/);
   const j = parseEnvelope(await runCli(["debug", "samples/logs/debug/failures.debug.txt", "--json"]), "debug");
   assert.equal(j.debug.servers.find((s: any) => s.name === "docs").lastError.split("\n").length, 11, "JSON keeps the whole body");
-  assert.deepEqual(j.debug.countTokens.map((c: any) => c.before.kind), ["api-request", "mcp-tool-done"]);
+  assert.deepEqual(
+    j.debug.countTokens.map((c: any) => c.before.kind),
+    ["api-request", "mcp-tool-done"],
+  );
 });
 
 test("debug on a paste without headers: read, not malformed", async () => {

@@ -20,19 +20,42 @@ test("demo: the report on the package's own evidence, from any cwd, with no warn
   const r = await inEmptyDir((cwd) => runCli(["demo"], { cwd }));
   assert.equal(r.code, 0, r.stderr);
   assert.ok(r.stdout.startsWith(`Session report — ${DEMO_ID}\n`), r.stdout.slice(0, 200));
-  for (const title of ["Tool annotations (tools/list _meta)", "Handshake", "Parse health"]) assert.ok(r.stdout.includes(title), `missing ${title}`);
-  assert.equal(r.stderr, `next: ccforensics sessions to list your own sessions, then ccforensics report <id>; this demo's requests alone: ccforensics requests c0ffee00 --claude-dir ${sample("claude-home")}\n`);
+  for (const title of ["Tool annotations (tools/list _meta)", "Handshake", "Parse health"])
+    assert.ok(r.stdout.includes(title), `missing ${title}`);
+  assert.equal(
+    r.stderr,
+    `next: ccforensics sessions to list your own sessions, then ccforensics report <id>; this demo's requests alone: ccforensics requests c0ffee00 --claude-dir ${sample("claude-home")}\n`,
+  );
 });
 
 test("demo --json is report on the same files, the big server's tools/list included", async () => {
   const demo = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
-  const report = parseEnvelope(await runCli(["report", DEMO_ID, "--claude-dir", sample("claude-home"), "--rpc-log", sample("demo", "rpc-log.jsonl"),
-    "--stream-json", sample("demo", "claude-p.stream.jsonl"), "--tools", sample("demo", "big-tools-list.json"), "--json"]), "report");
+  const report = parseEnvelope(
+    await runCli([
+      "report",
+      DEMO_ID,
+      "--claude-dir",
+      sample("claude-home"),
+      "--rpc-log",
+      sample("demo", "rpc-log.jsonl"),
+      "--stream-json",
+      sample("demo", "claude-p.stream.jsonl"),
+      "--tools",
+      sample("demo", "big-tools-list.json"),
+      "--json",
+    ]),
+    "report",
+  );
   assert.deepEqual(demo, report);
   assert.equal(demo.summary.toolsList, sample("demo", "big-tools-list.json"));
-  assert.deepEqual(demo.toolResults.map((t: any) => [t.tool, t.check, t.annotated]), [
-    ["mcp__big__emit_text", "size", false], ["mcp__big__emit_text", "token", false], ["Read", "inline", null],
-  ]);
+  assert.deepEqual(
+    demo.toolResults.map((t: any) => [t.tool, t.check, t.annotated]),
+    [
+      ["mcp__big__emit_text", "size", false],
+      ["mcp__big__emit_text", "token", false],
+      ["Read", "inline", null],
+    ],
+  );
   assert.equal(demo.inputs.length, 7);
 });
 
@@ -43,7 +66,15 @@ test("demo takes the report's format options and refuses evidence flags and targ
   const red = await runCli(["demo", "--redact", "--format", "csv"]);
   assert.equal(red.code, 0, red.stderr);
   assert.ok(!red.stdout.includes(DEMO_ID));
-  for (const args of [["--claude-dir", "x"], ["--rpc-log", "x"], ["--stream-json", "x"], ["--debug-file", "x"], ["--baseline", "x"], [DEMO_ID], ["--tools", "x"]]) {
+  for (const args of [
+    ["--claude-dir", "x"],
+    ["--rpc-log", "x"],
+    ["--stream-json", "x"],
+    ["--debug-file", "x"],
+    ["--baseline", "x"],
+    [DEMO_ID],
+    ["--tools", "x"],
+  ]) {
     const r = await runCli(["demo", ...args]);
     assert.equal(r.code, 2, `demo ${args.join(" ")}: ${r.stderr}`);
     assert.equal(r.stdout, "");
@@ -66,9 +97,14 @@ test("report --tools: annotations from a tools/list file; a file with no tools i
 
 test("report: each count_tokens request with the tool result in flight (the tool's own size), not a claimed cause", async () => {
   const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
-  assert.deepEqual(j.debug.countTokens.map((c: any) => [c.before.kind, c.toolResult.tool, c.toolResult.chars]), [
-    ["mcp-tool-done", "mcp__big__emit_text", 52000],
-    ["mcp-tool-done", "mcp__big__emit_text", 66000],
-  ]);
-  assert.ok(j.debug.flags.includes("2 /v1/messages/count_tokens request(s): during a mcp__big__emit_text result (52,000 chars, 66,000 chars) ×2"));
+  assert.deepEqual(
+    j.debug.countTokens.map((c: any) => [c.before.kind, c.toolResult.tool, c.toolResult.chars]),
+    [
+      ["mcp-tool-done", "mcp__big__emit_text", 52000],
+      ["mcp-tool-done", "mcp__big__emit_text", 66000],
+    ],
+  );
+  assert.ok(
+    j.debug.flags.includes("2 /v1/messages/count_tokens request(s): during a mcp__big__emit_text result (52,000 chars, 66,000 chars) ×2"),
+  );
 });

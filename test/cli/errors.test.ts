@@ -48,11 +48,15 @@ test("a prefix shorter than 6 characters is refused: exit 2", async () => {
 });
 
 test("CLAUDE_CONFIG_DIR (comma list) is searched when --claude-dir is absent; --claude-dir wins over it", async () => {
-  const r = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002", "--json"], { env: { CLAUDE_CONFIG_DIR: `/nowhere,${HOME}` } });
+  const r = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002", "--json"], {
+    env: { CLAUDE_CONFIG_DIR: `/nowhere,${HOME}` },
+  });
   assert.equal(parseEnvelope(r, "requests").requests.length, 1);
-  const r2 = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002"], { env: { CLAUDE_CONFIG_DIR: HOME }, });
+  const r2 = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002"], { env: { CLAUDE_CONFIG_DIR: HOME } });
   assert.equal(r2.code, 0);
-  const r3 = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002", "--claude-dir", "/nowhere"], { env: { CLAUDE_CONFIG_DIR: HOME } });
+  const r3 = await runCli(["requests", "abcdef12-0000-4000-8000-000000000002", "--claude-dir", "/nowhere"], {
+    env: { CLAUDE_CONFIG_DIR: HOME },
+  });
   assert.equal(r3.code, 2);
 });
 
@@ -73,11 +77,17 @@ test("a missing file is a usage error: exit 2", async () => {
 test("control characters from evidence never reach the terminal raw", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-esc-"));
   const f = join(dir, "esc.jsonl");
-  writeFileSync(f, `{"type":"assistant","message":{"id":"m\\u001b[31m","model":"evil\\u001b]0;title\\u0007\\u202e\\u009b2J","content":[],"stop_reason":"end_turn","usage":{"input_tokens":1}}}\nnot json \u001b[2J\n`);
+  writeFileSync(
+    f,
+    `{"type":"assistant","message":{"id":"m\\u001b[31m","model":"evil\\u001b]0;title\\u0007\\u202e\\u009b2J","content":[],"stop_reason":"end_turn","usage":{"input_tokens":1}}}\nnot json \u001b[2J\n`,
+  );
   for (const format of ["table", "markdown", "csv", "json"]) {
     const r = await runCli(["requests", f, "--format", format]);
     assert.equal(r.code, 0);
-    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(r.stdout.replace(/\r\n/g, "\n")), `${format} stdout has a raw control character`);
+    assert.ok(
+      !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(r.stdout.replace(/\r\n/g, "\n")),
+      `${format} stdout has a raw control character`,
+    );
     assert.ok(!/\u001b/.test(r.stderr), `${format} stderr has a raw ESC`);
     assert.match(r.stdout + r.stderr, format === "json" ? /\\u001b/ : /\\x1b/);
   }

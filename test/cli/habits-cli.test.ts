@@ -52,14 +52,21 @@ test("did-you-mean: a mistyped command or flag gets the nearest one; a far one g
 });
 
 test("a common option a command does not use is refused (exit 2), naming the commands that take it", async () => {
-  usage(await runCli(["sessions", "--baseline", "foo"]), /--baseline does not apply to sessions; it goes with instructions, report, compare/);
-  usage(await runCli(["rpc", sample("logs", "rpc", "legacy-fallback.lab.jsonl"), "--claude-dir", HOME]), /--claude-dir does not apply to rpc/);
+  usage(
+    await runCli(["sessions", "--baseline", "foo"]),
+    /--baseline does not apply to sessions; it goes with instructions, report, compare/,
+  );
+  usage(
+    await runCli(["rpc", sample("logs", "rpc", "legacy-fallback.lab.jsonl"), "--claude-dir", HOME]),
+    /--claude-dir does not apply to rpc/,
+  );
   usage(await runCli(["requests", BASIC, "--no-subagents", "--rpc-log", "x"]), /--rpc-log does not apply to requests/);
   usage(await runCli(["lab", "output", "--format", "json"]), /--format does not apply to lab/);
 });
 
 test("every command says which common options it takes", () => {
-  for (const spec of COMMANDS) assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);
+  for (const spec of COMMANDS)
+    assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);
 });
 
 test("every command refuses every common option it does not take, in one message naming the ones that do", async () => {
@@ -97,7 +104,18 @@ test("every command's help lists its own options first, then the common ones it 
 test("the session filters are accepted by every command that looks sessions up", async () => {
   for (const cmd of ["sessions", "requests", "instructions", "outputs", "report", "inventory"]) {
     const args = cmd === "sessions" ? [cmd] : [cmd, "c0ffee00"];
-    const r = await runCli([...args, "--claude-dir", HOME, "--project", "lab-demo", "--since", "2000-01-01", "--until", "2100-01-01", "--json"]);
+    const r = await runCli([
+      ...args,
+      "--claude-dir",
+      HOME,
+      "--project",
+      "lab-demo",
+      "--since",
+      "2000-01-01",
+      "--until",
+      "2100-01-01",
+      "--json",
+    ]);
     assert.equal(r.code, 0, `${cmd}: ${r.stderr}`);
   }
   const s = JSON.parse((await runCli(["sessions", "--claude-dir", HOME, "--until", "2000-01-01", "--json"])).stdout);
@@ -119,9 +137,16 @@ test("--tz: tables and markdown show times in the zone, JSON and CSV stay UTC; T
     assert.equal(Date.parse(u[i]!), Date.parse(t[i]!), "the same instant");
   }
   assert.equal((await runCli(["requests", BASIC, "--format", "markdown"], { env: { TZ: "Asia/Tokyo" } })).stdout, tokyo.stdout);
-  assert.equal((await runCli(["requests", BASIC, "--format", "markdown", "--tz", "UTC"], { env: { TZ: "Asia/Tokyo" } })).stdout, utc.stdout);
+  assert.equal(
+    (await runCli(["requests", BASIC, "--format", "markdown", "--tz", "UTC"], { env: { TZ: "Asia/Tokyo" } })).stdout,
+    utc.stdout,
+  );
   for (const f of ["json", "csv"]) {
-    assert.equal((await runCli(["requests", BASIC, "--format", f, "--tz", "Asia/Tokyo"])).stdout, (await runCli(["requests", BASIC, "--format", f])).stdout, f);
+    assert.equal(
+      (await runCli(["requests", BASIC, "--format", f, "--tz", "Asia/Tokyo"])).stdout,
+      (await runCli(["requests", BASIC, "--format", f])).stdout,
+      f,
+    );
   }
   const table = await runCli(["sessions", "--claude-dir", HOME, "--tz", "America/New_York"]);
   assert.equal(table.code, 0, table.stderr);
@@ -135,15 +160,23 @@ test("--tz: tables and markdown show times in the zone, JSON and CSV stay UTC; T
 
 test("-o FILE writes the document there (stdout stays empty), beside --chart; a config dir is refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-out-"));
-  const r = await runCli(["requests", DEMO, "--claude-dir", HOME, "-o", "doc.md", "--format", "markdown", "--chart", "g.svg"], { cwd: dir });
+  const r = await runCli(["requests", DEMO, "--claude-dir", HOME, "-o", "doc.md", "--format", "markdown", "--chart", "g.svg"], {
+    cwd: dir,
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "");
-  assert.equal(readFileSync(join(dir, "doc.md"), "utf8"), (await runCli(["requests", DEMO, "--claude-dir", HOME, "--format", "markdown"])).stdout);
+  assert.equal(
+    readFileSync(join(dir, "doc.md"), "utf8"),
+    (await runCli(["requests", DEMO, "--claude-dir", HOME, "--format", "markdown"])).stdout,
+  );
   assert.ok(existsSync(join(dir, "g.svg")));
   const j = await runCli(["inventory", BASIC, "--output", join(dir, "inv.json"), "-j"]);
   assert.equal(j.code, 0, j.stderr);
   assert.equal(JSON.parse(readFileSync(join(dir, "inv.json"), "utf8")).command, "inventory");
-  usage(await runCli(["requests", DEMO, "--claude-dir", HOME, "-o", join(HOME, "out.md")]), /--output .*refusing to write inside the Claude config dir/);
+  usage(
+    await runCli(["requests", DEMO, "--claude-dir", HOME, "-o", join(HOME, "out.md")]),
+    /--output .*refusing to write inside the Claude config dir/,
+  );
   assert.equal(existsSync(join(HOME, "out.md")), false);
   usage(await runCli(["requests", BASIC, "-o", join(dir, "no", "such", "x.md")]), /no such directory/);
   usage(await runCli(["requests", BASIC, "-o", dir]), /is a directory/);
@@ -176,7 +209,11 @@ test("completion prints a bash/zsh script, and the script's own call lists the c
 
 test("progress reaches a terminal stderr with the total and a percentage, and is cleared; a pipe gets none", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-progress-"));
-  const line = JSON.stringify({ type: "assistant", timestamp: "2026-11-01T00:00:00Z", message: { id: "m", model: "x", role: "assistant", content: [], usage: { input_tokens: 1 } } });
+  const line = JSON.stringify({
+    type: "assistant",
+    timestamp: "2026-11-01T00:00:00Z",
+    message: { id: "m", model: "x", role: "assistant", content: [], usage: { input_tokens: 1 } },
+  });
   const file = join(dir, "big.jsonl");
   writeFileSync(file, `${Array.from({ length: 3000 }, () => line).join("\n")}\n`);
   const r = await runCli(["requests", file, "--json"], { tty: { stderr: true } });

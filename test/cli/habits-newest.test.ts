@@ -12,7 +12,10 @@ const TTY = { stdin: true };
 function rec(type: "user" | "assistant", ts: string | undefined, cwd: string, id: string): string {
   const base = { type, sessionId: "x", cwd, ...(ts ? { timestamp: ts } : {}) };
   if (type === "user") return JSON.stringify({ ...base, message: { role: "user", content: "hi" } });
-  return JSON.stringify({ ...base, message: { id, model: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } });
+  return JSON.stringify({
+    ...base,
+    message: { id, model: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } },
+  });
 }
 
 /** A config dir: per session its project, record times (none: no timestamps) and file mtime. */
@@ -106,7 +109,10 @@ test("stdin not a terminal and no target still reads stdin; the filters refuse a
   const line = rec("assistant", "2026-11-01T00:00:00Z", "/x", "m1");
   const r = await runCli(["requests", "--claude-dir", DIR, "--json"], { stdin: `${line}\n` });
   assert.equal(JSON.parse(r.stdout).inputs[0].path, "-");
-  for (const args of [["requests", "--since", "7d"], ["requests", sample("basic", "11111111-2222-4333-8444-555555555555.jsonl"), "--project", "x"]]) {
+  for (const args of [
+    ["requests", "--since", "7d"],
+    ["requests", sample("basic", "11111111-2222-4333-8444-555555555555.jsonl"), "--project", "x"],
+  ]) {
     const bad = await runCli([...args, "--claude-dir", DIR], { stdin: `${line}\n` });
     assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /picks among the sessions under the config dirs; it does not apply to (stdin|a transcript path)/);

@@ -16,17 +16,60 @@ function usage(i: number) {
 }
 
 function stream(resultOutput: number): string {
-  const lines: object[] = [{ type: "system", subtype: "init", session_id: SID, cwd: "/tmp/x", model: "claude-opus-5-5", tools: ["Bash"], mcp_servers: [] }];
+  const lines: object[] = [
+    { type: "system", subtype: "init", session_id: SID, cwd: "/tmp/x", model: "claude-opus-5-5", tools: ["Bash"], mcp_servers: [] },
+  ];
   for (let i = 0; i < OUT.length; i++) {
     const id = `msg_0${i}`;
     const last = i === OUT.length - 1;
-    lines.push({ type: "assistant", session_id: SID, parent_tool_use_id: null, uuid: `a${i}t`, message: { id, model: "claude-opus-5-5", role: "assistant", stop_reason: null, usage: usage(i), content: [{ type: "text", text: "ok" }] } });
+    lines.push({
+      type: "assistant",
+      session_id: SID,
+      parent_tool_use_id: null,
+      uuid: `a${i}t`,
+      message: {
+        id,
+        model: "claude-opus-5-5",
+        role: "assistant",
+        stop_reason: null,
+        usage: usage(i),
+        content: [{ type: "text", text: "ok" }],
+      },
+    });
     if (!last) {
-      lines.push({ type: "assistant", session_id: SID, parent_tool_use_id: null, uuid: `a${i}u`, message: { id, model: "claude-opus-5-5", role: "assistant", stop_reason: null, usage: usage(i), content: [{ type: "tool_use", id: `toolu_${i}`, name: "Bash", input: {} }] } });
-      lines.push({ type: "user", session_id: SID, parent_tool_use_id: null, uuid: `u${i}`, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: "x".repeat(100 * (i + 1)) }] } });
+      lines.push({
+        type: "assistant",
+        session_id: SID,
+        parent_tool_use_id: null,
+        uuid: `a${i}u`,
+        message: {
+          id,
+          model: "claude-opus-5-5",
+          role: "assistant",
+          stop_reason: null,
+          usage: usage(i),
+          content: [{ type: "tool_use", id: `toolu_${i}`, name: "Bash", input: {} }],
+        },
+      });
+      lines.push({
+        type: "user",
+        session_id: SID,
+        parent_tool_use_id: null,
+        uuid: `u${i}`,
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: "x".repeat(100 * (i + 1)) }] },
+      });
     }
   }
-  lines.push({ type: "result", subtype: "success", session_id: SID, num_turns: 4, duration_ms: 9000, total_cost_usd: 0.1, usage: { input_tokens: 12, cache_creation_input_tokens: 10000, cache_read_input_tokens: 83000, output_tokens: resultOutput }, modelUsage: {} });
+  lines.push({
+    type: "result",
+    subtype: "success",
+    session_id: SID,
+    num_turns: 4,
+    duration_ms: 9000,
+    total_cost_usd: 0.1,
+    usage: { input_tokens: 12, cache_creation_input_tokens: 10000, cache_read_input_tokens: 83000, output_tokens: resultOutput },
+    modelUsage: {},
+  });
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
 
@@ -34,7 +77,24 @@ function stream(resultOutput: number): string {
 function transcript(): string {
   const lines: object[] = [];
   for (let i = 0; i < OUT.length; i++) {
-    lines.push({ type: "assistant", sessionId: SID, uuid: `t${i}`, parentUuid: null, isSidechain: false, cwd: "/tmp/x", version: "2.1.39", timestamp: `2026-11-01T10:00:0${i}.000Z`, message: { id: `msg_0${i}`, model: "claude-opus-5-5", role: "assistant", stop_reason: null, usage: usage(i), content: [{ type: "text", text: "ok" }] } });
+    lines.push({
+      type: "assistant",
+      sessionId: SID,
+      uuid: `t${i}`,
+      parentUuid: null,
+      isSidechain: false,
+      cwd: "/tmp/x",
+      version: "2.1.39",
+      timestamp: `2026-11-01T10:00:0${i}.000Z`,
+      message: {
+        id: `msg_0${i}`,
+        model: "claude-opus-5-5",
+        role: "assistant",
+        stop_reason: null,
+        usage: usage(i),
+        content: [{ type: "text", text: "ok" }],
+      },
+    });
   }
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
@@ -54,11 +114,26 @@ test("report --stream-json alone: the transcript is not here, the requests come 
   assert.equal(j.summary.transcriptMissing, true);
   assert.equal(j.summary.requestsFrom, "claude-p-output");
   assert.equal(j.summary.requestsAllChains, 4);
-  assert.deepEqual(j.requests.map((r: any) => r.fragments), [2, 2, 2, 1]);
-  assert.deepEqual(j.requests.map((r: any) => r.totalInputTokens), [21003, 22503, 24003, 25503]);
-  assert.deepEqual(j.requests.map((r: any) => r.added.toolResultChars), [0, 100, 200, 300]);
-  assert.deepEqual(j.requests.map((r: any) => r.outputSource), ["claude-p-result", "claude-p-result", "claude-p-result", "claude-p-result"]);
-  assert.deepEqual(j.requests.map((r: any) => r.outputTokensRecorded), OUT);
+  assert.deepEqual(
+    j.requests.map((r: any) => r.fragments),
+    [2, 2, 2, 1],
+  );
+  assert.deepEqual(
+    j.requests.map((r: any) => r.totalInputTokens),
+    [21003, 22503, 24003, 25503],
+  );
+  assert.deepEqual(
+    j.requests.map((r: any) => r.added.toolResultChars),
+    [0, 100, 200, 300],
+  );
+  assert.deepEqual(
+    j.requests.map((r: any) => r.outputSource),
+    ["claude-p-result", "claude-p-result", "claude-p-result", "claude-p-result"],
+  );
+  assert.deepEqual(
+    j.requests.map((r: any) => r.outputTokensRecorded),
+    OUT,
+  );
   assert.equal(j.totals[0].outputPlaceholders, 0);
   const t = await runCli(["report", "--claude-dir", home, "--stream-json", run]);
   assert.equal(t.code, 0, t.stderr);
@@ -89,19 +164,35 @@ test("requests --stream-json alone: the same rows, with a note that the transcri
 });
 
 test("transcript found: output counts confirmed by the result are not placeholders; a mismatch keeps the flag", async () => {
-  for (const [resultOutput, source, placeholders] of [[2880, "claude-p-result", 0], [2881, "placeholder", 4]] as const) {
+  for (const [resultOutput, source, placeholders] of [
+    [2880, "claude-p-result", 0],
+    [2881, "placeholder", 4],
+  ] as const) {
     const { run, home } = setup(resultOutput);
     writeFileSync(join(home, "projects", "-tmp-x", `${SID}.jsonl`), transcript());
     const j = parseEnvelope(await runCli(["report", "--claude-dir", home, "--stream-json", run, "--json"]), "report");
     assert.equal(j.summary.requestsFrom, "transcript");
     assert.equal(j.summary.transcriptMissing, false);
-    assert.deepEqual(j.requests.map((r: any) => r.outputSource), Array(4).fill(source), `result ${resultOutput}`);
-    assert.deepEqual(j.requests.map((r: any) => r.outputPlaceholder), Array(4).fill(placeholders > 0));
-    assert.deepEqual(j.requests.map((r: any) => r.outputTokens), OUT);
+    assert.deepEqual(
+      j.requests.map((r: any) => r.outputSource),
+      Array(4).fill(source),
+      `result ${resultOutput}`,
+    );
+    assert.deepEqual(
+      j.requests.map((r: any) => r.outputPlaceholder),
+      Array(4).fill(placeholders > 0),
+    );
+    assert.deepEqual(
+      j.requests.map((r: any) => r.outputTokens),
+      OUT,
+    );
     assert.equal(j.totals[0].outputPlaceholders, placeholders);
     // Without the run the transcript alone cannot tell: placeholders, as recorded.
     const alone = parseEnvelope(await runCli(["requests", "--claude-dir", home, SID, "--json"]), "requests");
-    assert.deepEqual(alone.requests.map((r: any) => r.outputSource), Array(4).fill("placeholder"));
+    assert.deepEqual(
+      alone.requests.map((r: any) => r.outputSource),
+      Array(4).fill("placeholder"),
+    );
   }
 });
 
@@ -111,7 +202,20 @@ test("every count says what it counts: sessions counts the main chain, report al
   writeFileSync(join(folder, `${SID}.jsonl`), transcript());
   mkdirSync(join(folder, SID, "subagents"), { recursive: true });
   const agent = join(folder, SID, "subagents", "agent-a77.jsonl");
-  writeFileSync(agent, JSON.stringify({ type: "assistant", sessionId: SID, agentId: "a77", isSidechain: true, uuid: "s1", parentUuid: null, cwd: "/tmp/x", timestamp: "2026-11-01T10:00:05.000Z", message: { id: "msg_s1", model: "claude-haiku-5", role: "assistant", stop_reason: "end_turn", usage: usage(0), content: [] } }) + "\n");
+  writeFileSync(
+    agent,
+    JSON.stringify({
+      type: "assistant",
+      sessionId: SID,
+      agentId: "a77",
+      isSidechain: true,
+      uuid: "s1",
+      parentUuid: null,
+      cwd: "/tmp/x",
+      timestamp: "2026-11-01T10:00:05.000Z",
+      message: { id: "msg_s1", model: "claude-haiku-5", role: "assistant", stop_reason: "end_turn", usage: usage(0), content: [] },
+    }) + "\n",
+  );
   const s = await runCli(["sessions", "--claude-dir", home]);
   assert.equal(s.code, 0, s.stderr);
   assert.match(s.stdout, /requests \(main chain\)/);

@@ -26,7 +26,12 @@ function expand(pattern: string): string[] {
     paths = paths.flatMap((p) => {
       if (!seg.includes("*")) return [p ? `${p}/${seg}` : seg];
       const dir = join(ROOT, p);
-      return existsSync(dir) ? readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => (p ? `${p}/${f}` : f)) : [];
+      return existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => re.test(f))
+            .sort()
+            .map((f) => (p ? `${p}/${f}` : f))
+        : [];
     });
   }
   assert.ok(paths.length > 0, `glob ${pattern} matches nothing in the checkout`);

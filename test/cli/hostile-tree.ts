@@ -32,15 +32,29 @@ export interface HostileTree {
 function persisted(id: string, path: string, session: string, line: number): string {
   const content = `<persisted-output>\nOutput too large (1.2KB). Full output saved to: ${path}\n\nPreview (first 2KB):\nhello\n</persisted-output>`;
   return JSON.stringify({
-    type: "user", sessionId: session, cwd: "/tmp/lab/demo", uuid: `u-${line}`, timestamp: `2026-11-02T10:00:${String(line).padStart(2, "0")}.000Z`,
+    type: "user",
+    sessionId: session,
+    cwd: "/tmp/lab/demo",
+    uuid: `u-${line}`,
+    timestamp: `2026-11-02T10:00:${String(line).padStart(2, "0")}.000Z`,
     message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content }] },
   });
 }
 
 function assistant(session: string, line: number): string {
   return JSON.stringify({
-    type: "assistant", sessionId: session, cwd: "/tmp/lab/demo", uuid: `a-${line}`, timestamp: `2026-11-02T10:00:${String(line).padStart(2, "0")}.000Z`,
-    message: { id: `msg_${line}`, role: "assistant", model: "claude-x", content: [{ type: "text", text: "ok" }], usage: { input_tokens: 10, output_tokens: 2 } },
+    type: "assistant",
+    sessionId: session,
+    cwd: "/tmp/lab/demo",
+    uuid: `a-${line}`,
+    timestamp: `2026-11-02T10:00:${String(line).padStart(2, "0")}.000Z`,
+    message: {
+      id: `msg_${line}`,
+      role: "assistant",
+      model: "claude-x",
+      content: [{ type: "text", text: "ok" }],
+      usage: { input_tokens: 10, output_tokens: 2 },
+    },
   });
 }
 
@@ -57,8 +71,14 @@ export function buildHostileTree(root: string): HostileTree {
   cpSync(sample("claude-home"), cfg, { recursive: true });
   const secretLine = `root:x:0:0:${SECRET}:/root:/bin/bash`;
   writeFileSync(join(outside, "secret.txt"), `${secretLine}\n`);
-  writeFileSync(join(outside, "session.jsonl"), `${JSON.stringify({ type: "user", sessionId: "beef", message: { role: "user", content: SECRET } })}\n${secretLine}\n`);
-  writeFileSync(join(outside, "agent-evil.jsonl"), `${JSON.stringify({ type: "user", sessionId: FEED, message: { role: "user", content: SECRET } })}\n${secretLine}\n`);
+  writeFileSync(
+    join(outside, "session.jsonl"),
+    `${JSON.stringify({ type: "user", sessionId: "beef", message: { role: "user", content: SECRET } })}\n${secretLine}\n`,
+  );
+  writeFileSync(
+    join(outside, "agent-evil.jsonl"),
+    `${JSON.stringify({ type: "user", sessionId: FEED, message: { role: "user", content: SECRET } })}\n${secretLine}\n`,
+  );
   mkdirSync(join(outside, "tr"));
   writeFileSync(join(outside, "tr", "toolu_x.txt"), `${secretLine}\n`);
   mkdirSync(join(outside, "proj"));
@@ -77,7 +97,10 @@ export function buildHostileTree(root: string): HostileTree {
   symlinkSync(join(feed, "subagents", "agent-self.jsonl"), join(feed, "subagents", "agent-self.jsonl"));
   symlinkSync(join(outside, "secret.txt"), join(cfg, "debug", `${FEED}.txt`));
 
-  writeFileSync(join(proj, `${DOOD}.jsonl`), `${[assistant(DOOD, 1), persisted("toolu_d1", "/home/dev/.claude/x/tool-results/toolu_x.txt", DOOD, 2)].join("\n")}\n`);
+  writeFileSync(
+    join(proj, `${DOOD}.jsonl`),
+    `${[assistant(DOOD, 1), persisted("toolu_d1", "/home/dev/.claude/x/tool-results/toolu_x.txt", DOOD, 2)].join("\n")}\n`,
+  );
   mkdirSync(join(proj, DOOD));
   symlinkSync(join(outside, "tr"), join(proj, DOOD, "tool-results"));
   execFileSync("mkfifo", [join(cfg, "debug", `${DOOD}.txt`)]);

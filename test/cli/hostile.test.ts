@@ -50,37 +50,50 @@ function assertConfined(r: { touched: Array<[string, string]> }, named: string[]
   }
 }
 
-test("hostile tree: every command and format exits 0, reads nothing outside the config dir, never prints the secret", { timeout: 240000 }, async () => {
-  const cfg = ["--claude-dir", "cfg"];
-  // Every format where a leak would show (report holds every section); one format elsewhere, since access does not depend on it.
-  const runs: Array<[string[], string[], string[]]> = [[["sessions", ...cfg], [], FORMATS]];
-  for (const id of [FEED, DOOD]) {
-    runs.push([["report", id, ...cfg], [id], FORMATS]);
-    for (const cmd of ["requests", "outputs", "instructions", "inventory"]) runs.push([[cmd, id, ...cfg], [id], [cmd === "outputs" ? "csv" : "table"]]);
-  }
-  for (const [args, named, formats] of runs) {
-    for (const format of formats) {
-      const r = await run([...args, "--format", format]);
-      const what = `${args.join(" ")} --format ${format}`;
-      assert.equal(r.code, 0, `${what}: ${r.stderr}`);
-      assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), `${what}: the secret leaked`);
-      assert.ok(!r.stdout.includes("root:x:0:0"), `${what}: passwd-like content leaked`);
-      assertConfined(r, named, what);
+test(
+  "hostile tree: every command and format exits 0, reads nothing outside the config dir, never prints the secret",
+  { timeout: 240000 },
+  async () => {
+    const cfg = ["--claude-dir", "cfg"];
+    // Every format where a leak would show (report holds every section); one format elsewhere, since access does not depend on it.
+    const runs: Array<[string[], string[], string[]]> = [[["sessions", ...cfg], [], FORMATS]];
+    for (const id of [FEED, DOOD]) {
+      runs.push([["report", id, ...cfg], [id], FORMATS]);
+      for (const cmd of ["requests", "outputs", "instructions", "inventory"])
+        runs.push([[cmd, id, ...cfg], [id], [cmd === "outputs" ? "csv" : "table"]]);
     }
-  }
-  assert.deepEqual(snapshot(t.cfg), before0, "the config dir changed");
-});
+    for (const [args, named, formats] of runs) {
+      for (const format of formats) {
+        const r = await run([...args, "--format", format]);
+        const what = `${args.join(" ")} --format ${format}`;
+        assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+        assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), `${what}: the secret leaked`);
+        assert.ok(!r.stdout.includes("root:x:0:0"), `${what}: passwd-like content leaked`);
+        assertConfined(r, named, what);
+      }
+    }
+    assert.deepEqual(snapshot(t.cfg), before0, "the config dir changed");
+  },
+);
 
 test("hostile tree: skipped files are listed in health and in one stderr line", async () => {
   const s = await run(["sessions", "--claude-dir", "cfg", "--json"]);
   const sj = JSON.parse(s.stdout);
   const skipped = (sj.health.skipped as Array<{ path: string; reason: string }>).map((x) => x.path);
-  assert.ok(skipped.some((p) => p.endsWith("beef0000-1111-4222-8333-444444444444.jsonl")), skipped.join(", "));
-  assert.ok(skipped.some((p) => p.endsWith("-evil-proj")), skipped.join(", "));
+  assert.ok(
+    skipped.some((p) => p.endsWith("beef0000-1111-4222-8333-444444444444.jsonl")),
+    skipped.join(", "),
+  );
+  assert.ok(
+    skipped.some((p) => p.endsWith("-evil-proj")),
+    skipped.join(", "),
+  );
   assert.equal(s.stderr.split("\n").filter((l) => l.includes("skipped")).length, 1, s.stderr);
 
   const r = JSON.parse((await run(["report", FEED, "--claude-dir", "cfg", "--json"])).stdout);
-  const why = new Map((r.health.skipped as Array<{ path: string; reason: string }>).map((x) => [x.path.slice(x.path.lastIndexOf("/") + 1), x.reason]));
+  const why = new Map(
+    (r.health.skipped as Array<{ path: string; reason: string }>).map((x) => [x.path.slice(x.path.lastIndexOf("/") + 1), x.reason]),
+  );
   assert.match(why.get(`${FEED}.txt`) ?? "", /real path leaves/);
   assert.match(why.get("agent-evil.jsonl") ?? "", /real path leaves/);
   assert.match(why.get("agent-self.jsonl") ?? "", /loop/);
@@ -113,9 +126,17 @@ test("hostile tree: saved paths from evidence are suspicious, never stat'ed or o
 test("non-regular targets and named files are a usage error (exit 2, one line), never a block", { timeout: 120000 }, async () => {
   const f = t.fifo;
   const cases: string[][] = [
-    ["requests", f], ["requests", "/dev/zero"], ["requests", t.root], ["inventory", f], ["debug", f], ["rpc", f], ["compare", f],
-    ["report", FEED, "--claude-dir", "cfg", "--stream-json", f], ["report", FEED, "--claude-dir", "cfg", "--debug-file", f],
-    ["report", FEED, "--claude-dir", "cfg", "--rpc-log", f], ["outputs", FEED, "--claude-dir", "cfg", "--debug-file", f],
+    ["requests", f],
+    ["requests", "/dev/zero"],
+    ["requests", t.root],
+    ["inventory", f],
+    ["debug", f],
+    ["rpc", f],
+    ["compare", f],
+    ["report", FEED, "--claude-dir", "cfg", "--stream-json", f],
+    ["report", FEED, "--claude-dir", "cfg", "--debug-file", f],
+    ["report", FEED, "--claude-dir", "cfg", "--rpc-log", f],
+    ["outputs", FEED, "--claude-dir", "cfg", "--debug-file", f],
     ["debug", join(t.cfg, "debug", "c0ffee00-1111-4222-8333-444444444444.txt"), "--stream-json", f],
     ["instructions", FEED, "--claude-dir", "cfg", "--baseline", f],
   ];

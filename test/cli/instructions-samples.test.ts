@@ -14,8 +14,18 @@ function scenario(name: string) {
   const file = readdirSync(join(projects, key)).find((f) => f.endsWith(".jsonl"))!;
   const id = file.slice(0, -".jsonl".length);
   const path = relative(ROOT, join(projects, key, file));
-  const records = readFileSync(join(ROOT, path), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  return { dir, id, path, records, debug: relative(ROOT, join(dir, "debug", `${id}.txt`)), stream: relative(ROOT, join(dir, "run.stream.jsonl")) };
+  const records = readFileSync(join(ROOT, path), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  return {
+    dir,
+    id,
+    path,
+    records,
+    debug: relative(ROOT, join(dir, "debug", `${id}.txt`)),
+    stream: relative(ROOT, join(dir, "run.stream.jsonl")),
+  };
 }
 
 /** The delivered blocks, read straight from the raw JSONL: the test's own computation, not the tool's. */
@@ -34,7 +44,10 @@ function rawBlocks(records: any[]): Array<{ line: number; server: string; text: 
 const MARK = "… [truncated]";
 const last = (t: string) => Math.max(...[...t.matchAll(/\[at (\d+)\]/g)].map((m) => Number(m[1])));
 const sizes = (t: string) => ({ chars: t.length, codePoints: [...t].length, utf8Bytes: Buffer.byteLength(t, "utf8") });
-const labText = async () => (await import(pathToFileURL(join(ROOT, "samples", "gen", "lab-text.mjs")).href)) as { labInstructions(b: string, e: string, n: number, lang?: string): string };
+const labText = async () =>
+  (await import(pathToFileURL(join(ROOT, "samples", "gen", "lab-text.mjs")).href)) as {
+    labInstructions(b: string, e: string, n: number, lang?: string): string;
+  };
 const json = async (args: string[]) => parseEnvelope(await runCli(["instructions", ...args, "--json"]), "instructions");
 
 test("1,000-char English: delta after deferred tools and agent listing, 1,167 rendered chars, nowhere else, answer matches", async () => {
@@ -43,7 +56,10 @@ test("1,000-char English: delta after deferred tools and agent listing, 1,167 re
   const [raw] = rawBlocks(s.records);
   const [r] = j.instructions;
   assert.equal(j.instructions.length, 1);
-  assert.deepEqual({ server: r.server, carrier: r.carrier, line: r.line, requestIndex: r.requestIndex }, { server: "lab", carrier: "mcp_instructions_delta", line: raw!.line, requestIndex: 1 });
+  assert.deepEqual(
+    { server: r.server, carrier: r.carrier, line: r.line, requestIndex: r.requestIndex },
+    { server: "lab", carrier: "mcp_instructions_delta", line: raw!.line, requestIndex: 1 },
+  );
   assert.deepEqual({ chars: r.chars, codePoints: r.codePoints, utf8Bytes: r.utf8Bytes }, sizes(raw!.text));
   assert.equal(r.chars, 1000);
   assert.equal(r.renderedChars, 1167, "the write-up's 1,167: 1,000 chars + 167 of heading and wrapper");
@@ -57,7 +73,10 @@ test("1,000-char English: delta after deferred tools and agent listing, 1,167 re
   assert.equal(r.initStatus, "connected");
   assert.equal(r.debugLog.status, "match");
   assert.equal(j.answer.matches, true);
-  assert.deepEqual(j.inputs.map((i: any) => i.kind), ["transcript", "debug-log", "stream-json"]);
+  assert.deepEqual(
+    j.inputs.map((i: any) => i.kind),
+    ["transcript", "debug-log", "stream-json"],
+  );
 });
 
 test("20,000-char English: 2,048 kept + 13-char marker = 2,061, last marker 2009, source 20,000 from the session's debug log", async () => {
@@ -71,7 +90,14 @@ test("20,000-char English: 2,048 kept + 13-char marker = 2,061, last marker 2009
   assert.equal(r.probe.lastMarker, last(raw!.text));
   assert.deepEqual([r.probe.begin, r.probe.end, r.probe.lastMarker], ["TANAGER-5810", null, 2009]);
   assert.equal(r.renderedChars, 2061 + 167);
-  assert.deepEqual(r.debugLog, { file: join(s.dir, "debug", `${s.id}.txt`), line: 5, from: 20000, to: 2048, status: "match", problem: null });
+  assert.deepEqual(r.debugLog, {
+    file: join(s.dir, "debug", `${s.id}.txt`),
+    line: 5,
+    from: 20000,
+    to: 2048,
+    status: "match",
+    problem: null,
+  });
   assert.deepEqual(j.answer.got, { begin: "TANAGER-5810", end: "NONE", last: "2009" });
   assert.equal(j.answer.matches, true);
   // The generator's own full text: the marker past the cut is what a model could not have seen.
@@ -110,7 +136,12 @@ test("raised limit: all 20,000 chars, no truncation line, END and last marker 19
 
 test("baseline deltas: +377 / +721 / +1,727 / +6,578, and the write-up's chars per token with 51 wrapper tokens", async () => {
   const base = scenario("baseline").path;
-  const cases: Array<[string, number, number, number]> = [["en-1000", 377, 1000, 3.07], ["en-20000-truncated", 721, 2061, 3.08], ["ja-3000-truncated", 1727, 2061, 1.23], ["en-20000-raised", 6578, 20000, 3.06]];
+  const cases: Array<[string, number, number, number]> = [
+    ["en-1000", 377, 1000, 3.07],
+    ["en-20000-truncated", 721, 2061, 3.08],
+    ["ja-3000-truncated", 1727, 2061, 1.23],
+    ["en-20000-raised", 6578, 20000, 3.06],
+  ];
   for (const [name, delta, chars, cpt] of cases) {
     const j = await json([scenario(name).path, "--baseline", base, "--wrapper-tokens", "51"]);
     assert.equal(j.baseline.deltaTokens, delta, name);
@@ -143,10 +174,20 @@ test("late server: pending at init, request 1 went out without it, the delta rid
   assert.deepEqual(r.position.before, ["tool-result", "deferred_tools_delta"]);
   assert.equal(r.initStatus, "pending");
   assert.deepEqual(r.late, {
-    missedRequests: 1, firstMissed: 1, lastMissed: 1, neverSent: false,
-    evidence: ["init event: pending", "deferred-tools list at line 2: pendingMcpServers + still-connecting note", "debug log: connected 7,400 ms after the first API request"],
+    missedRequests: 1,
+    firstMissed: 1,
+    lastMissed: 1,
+    neverSent: false,
+    evidence: [
+      "init event: pending",
+      "deferred-tools list at line 2: pendingMcpServers + still-connecting note",
+      "debug log: connected 7,400 ms after the first API request",
+    ],
   });
-  assert.deepEqual(j.pendingServers.map((p: any) => [p.server, p.requestIndex]), [["lab", 2]]);
+  assert.deepEqual(
+    j.pendingServers.map((p: any) => [p.server, p.requestIndex]),
+    [["lab", 2]],
+  );
   assert.equal(j.answer.matches, true);
   assert.equal(j.answer.requestIndex, 2);
 });
@@ -155,7 +196,10 @@ test("two servers in one delta; astral text: chars, code points and bytes all di
   const s = scenario("two-servers");
   const j = await json([s.path]);
   const raw = rawBlocks(s.records);
-  assert.deepEqual(j.instructions.map((r: any) => [r.server, r.line, r.requestIndex]), raw.map((b) => [b.server, b.line, 1]));
+  assert.deepEqual(
+    j.instructions.map((r: any) => [r.server, r.line, r.requestIndex]),
+    raw.map((b) => [b.server, b.line, 1]),
+  );
   const inv = j.instructions[0];
   assert.deepEqual({ chars: inv.chars, codePoints: inv.codePoints, utf8Bytes: inv.utf8Bytes }, sizes(raw[0]!.text));
   assert.ok(inv.chars !== inv.codePoints && inv.codePoints !== inv.utf8Bytes && inv.chars !== inv.utf8Bytes);
@@ -171,19 +215,33 @@ test("two servers in one delta; astral text: chars, code points and bytes all di
 test("removed and re-added with a changed text", async () => {
   const s = scenario("removed-changed");
   const j = await json([s.path]);
-  assert.deepEqual(j.instructions.map((r: any) => [r.server, r.removed, r.requestIndex, r.delivery, r.changed, r.chars]), [
-    ["lab", false, 1, 1, null, 600], ["lab", true, 2, 2, null, 0], ["lab", false, 3, 3, true, 900],
-  ]);
+  assert.deepEqual(
+    j.instructions.map((r: any) => [r.server, r.removed, r.requestIndex, r.delivery, r.changed, r.chars]),
+    [
+      ["lab", false, 1, 1, null, 600],
+      ["lab", true, 2, 2, null, 0],
+      ["lab", false, 3, 3, true, 900],
+    ],
+  );
   assert.equal(j.answer.deliveryLine, j.instructions[2].line);
   assert.equal(j.answer.matches, true);
 });
 
 test("other carriers: the system prompt of a prompt snapshot, a reminder in isMeta user text", async () => {
   const sp = await json([scenario("system-prompt").path]);
-  assert.deepEqual(sp.instructions.map((r: any) => [r.server, r.carrier, r.requestIndex, r.chars, r.probe.begin]), [["lab", "system-prompt", 1, 1000, "PENGUIN-3300"]]);
+  assert.deepEqual(
+    sp.instructions.map((r: any) => [r.server, r.carrier, r.requestIndex, r.chars, r.probe.begin]),
+    [["lab", "system-prompt", 1, 1000, "PENGUIN-3300"]],
+  );
   assert.deepEqual(sp.instructions[0].notAppearingIn, ["tool-definitions", "deferred-tools"]);
   const rm = await json([scenario("reminder").path]);
-  assert.deepEqual(rm.instructions.map((r: any) => [r.server, r.carrier, r.where, r.chars]), [["claude.ai Shop Docs", "system-reminder", "user-text", 100], ["lab", "system-reminder", "user-text", 700]]);
+  assert.deepEqual(
+    rm.instructions.map((r: any) => [r.server, r.carrier, r.where, r.chars]),
+    [
+      ["claude.ai Shop Docs", "system-reminder", "user-text", 100],
+      ["lab", "system-reminder", "user-text", 700],
+    ],
+  );
   assert.equal(rm.answer.matches, true);
 });
 
@@ -192,12 +250,19 @@ test("a debug log that disagrees with the transcript is flagged, on stderr too",
   const j = parseEnvelope(r, "instructions");
   assert.equal(j.instructions[0].debugLog.status, "mismatch");
   assert.equal(j.instructions[0].sourceChars, null);
-  assert.match(r.stderr, /debug log disagrees: the log says truncated from 20,000 to 2,048 chars, the transcript text is whole \(1,000 chars\)/);
+  assert.match(
+    r.stderr,
+    /debug log disagrees: the log says truncated from 20,000 to 2,048 chars, the transcript text is whole \(1,000 chars\)/,
+  );
 });
 
 test("usage errors exit 2: bad probe regex, missing debug file, --wrapper-tokens without --baseline", async () => {
   const p = scenario("en-1000").path;
-  for (const args of [["--probe-marker", "("], ["--debug-file", "no/such.txt"], ["--wrapper-tokens", "51"]]) {
+  for (const args of [
+    ["--probe-marker", "("],
+    ["--debug-file", "no/such.txt"],
+    ["--wrapper-tokens", "51"],
+  ]) {
     const r = await runCli(["instructions", p, ...args]);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.equal(r.stdout, "");
@@ -218,7 +283,18 @@ test("golden outputs: table, markdown, csv", async () => {
   assert.equal(t.code, 0, t.stderr);
   golden("instructions/late-server.table.txt", t.stdout);
   const ja = scenario("ja-3000-truncated");
-  const m = await runCli(["instructions", ja.path, "--debug-file", ja.debug, "--baseline", scenario("baseline").path, "--wrapper-tokens", "51", "--format", "markdown"]);
+  const m = await runCli([
+    "instructions",
+    ja.path,
+    "--debug-file",
+    ja.debug,
+    "--baseline",
+    scenario("baseline").path,
+    "--wrapper-tokens",
+    "51",
+    "--format",
+    "markdown",
+  ]);
   assert.equal(m.code, 0, m.stderr);
   golden("instructions/ja-3000-truncated.md", m.stdout);
   const c = await runCli(["instructions", scenario("removed-changed").path, "--format", "csv"]);
@@ -228,7 +304,10 @@ test("golden outputs: table, markdown, csv", async () => {
 test("--debug-file with the header stripped from every line (as pasted in issues) still gives the source length", async () => {
   const s = scenario("en-20000-truncated");
   const pasted = readFileSync(join(ROOT, s.debug), "utf8").replace(/^\S+ \[[A-Z]+\] /gm, "");
-  assert.ok(!/\[DEBUG\] MCP server/.test(pasted) && /^MCP server "lab": Server instructions truncated/m.test(pasted), "the paste has neither time nor level");
+  assert.ok(
+    !/\[DEBUG\] MCP server/.test(pasted) && /^MCP server "lab": Server instructions truncated/m.test(pasted),
+    "the paste has neither time nor level",
+  );
   const dir = mkdtempSync(join(tmpdir(), "ccf-paste-"));
   const file = join(dir, "pasted.txt");
   writeFileSync(file, pasted);

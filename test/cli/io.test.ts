@@ -14,10 +14,18 @@ function io(over: Partial<Io>): Io & { out: () => string; err: () => string } {
   const err: string[] = [];
   const sink = (into: string[]) => ({ write: (c: string | Uint8Array) => into.push(String(c)) > 0, once: () => undefined });
   return {
-    stdin: Readable.from([]), stdout: sink(out), stderr: sink(err), env: { TZ: "UTC" }, cwd: ROOT,
-    stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: undefined,
+    stdin: Readable.from([]),
+    stdout: sink(out),
+    stderr: sink(err),
+    env: { TZ: "UTC" },
+    cwd: ROOT,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    columns: undefined,
     ...over,
-    out: () => out.join(""), err: () => err.join(""),
+    out: () => out.join(""),
+    err: () => err.join(""),
   };
 }
 
@@ -35,7 +43,11 @@ test("colour follows io: a TTY stdout gets it, NO_COLOR or --no-color or a pipe 
   const tty = io({ stdoutIsTTY: true });
   assert.equal(await main(["requests", BASIC], tty), 0);
   assert.match(tty.out(), /\x1b\[/);
-  for (const [args, over] of [[[], { stdoutIsTTY: true, env: { NO_COLOR: "1" } }], [["--no-color"], { stdoutIsTTY: true }], [[], {}]] as const) {
+  for (const [args, over] of [
+    [[], { stdoutIsTTY: true, env: { NO_COLOR: "1" } }],
+    [["--no-color"], { stdoutIsTTY: true }],
+    [[], {}],
+  ] as const) {
     const x = io(over);
     assert.equal(await main(["requests", BASIC, ...args], x), 0);
     assert.doesNotMatch(x.out(), /\x1b\[/);
@@ -46,7 +58,9 @@ test("no target with a terminal stdin is a usage error; with a pipe it reads io.
   const t = io({ stdinIsTTY: true });
   assert.equal(await main(["requests"], t), 2);
   assert.match(t.err(), /no target/);
-  const p = io({ stdin: Readable.from([Buffer.from('{"type":"assistant","message":{"id":"m1","model":"x","content":[],"usage":{"input_tokens":7}}}\n')]) });
+  const p = io({
+    stdin: Readable.from([Buffer.from('{"type":"assistant","message":{"id":"m1","model":"x","content":[],"usage":{"input_tokens":7}}}\n')]),
+  });
   assert.equal(await main(["requests", "--json"], p), 0);
   assert.equal(JSON.parse(p.out()).requests[0].inputTokens, 7);
 });

@@ -3,17 +3,35 @@ import assert from "node:assert/strict";
 import { golden, parseEnvelope, runCli, sample } from "../helpers.js";
 
 const HOME = sample("claude-home");
-const DEMO = ["c0ffee00", "--claude-dir", "samples/claude-home", "--rpc-log", "samples/demo/rpc-log.jsonl", "--stream-json", "samples/demo/claude-p.stream.jsonl"];
+const DEMO = [
+  "c0ffee00",
+  "--claude-dir",
+  "samples/claude-home",
+  "--rpc-log",
+  "samples/demo/rpc-log.jsonl",
+  "--stream-json",
+  "samples/demo/claude-p.stream.jsonl",
+];
 
 test("report: every section of the demo session, read once each, figures from the raw files", async () => {
   const j = parseEnvelope(await runCli(["report", ...DEMO, "--json"]), "report");
-  for (const k of ["summary", "requests", "totals", "instructions", "toolResults", "debug", "rpc", "run", "inventory"]) assert.ok(k in j, `section ${k} missing`);
-  assert.deepEqual(j.requests.map((r: any) => r.totalInputTokens), [21046, 22058, 23162, 23571]);
-  assert.deepEqual(j.requests.map((r: any) => r.deltaTokens), [null, 1012, 1104, 409]);
+  for (const k of ["summary", "requests", "totals", "instructions", "toolResults", "debug", "rpc", "run", "inventory"])
+    assert.ok(k in j, `section ${k} missing`);
+  assert.deepEqual(
+    j.requests.map((r: any) => r.totalInputTokens),
+    [21046, 22058, 23162, 23571],
+  );
+  assert.deepEqual(
+    j.requests.map((r: any) => r.deltaTokens),
+    [null, 1012, 1104, 409],
+  );
   const lab = j.instructions.find((i: any) => i.server === "lab");
   assert.deepEqual([lab.chars, lab.keptChars, lab.sourceChars, lab.truncated, lab.requestIndex], [2061, 2048, 5000, true, 1]);
   assert.deepEqual(lab.probe && [lab.probe.begin, lab.probe.end, lab.probe.lastMarker], ["SWALLOW-7421", null, 2009]);
-  assert.deepEqual(j.toolResults.map((r: any) => r.check), ["size", "token", "inline"]);
+  assert.deepEqual(
+    j.toolResults.map((r: any) => r.check),
+    ["size", "token", "inline"],
+  );
   assert.equal(j.toolResults[0].reportedSize, "51.7KB");
   assert.equal(j.toolResults[0].savedExists, true);
   assert.equal(j.debug.runtimeArm, "v2");
@@ -29,7 +47,10 @@ test("report: every section of the demo session, read once each, figures from th
 });
 
 test("report: the session named in a claude -p output is found without a target", async () => {
-  const j = parseEnvelope(await runCli(["report", "--claude-dir", HOME, "--stream-json", "samples/demo/claude-p.stream.jsonl", "--json"]), "report");
+  const j = parseEnvelope(
+    await runCli(["report", "--claude-dir", HOME, "--stream-json", "samples/demo/claude-p.stream.jsonl", "--json"]),
+    "report",
+  );
   assert.equal(j.summary.sessionId, "c0ffee00-1111-4222-8333-444444444444");
 });
 
@@ -45,7 +66,17 @@ test("report: sections without evidence are null or empty, never missing", async
 test("report: markdown is a write-up appendix with a heading per section", async () => {
   const r = await runCli(["report", ...DEMO, "--format", "markdown"]);
   assert.equal(r.code, 0, r.stderr);
-  for (const h of ["## Session report — c0ffee00-1111-4222-8333-444444444444", "### Summary", "### Requests", "### MCP server instructions", "### Tool outputs", "### Debug log", "### MCP message log", "### claude -p run", "### Parse health"]) {
+  for (const h of [
+    "## Session report — c0ffee00-1111-4222-8333-444444444444",
+    "### Summary",
+    "### Requests",
+    "### MCP server instructions",
+    "### Tool outputs",
+    "### Debug log",
+    "### MCP message log",
+    "### claude -p run",
+    "### Parse health",
+  ]) {
     assert.ok(r.stdout.includes(`\n${h}\n`) || r.stdout.startsWith(`${h}\n`), `missing heading ${h}`);
   }
   golden("demo/report.md", r.stdout);
@@ -55,12 +86,26 @@ test("report --redact: no home path or full id in the demo report", async () => 
   for (const format of ["markdown", "json"]) {
     const r = await runCli(["report", ...DEMO, "--redact", "--format", format]);
     assert.equal(r.code, 0);
-    assert.ok(!/\/home\/dev|c0ffee00-1111-4222-8333-444444444444|toolu_01DemoBigSizeCheck0001/.test(r.stdout.replace(/"sha256": "[0-9a-f]+"/g, "")), `${format}: something survived`);
+    assert.ok(
+      !/\/home\/dev|c0ffee00-1111-4222-8333-444444444444|toolu_01DemoBigSizeCheck0001/.test(r.stdout.replace(/"sha256": "[0-9a-f]+"/g, "")),
+      `${format}: something survived`,
+    );
   }
 });
 
 test("report reads the message log once for both the handshake and the tools' maxResultSizeChars", async () => {
-  const j = parseEnvelope(await runCli(["report", "5e1c0a52-0003-4000-8000-a00000066000", "--claude-dir", "samples/outputs/staircase/claude", "--rpc-log", "samples/outputs/staircase/rpc-tap.jsonl", "--json"]), "report");
+  const j = parseEnvelope(
+    await runCli([
+      "report",
+      "5e1c0a52-0003-4000-8000-a00000066000",
+      "--claude-dir",
+      "samples/outputs/staircase/claude",
+      "--rpc-log",
+      "samples/outputs/staircase/rpc-tap.jsonl",
+      "--json",
+    ]),
+    "report",
+  );
   const r = j.toolResults[0];
   assert.equal(r.tool, "mcp__big__emit_text_annotated");
   assert.equal(r.maxResultSizeChars, 300000);

@@ -8,16 +8,38 @@ const DAMAGED = sample("damaged", "33333333-4444-4555-8666-777777777777.jsonl");
 const SUBAGENTS = sample("subagents", "claude");
 const expected = (p: string) => JSON.parse(readFileSync(sample(p, "EXPECTED.json"), "utf8"));
 
-const FIELDS = ["index", "line", "messageId", "requestId", "model", "timestamp", "fragments", "inputTokens", "cacheCreationInputTokens",
-  "cacheCreation5m", "cacheCreation1h", "cacheReadInputTokens", "totalInputTokens", "deltaTokens", "outputTokens", "outputPlaceholder", "stopReason"] as const;
+const FIELDS = [
+  "index",
+  "line",
+  "messageId",
+  "requestId",
+  "model",
+  "timestamp",
+  "fragments",
+  "inputTokens",
+  "cacheCreationInputTokens",
+  "cacheCreation5m",
+  "cacheCreation1h",
+  "cacheReadInputTokens",
+  "totalInputTokens",
+  "deltaTokens",
+  "outputTokens",
+  "outputPlaceholder",
+  "stopReason",
+] as const;
 
 function checkRequests(got: any[], want: any[], label: string) {
   assert.equal(got.length, want.length, `${label}: request count`);
   want.forEach((w, i) => {
     const g = got[i];
     for (const f of FIELDS) assert.deepEqual(g[f], w[f], `${label} request ${w.index}: ${f}`);
-    for (const f of ["toolResults", "toolResultChars", "userTextChars", "attachments"]) assert.equal(g.added[f], w.added[f], `${label} request ${w.index}: added.${f}`);
-    assert.deepEqual([...g.added.attachmentKinds].sort(), [...w.added.attachmentKinds].sort(), `${label} request ${w.index}: attachment kinds`);
+    for (const f of ["toolResults", "toolResultChars", "userTextChars", "attachments"])
+      assert.equal(g.added[f], w.added[f], `${label} request ${w.index}: added.${f}`);
+    assert.deepEqual(
+      [...g.added.attachmentKinds].sort(),
+      [...w.added.attachmentKinds].sort(),
+      `${label} request ${w.index}: attachment kinds`,
+    );
   });
 }
 
@@ -42,20 +64,43 @@ test("subagents (2.1.x layout): looked up by id prefix, each subagent its own ch
   const want = expected("subagents");
   const chains = want.chains.filter((c: any) => c.session === "2a2a2a2a-0000-4000-8000-00000000000a");
   assert.deepEqual([...new Set(j.requests.map((r: any) => r.chain))].sort(), chains.map((c: any) => c.chain).sort());
-  for (const c of chains) checkRequests(j.requests.filter((r: any) => r.chain === c.chain), c.requests, `chain ${c.chain}`);
-  assert.deepEqual(j.inputs.map((i: any) => i.kind), ["transcript", "subagent-transcript", "subagent-transcript"]);
+  for (const c of chains)
+    checkRequests(
+      j.requests.filter((r: any) => r.chain === c.chain),
+      c.requests,
+      `chain ${c.chain}`,
+    );
+  assert.deepEqual(
+    j.inputs.map((i: any) => i.kind),
+    ["transcript", "subagent-transcript", "subagent-transcript"],
+  );
 });
 
 test("subagents (2.0.x layout): agent files beside the session join by sessionId; the decoy does not", async () => {
-  const j = parseEnvelope(await runCli(["requests", "2b2b2b2b-0000-4000-8000-00000000000b", "--claude-dir", SUBAGENTS, "--json"]), "requests");
-  assert.deepEqual(j.totals.map((t: any) => [t.chain, t.requests]), [["main", 2], ["1a2b3c4d", 2]]);
+  const j = parseEnvelope(
+    await runCli(["requests", "2b2b2b2b-0000-4000-8000-00000000000b", "--claude-dir", SUBAGENTS, "--json"]),
+    "requests",
+  );
+  assert.deepEqual(
+    j.totals.map((t: any) => [t.chain, t.requests]),
+    [
+      ["main", 2],
+      ["1a2b3c4d", 2],
+    ],
+  );
   assert.ok(!j.inputs.some((i: any) => i.path.includes("9f9f9f9f")));
-  assert.ok(j.requests.every((r: any) => r.outputPlaceholder), "2.0.64 never writes a final stop_reason");
+  assert.ok(
+    j.requests.every((r: any) => r.outputPlaceholder),
+    "2.0.64 never writes a final stop_reason",
+  );
 });
 
 test("--no-subagents reads the main chain only", async () => {
   const j = parseEnvelope(await runCli(["requests", "2a2a2a2a", "--claude-dir", SUBAGENTS, "--no-subagents", "--json"]), "requests");
-  assert.deepEqual(j.totals.map((t: any) => t.chain), ["main"]);
+  assert.deepEqual(
+    j.totals.map((t: any) => t.chain),
+    ["main"],
+  );
   assert.equal(j.inputs.length, 1);
 });
 
@@ -63,7 +108,10 @@ test("damaged: every malformed line is reported with its line number; the valid 
   const r = await runCli(["requests", DAMAGED, "--json"]);
   const j = parseEnvelope(r, "requests");
   const want = expected("damaged");
-  assert.deepEqual(j.health.malformed.map((m: any) => m.line), want.malformed.map((m: any) => m.line));
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => m.line),
+    want.malformed.map((m: any) => m.line),
+  );
   assert.equal(j.health.lines, want.physicalLines);
   assert.equal(j.health.records, want.records);
   assert.equal(j.health.blankLines, want.blank.length);
@@ -96,7 +144,10 @@ test("stdin: piped JSONL is one chain; '-' and no target read the same", async (
   const b = parseEnvelope(await runCli(["requests", "--json"], { stdin: data }), "requests");
   const f = parseEnvelope(await runCli(["requests", BASIC, "--json"]), "requests");
   assert.equal(a.inputs[0].path, "-");
-  assert.deepEqual(a.requests.map((r: any) => r.totalInputTokens), f.requests.map((r: any) => r.totalInputTokens));
+  assert.deepEqual(
+    a.requests.map((r: any) => r.totalInputTokens),
+    f.requests.map((r: any) => r.totalInputTokens),
+  );
   assert.deepEqual(a.totals, b.totals);
   assert.equal(a.inputs[0].sha256, f.inputs[0].sha256);
 });

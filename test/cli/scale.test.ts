@@ -32,7 +32,10 @@ test("2,000 subagent files: every chain read once, the right requests per chain,
     assert.equal([...perChain.values()].filter((v) => v.length === 2).length, 2000);
     const totals = new Map(j.totals.map((t: any) => [t.chain, t.requests]));
     assert.equal(totals.get("a000003e8"), 2);
-    assert.equal(j.totals.reduce((n: number, t: any) => n + t.requests, 0), 1 + 4000 + 10);
+    assert.equal(
+      j.totals.reduce((n: number, t: any) => n + t.requests, 0),
+      1 + 4000 + 10,
+    );
 
     const csv = await runCli(["requests", main, "--format", "csv"]);
     assert.equal(csv.code, 0, csv.stderr);
@@ -51,7 +54,10 @@ test("sessions over 300 sessions with old-layout agent files beside them: each a
     const j = parseEnvelope(await runCli(["sessions", "--claude-dir", dir, "--json"]), "sessions");
     assert.equal(j.sessions.length, 300);
     for (const s of j.sessions) assert.equal(s.subagents, 2, s.sessionId);
-    assert.equal(j.sessions.reduce((n: number, s: any) => n + s.requests, 0), 300);
+    assert.equal(
+      j.sessions.reduce((n: number, s: any) => n + s.requests, 0),
+      300,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

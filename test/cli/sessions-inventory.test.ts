@@ -23,9 +23,15 @@ test("sessions: every main session under the config dirs, newest first, project 
 
 test("sessions --project filters on cwd; --since on the last activity", async () => {
   const p = parseEnvelope(await runCli(["sessions", "--claude-dir", HOME, "--project", "my.app", "--json"]), "sessions");
-  assert.deepEqual(p.sessions.map((s: any) => s.sessionId).filter((s: string) => s.startsWith("abcdef12")), ["abcdef12-0000-4000-8000-000000000001"]);
+  assert.deepEqual(
+    p.sessions.map((s: any) => s.sessionId).filter((s: string) => s.startsWith("abcdef12")),
+    ["abcdef12-0000-4000-8000-000000000001"],
+  );
   const s = parseEnvelope(await runCli(["sessions", "--claude-dir", SUB, "--since", "2026-06-01", "--json"]), "sessions");
-  assert.deepEqual(s.sessions.map((x: any) => x.sessionId), ["2a2a2a2a-0000-4000-8000-00000000000a"]);
+  assert.deepEqual(
+    s.sessions.map((x: any) => x.sessionId),
+    ["2a2a2a2a-0000-4000-8000-00000000000a"],
+  );
   const bad = await runCli(["sessions", "--claude-dir", SUB, "--since", "yesterday-ish"]);
   assert.equal(bad.code, 2);
 });
@@ -50,7 +56,10 @@ test("inventory: record types, attachment kinds, system subtypes, versions, snak
 });
 
 test("inventory of a damaged file: unknown types counted by type, malformed by line", async () => {
-  const j = parseEnvelope(await runCli(["inventory", sample("damaged", "33333333-4444-4555-8666-777777777777.jsonl"), "--json"]), "inventory");
+  const j = parseEnvelope(
+    await runCli(["inventory", sample("damaged", "33333333-4444-4555-8666-777777777777.jsonl"), "--json"]),
+    "inventory",
+  );
   assert.deepEqual(j.inventory.unknownTypes, { "hologram-frame": 1, "(no type)": 1 });
   assert.equal(j.inventory.malformed, 9);
   assert.equal(j.health.malformedCount, 9);

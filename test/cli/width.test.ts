@@ -71,7 +71,11 @@ test("--columns with a name no table has is a usage error that lists the keys", 
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--columns: no column "bogus"; choose from index, time, .*deltaTokens/);
   assert.equal(r.stdout, "");
-  for (const args of [["--columns", "index", "--json"], ["--wide", "--format", "csv"], ["--columns", ","]]) {
+  for (const args of [
+    ["--columns", "index", "--json"],
+    ["--wide", "--format", "csv"],
+    ["--columns", ","],
+  ]) {
     const x = await runCli(["requests", BASIC, ...args]);
     assert.equal(x.code, 2, args.join(" "));
     assert.equal(x.stdout, "");

@@ -5,7 +5,11 @@ import { splitLines } from "./mutators.js";
 
 /** A crash shows as the one handler's "internal error" line, or as a stack that escaped it. */
 export function assertNoCrash(r: CliResult, what: string): void {
-  assert.doesNotMatch(r.stderr, /internal error|\n\s+at .+:\d+:\d+\)?\n|RangeError|TypeError|Invalid string length/, `${what}: crashed\n${r.stderr.slice(0, 2000)}`);
+  assert.doesNotMatch(
+    r.stderr,
+    /internal error|\n\s+at .+:\d+:\d+\)?\n|RangeError|TypeError|Invalid string length/,
+    `${what}: crashed\n${r.stderr.slice(0, 2000)}`,
+  );
 }
 
 export function assertExit(r: CliResult, code: number, what: string): void {
@@ -58,10 +62,17 @@ export function assertBadLinesReported(j: Record<string, any>, file: string, ora
   const h = j.health;
   const listed = new Set<number>(h.malformed.filter((m: any) => m.file === file).map((m: any) => m.line));
   const missing = oracle.bad.filter((n) => !listed.has(n));
-  assert.deepEqual(missing, [], `${what}: bad lines not reported in health.malformed: ${missing.join(", ")} (reported: ${[...listed].join(", ")})`);
+  assert.deepEqual(
+    missing,
+    [],
+    `${what}: bad lines not reported in health.malformed: ${missing.join(", ")} (reported: ${[...listed].join(", ")})`,
+  );
   assert.ok(h.malformedCount >= h.malformed.length, `${what}: malformedCount ${h.malformedCount} < listed ${h.malformed.length}`);
   for (const m of h.malformed) {
-    assert.ok(Number.isSafeInteger(m.line) && m.line >= 1, `${what}: malformed entry without a line number: ${JSON.stringify(m).slice(0, 300)}`);
+    assert.ok(
+      Number.isSafeInteger(m.line) && m.line >= 1,
+      `${what}: malformed entry without a line number: ${JSON.stringify(m).slice(0, 300)}`,
+    );
     assert.equal(typeof m.reason, "string", `${what}: malformed entry without a reason`);
   }
 }
@@ -70,7 +81,11 @@ export function assertBadLinesReported(j: Record<string, any>, file: string, ora
 export function assertLinesAccounted(j: Record<string, any>, oracle: LineOracle, what: string): void {
   const h = j.health;
   assert.equal(h.lines, oracle.lines, `${what}: health.lines ${h.lines}, the file has ${oracle.lines}`);
-  assert.equal(h.blankLines + h.records + h.malformedCount, h.lines, `${what}: blank ${h.blankLines} + records ${h.records} + malformed ${h.malformedCount} != lines ${h.lines}`);
+  assert.equal(
+    h.blankLines + h.records + h.malformedCount,
+    h.lines,
+    `${what}: blank ${h.blankLines} + records ${h.records} + malformed ${h.malformedCount} != lines ${h.lines}`,
+  );
 }
 
 const TOKEN_ROW_FIELDS = ["inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens", "totalInputTokens"];
@@ -82,16 +97,25 @@ export function assertSaneNumbers(j: Record<string, any>, what: string): void {
       if (k === "chain" || /delta/i.test(k)) continue;
       if (typeof v === "string") continue;
       // null is "unknown" (a part of it was not a count, listed in health); never Infinity, NaN, negative or unsafe.
-      assert.ok(v === null || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0), `${what}: totals.${k} = ${JSON.stringify(v)} (chain ${t.chain})`);
+      assert.ok(
+        v === null || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0),
+        `${what}: totals.${k} = ${JSON.stringify(v)} (chain ${t.chain})`,
+      );
     }
   }
   for (const r of asArray(j.requests)) {
     for (const k of TOKEN_ROW_FIELDS) {
       const v = r[k];
-      assert.ok(v === null || v === undefined || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0), `${what}: requests[${r.chain}#${r.index}].${k} = ${JSON.stringify(v)}`);
+      assert.ok(
+        v === null || v === undefined || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0),
+        `${what}: requests[${r.chain}#${r.index}].${k} = ${JSON.stringify(v)}`,
+      );
     }
     const d = r.deltaTokens;
-    assert.ok(d === null || (typeof d === "number" && Number.isSafeInteger(d)), `${what}: requests[${r.chain}#${r.index}].deltaTokens = ${JSON.stringify(d)}`);
+    assert.ok(
+      d === null || (typeof d === "number" && Number.isSafeInteger(d)),
+      `${what}: requests[${r.chain}#${r.index}].deltaTokens = ${JSON.stringify(d)}`,
+    );
   }
 }
 
@@ -111,12 +135,39 @@ export function assertNoRawControls(out: string, what: string, re: RegExp = CONT
   const m = re.exec(out);
   if (!m) return;
   const at = m.index;
-  assert.fail(`${what}: raw U+${m[0].codePointAt(0)!.toString(16).padStart(4, "0")} at ${at}: ${JSON.stringify(out.slice(Math.max(0, at - 60), at + 60))}`);
+  assert.fail(
+    `${what}: raw U+${m[0].codePointAt(0)!.toString(16).padStart(4, "0")} at ${at}: ${JSON.stringify(out.slice(Math.max(0, at - 60), at + 60))}`,
+  );
 }
 
 const md = new MarkdownIt({ html: true, linkify: true });
 /** What markdown-it makes of the tool's own tables, headings and code; anything else came from evidence. */
-const ALLOWED_TAGS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "ul", "ol", "li", "strong", "em", "br", "hr", "blockquote", "s"]);
+const ALLOWED_TAGS = new Set([
+  "p",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "code",
+  "pre",
+  "ul",
+  "ol",
+  "li",
+  "strong",
+  "em",
+  "br",
+  "hr",
+  "blockquote",
+  "s",
+]);
 
 export function assertMarkdownInert(out: string, what: string): void {
   const html = md.render(out);
@@ -129,8 +180,52 @@ export function assertMarkdownInert(out: string, what: string): void {
 }
 
 /** Elements the HTML page and its rebuilt SVG write themselves; any other tag came from evidence. */
-const HTML_TAGS = new Set(["!doctype", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "h4", "ul", "li", "b", "section", "div", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "p", "wbr", "figure",
-  "svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "defs", "clippath", "lineargradient", "radialgradient", "stop", "desc"]);
+const HTML_TAGS = new Set([
+  "!doctype",
+  "html",
+  "head",
+  "meta",
+  "title",
+  "style",
+  "body",
+  "main",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "ul",
+  "li",
+  "b",
+  "section",
+  "div",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
+  "p",
+  "wbr",
+  "figure",
+  "svg",
+  "g",
+  "path",
+  "rect",
+  "circle",
+  "ellipse",
+  "line",
+  "polyline",
+  "polygon",
+  "text",
+  "tspan",
+  "defs",
+  "clippath",
+  "lineargradient",
+  "radialgradient",
+  "stop",
+  "desc",
+]);
 
 export function assertHtmlInert(out: string, what: string): void {
   for (const m of out.matchAll(/<\/?([!a-zA-Z][\w-]*)([^>]*)>/g)) {
@@ -143,20 +238,22 @@ export function assertHtmlInert(out: string, what: string): void {
 /** RFC 4180 cells, enough to find where each cell starts. */
 export function csvCells(text: string): string[] {
   const cells: string[] = [];
-  let cur = "", q = false, started = false;
+  let cur = "",
+    q = false,
+    started = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (q) {
-      if (c === '"' && text[i + 1] === '"') (cur += '"', i++);
+      if (c === '"' && text[i + 1] === '"') ((cur += '"'), i++);
       else if (c === '"') q = false;
       else cur += c;
-    } else if (c === '"' && !started) (q = true, started = true);
-    else if (c === ",") (cells.push(cur), cur = "", started = false);
+    } else if (c === '"' && !started) ((q = true), (started = true));
+    else if (c === ",") (cells.push(cur), (cur = ""), (started = false));
     else if (c === "\n" || c === "\r") {
       if (started || cur) cells.push(cur);
-      cur = "", started = false;
+      ((cur = ""), (started = false));
       if (c === "\r" && text[i + 1] === "\n") i++;
-    } else (cur += c, started = true);
+    } else ((cur += c), (started = true));
   }
   if (started || cur) cells.push(cur);
   return cells;
@@ -165,7 +262,8 @@ export function csvCells(text: string): string[] {
 /** The OWASP rule: a text cell may not start with = + - @ tab or CR; numbers stay numbers. */
 export function assertNoCsvFormulas(out: string, what: string): void {
   for (const cell of csvCells(out)) {
-    if (/^[=+\-@\t\r]/.test(cell) && !/^[-+]?\d[\d.eE+-]*$/.test(cell)) assert.fail(`${what}: CSV cell starts a formula: ${JSON.stringify(cell.slice(0, 120))}`);
+    if (/^[=+\-@\t\r]/.test(cell) && !/^[-+]?\d[\d.eE+-]*$/.test(cell))
+      assert.fail(`${what}: CSV cell starts a formula: ${JSON.stringify(cell.slice(0, 120))}`);
   }
 }
 

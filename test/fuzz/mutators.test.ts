@@ -36,7 +36,10 @@ test("value and field ops write raw JSON text the serializer could not", () => {
   const l = applyOps(doc, [{ op: "long", line: 0, path: 0, n: 10, unit: "漢" }]).toString();
   assert.ok(l.startsWith(`{"type":"${"漢".repeat(10)}"`));
   // A deep line is left alone by later ops rather than overflowing the stack.
-  applyOps(doc, [{ op: "deep", line: 0, path: 1, depth: 20000 }, { op: "value", line: 0, path: 5, raw: "0" }]);
+  applyOps(doc, [
+    { op: "deep", line: 0, path: 1, depth: 20000 },
+    { op: "value", line: 0, path: 5, raw: "0" },
+  ]);
 });
 
 test("csv cell splitter: quotes, doubled quotes, CRLF", () => {

@@ -25,8 +25,8 @@ export const HOSTILE = [
   "<script>alert(1)</script>",
   "![x](http://evil.example/pixel.png)",
   "[click](javascript:alert(1))",
-  "<a href=\"http://evil.example\">x</a>",
-  "=HYPERLINK(\"http://evil.example\",\"click\")",
+  '<a href="http://evil.example">x</a>',
+  '=HYPERLINK("http://evil.example","click")',
   "+1+cmd|' /C calc'!A0",
   "-2+3",
   "@SUM(1,2)",
@@ -48,23 +48,76 @@ export const HOSTILE = [
 
 /** Raw JSON text put in place of a value: other types, and numbers no usage field should accept. */
 export const RAW_VALUES = [
-  "null", "true", "false", "0", "{}", "[]", "\"\"", "\"12\"", "\"NaN\"", "\"Infinity\"", "\"-1\"",
-  "1e308", "-1e308", "1e400", "1e20", "-1e20", "8.64e15", "\"2026-13-45T99:99:99Z\"", "\"+275760-09-13T00:00:00.001Z\"", "-500", "-0", "0.5", "4.5e15", String(2 ** 60), "123456789012345678901234567890",
-  "\"\\ud800\"", "\"x\\udfffy\"", "\"\\ud83d\"", "{\"a\":[1,{\"b\":null}]}", "[1,\"2\",null]",
+  "null",
+  "true",
+  "false",
+  "0",
+  "{}",
+  "[]",
+  '""',
+  '"12"',
+  '"NaN"',
+  '"Infinity"',
+  '"-1"',
+  "1e308",
+  "-1e308",
+  "1e400",
+  "1e20",
+  "-1e20",
+  "8.64e15",
+  '"2026-13-45T99:99:99Z"',
+  '"+275760-09-13T00:00:00.001Z"',
+  "-500",
+  "-0",
+  "0.5",
+  "4.5e15",
+  String(2 ** 60),
+  "123456789012345678901234567890",
+  '"\\ud800"',
+  '"x\\udfffy"',
+  '"\\ud83d"',
+  '{"a":[1,{"b":null}]}',
+  '[1,"2",null]',
   ...HOSTILE.map((s) => JSON.stringify(s)),
 ];
 
 /** Keys whose values feed arithmetic or dates: token counts, times, durations, costs, ids. */
-export const NUMERIC_KEYS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"];
-const OTHER_KEYS = ["timestamp", "t", "ts", "time", "duration_ms", "durationMs", "total_cost_usd", "num_turns", "id", "method", "type", "protocolVersion", "maxResultSizeChars"];
+export const NUMERIC_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+  "ephemeral_5m_input_tokens",
+  "ephemeral_1h_input_tokens",
+];
+const OTHER_KEYS = [
+  "timestamp",
+  "t",
+  "ts",
+  "time",
+  "duration_ms",
+  "durationMs",
+  "total_cost_usd",
+  "num_turns",
+  "id",
+  "method",
+  "type",
+  "protocolVersion",
+  "maxResultSizeChars",
+];
 const BAD_BYTES = ["ff", "c3", "c0af", "eda080", "f4908080", "80", "e282", "fe"];
 /** Long strings in several widths: ASCII, CJK (3 UTF-8 bytes) and an astral emoji (2 UTF-16 units). */
-const LONG_UNITS = ["a", "\\\"", "漢", "😀", "\\u0000"];
+const LONG_UNITS = ["a", '\\"', "漢", "😀", "\\u0000"];
 
 const idx = fc.nat({ max: 1 << 20 });
 
 /** A token or cost field set to a value from RAW_VALUES. */
-export const numericFieldOp: fc.Arbitrary<Op> = fc.record({ op: fc.constant("field" as const), line: idx, key: fc.constantFrom(...NUMERIC_KEYS), raw: fc.constantFrom(...RAW_VALUES) });
+export const numericFieldOp: fc.Arbitrary<Op> = fc.record({
+  op: fc.constant("field" as const),
+  line: idx,
+  key: fc.constantFrom(...NUMERIC_KEYS),
+  raw: fc.constantFrom(...RAW_VALUES),
+});
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("cut" as const), at: idx }),
@@ -73,10 +126,21 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("swap" as const), a: idx, b: idx }),
   fc.record({ op: fc.constant("glue" as const), line: idx }),
   fc.record({ op: fc.constant("value" as const), line: idx, path: idx, raw: fc.constantFrom(...RAW_VALUES) }),
-  fc.record({ op: fc.constant("field" as const), line: idx, key: fc.constantFrom(...NUMERIC_KEYS, ...OTHER_KEYS), raw: fc.constantFrom(...RAW_VALUES) }),
+  fc.record({
+    op: fc.constant("field" as const),
+    line: idx,
+    key: fc.constantFrom(...NUMERIC_KEYS, ...OTHER_KEYS),
+    raw: fc.constantFrom(...RAW_VALUES),
+  }),
   fc.record({ op: fc.constant("bytes" as const), at: idx, hex: fc.constantFrom(...BAD_BYTES) }),
   fc.record({ op: fc.constant("deep" as const), line: idx, path: idx, depth: fc.integer({ min: 2, max: 20000 }) }),
-  fc.record({ op: fc.constant("long" as const), line: idx, path: idx, n: fc.integer({ min: 1, max: 1_000_000 }), unit: fc.constantFrom(...LONG_UNITS) }),
+  fc.record({
+    op: fc.constant("long" as const),
+    line: idx,
+    path: idx,
+    n: fc.integer({ min: 1, max: 1_000_000 }),
+    unit: fc.constantFrom(...LONG_UNITS),
+  }),
   fc.constant({ op: "crlf" as const }),
   fc.constant({ op: "bom" as const }),
 );
@@ -119,7 +183,8 @@ function onLines(b: Buffer, o: Op): Buffer {
       lines.splice(i, 0, lines[i]!);
       break;
     case "swap": {
-      const a = o.a % lines.length, c = o.b % lines.length;
+      const a = o.a % lines.length,
+        c = o.b % lines.length;
       [lines[a], lines[c]] = [lines[c]!, lines[a]!];
       break;
     }
@@ -219,5 +284,6 @@ function parse(line: Buffer): unknown {
 function walk(v: unknown, out: Array<[Record<string, unknown> | unknown[], string | number]>, depth = 0): void {
   if (depth > 64) return;
   if (Array.isArray(v)) v.forEach((x, k) => (out.push([v, k]), walk(x, out, depth + 1)));
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), walk(x, out, depth + 1));
+  else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), walk(x, out, depth + 1));
 }

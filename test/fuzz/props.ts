@@ -5,8 +5,14 @@ import type { Sample } from "./corpus.js";
 import { applyOps, HOSTILE, numericFieldOp, opArb, opsArb, type Op } from "./mutators.js";
 import { runOnce, withTempFile, type Prop } from "./run.js";
 import {
-  assertBadLinesReported, assertExit, assertHumanOutput, assertLinesAccounted, assertSaneNumbers,
-  jsonlOracle, normalisePaths, parseJson,
+  assertBadLinesReported,
+  assertExit,
+  assertHumanOutput,
+  assertLinesAccounted,
+  assertSaneNumbers,
+  jsonlOracle,
+  normalisePaths,
+  parseJson,
 } from "./checks.js";
 
 export type Command = "requests" | "outputs" | "instructions" | "inventory" | "report" | "debug" | "rpc" | "sessions";
@@ -30,16 +36,24 @@ const describe = (t: Target, c: Case, extra = "") => `${t.command}${extra} ${c.s
 /** Mostly hostile text put where strings were, so escaping is what the case tests. */
 const hostileOps = fc.array(
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({ op: fc.constant("value" as const), line: fc.nat({ max: 1 << 20 }), path: fc.nat({ max: 1 << 20 }), raw: fc.constantFrom(...HOSTILE.map((s) => JSON.stringify(s))) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant("value" as const),
+        line: fc.nat({ max: 1 << 20 }),
+        path: fc.nat({ max: 1 << 20 }),
+        raw: fc.constantFrom(...HOSTILE.map((s) => JSON.stringify(s))),
+      }),
+    },
     { weight: 1, arbitrary: opArb },
   ),
   { minLength: 1, maxLength: 6 },
 );
 
-const usageOps = fc.array(
-  fc.oneof({ weight: 3, arbitrary: numericFieldOp }, { weight: 1, arbitrary: opArb }),
-  { minLength: 1, maxLength: 4 },
-);
+const usageOps = fc.array(fc.oneof({ weight: 3, arbitrary: numericFieldOp }, { weight: 1, arbitrary: opArb }), {
+  minLength: 1,
+  maxLength: 4,
+});
 
 /** How a command takes its mutated file: as the target, or beside a clean session via a flag. */
 export interface Target {
@@ -56,7 +70,13 @@ export interface Target {
   stdin: boolean;
 }
 
-export const asTarget = (command: Command, jsonl = true): Target => ({ command, args: (p) => [command, p], jsonl, sole: true, stdin: true });
+export const asTarget = (command: Command, jsonl = true): Target => ({
+  command,
+  args: (p) => [command, p],
+  jsonl,
+  sole: true,
+  stdin: true,
+});
 
 function inTemp<T>(t: Target, c: Case, body: (path: string, dir: string, bytes: Buffer) => Promise<T>): Promise<T> {
   const bytes = bytesOf(c);
@@ -66,31 +86,37 @@ function inTemp<T>(t: Target, c: Case, body: (path: string, dir: string, bytes: 
 /** No crash, valid JSON, every bad line by number, and the line accounting closes. */
 export function jsonHealth(name: string, t: Target, pool: Sample[]): Prop<Case> {
   return {
-    name, arb: caseArb(pool), bytes: bytesOf,
-    run: (c) => inTemp(t, c, async (path, dir, bytes) => {
-      const r = await runOnce([...t.args(path, dir), "--json"]);
-      const what = describe(t, c);
-      assertExit(r, 0, what);
-      const j = parseJson(r, t.command, what);
-      if (t.jsonl) {
-        const oracle = jsonlOracle(bytes);
-        assertBadLinesReported(j, path, oracle, what);
-        if (t.sole) assertLinesAccounted(j, oracle, what);
-      }
-    }),
+    name,
+    arb: caseArb(pool),
+    bytes: bytesOf,
+    run: (c) =>
+      inTemp(t, c, async (path, dir, bytes) => {
+        const r = await runOnce([...t.args(path, dir), "--json"]);
+        const what = describe(t, c);
+        assertExit(r, 0, what);
+        const j = parseJson(r, t.command, what);
+        if (t.jsonl) {
+          const oracle = jsonlOracle(bytes);
+          assertBadLinesReported(j, path, oracle, what);
+          if (t.sole) assertLinesAccounted(j, oracle, what);
+        }
+      }),
   };
 }
 
 /** Totals stay finite non-negative integers whatever the usage fields hold. */
 export function saneTotals(name: string, t: Target, pool: Sample[]): Prop<Case> {
   return {
-    name, arb: caseArb(pool, usageOps), bytes: bytesOf,
-    run: (c) => inTemp(t, c, async (path, dir) => {
-      const r = await runOnce([...t.args(path, dir), "--json"]);
-      const what = describe(t, c);
-      assertExit(r, 0, what);
-      assertSaneNumbers(parseJson(r, t.command, what), what);
-    }),
+    name,
+    arb: caseArb(pool, usageOps),
+    bytes: bytesOf,
+    run: (c) =>
+      inTemp(t, c, async (path, dir) => {
+        const r = await runOnce([...t.args(path, dir), "--json"]);
+        const what = describe(t, c);
+        assertExit(r, 0, what);
+        assertSaneNumbers(parseJson(r, t.command, what), what);
+      }),
   };
 }
 
@@ -100,17 +126,20 @@ export function saneTotals(name: string, t: Target, pool: Sample[]): Prop<Case> 
  */
 export function fileEqualsStdin(name: string, targets: Target[], pool: Sample[]): Prop<{ c: Case; t: Target }> {
   return {
-    name, arb: fc.record({ c: caseArb(pool), t: fc.constantFrom(...targets.filter((t) => t.stdin)) }), bytes: ({ c }) => bytesOf(c),
-    run: ({ c, t }) => withTempFile("fuzz-input.jsonl", bytesOf(c), async (path, dir) => {
-      const bytes = bytesOf(c);
-      const [f, s] = await Promise.all([runOnce([t.command, path, "--json"]), runOnce([t.command, "-", "--json"], bytes)]);
-      const what = describe(t, c, " file vs -");
-      assertExit(f, 0, what + " (file)");
-      assertExit(s, 0, what + " (stdin)");
-      const a = withoutInputFields(normalisePaths(parseJson(f, t.command, what), [path, dir]));
-      const b = withoutInputFields(normalisePaths(parseJson(s, t.command, what), ["-"]));
-      assert.deepEqual(b, a, `${what}: stdin and file documents differ`);
-    }),
+    name,
+    arb: fc.record({ c: caseArb(pool), t: fc.constantFrom(...targets.filter((t) => t.stdin)) }),
+    bytes: ({ c }) => bytesOf(c),
+    run: ({ c, t }) =>
+      withTempFile("fuzz-input.jsonl", bytesOf(c), async (path, dir) => {
+        const bytes = bytesOf(c);
+        const [f, s] = await Promise.all([runOnce([t.command, path, "--json"]), runOnce([t.command, "-", "--json"], bytes)]);
+        const what = describe(t, c, " file vs -");
+        assertExit(f, 0, what + " (file)");
+        assertExit(s, 0, what + " (stdin)");
+        const a = withoutInputFields(normalisePaths(parseJson(f, t.command, what), [path, dir]));
+        const b = withoutInputFields(normalisePaths(parseJson(s, t.command, what), ["-"]));
+        assert.deepEqual(b, a, `${what}: stdin and file documents differ`);
+      }),
   };
 }
 
@@ -132,29 +161,44 @@ function withoutInputFields(j: unknown): unknown {
  * Table, markdown and CSV carry no raw control character; with `escaping`, also no invisible
  * character, no markup from evidence and no formula.
  */
-export function humanFormats(name: string, t: Target, pool: Sample[], hostile: boolean, escaping = false): Prop<{ c: Case; format: string }> {
+export function humanFormats(
+  name: string,
+  t: Target,
+  pool: Sample[],
+  hostile: boolean,
+  escaping = false,
+): Prop<{ c: Case; format: string }> {
   return {
-    name, arb: fc.record({ c: caseArb(pool, hostile ? hostileOps : opsArb), format: fc.constantFrom(...HUMAN_FORMATS) }), bytes: ({ c }) => bytesOf(c),
-    run: ({ c, format }) => inTemp(t, c, async (path, dir) => {
-      const r = await runOnce([...t.args(path, dir), "--format", format]);
-      const what = describe(t, c, ` --format ${format}`);
-      assertExit(r, 0, what);
-      assertHumanOutput(format, r.stdout, what, escaping);
-    }),
+    name,
+    arb: fc.record({ c: caseArb(pool, hostile ? hostileOps : opsArb), format: fc.constantFrom(...HUMAN_FORMATS) }),
+    bytes: ({ c }) => bytesOf(c),
+    run: ({ c, format }) =>
+      inTemp(t, c, async (path, dir) => {
+        const r = await runOnce([...t.args(path, dir), "--format", format]);
+        const what = describe(t, c, ` --format ${format}`);
+        assertExit(r, 0, what);
+        assertHumanOutput(format, r.stdout, what, escaping);
+      }),
   };
 }
 
 /** --strict exits 1 exactly when the same run without it lists a malformed line. */
 export function strictExit(name: string, targets: Target[], pool: Sample[]): Prop<{ c: Case; t: Target }> {
   return {
-    name, arb: fc.record({ c: caseArb(pool), t: fc.constantFrom(...targets) }), bytes: ({ c }) => bytesOf(c),
-    run: ({ c, t }) => inTemp(t, c, async (path, dir) => {
-      const [plain, strict] = await Promise.all([runOnce([...t.args(path, dir), "--json"]), runOnce([...t.args(path, dir), "--json", "--strict"])]);
-      const what = describe(t, c, " --strict");
-      assertExit(plain, 0, what);
-      const bad = parseJson(plain, t.command, what).health.malformedCount > 0;
-      assertExit(strict, bad ? 1 : 0, what);
-      if (bad) assert.match(strict.stderr, /malformed/, `${what}: --strict failure does not say why`);
-    }),
+    name,
+    arb: fc.record({ c: caseArb(pool), t: fc.constantFrom(...targets) }),
+    bytes: ({ c }) => bytesOf(c),
+    run: ({ c, t }) =>
+      inTemp(t, c, async (path, dir) => {
+        const [plain, strict] = await Promise.all([
+          runOnce([...t.args(path, dir), "--json"]),
+          runOnce([...t.args(path, dir), "--json", "--strict"]),
+        ]);
+        const what = describe(t, c, " --strict");
+        assertExit(plain, 0, what);
+        const bad = parseJson(plain, t.command, what).health.malformedCount > 0;
+        assertExit(strict, bad ? 1 : 0, what);
+        if (bad) assert.match(strict.stderr, /malformed/, `${what}: --strict failure does not say why`);
+      }),
   };
 }

@@ -52,7 +52,6 @@ for (const c of CASES) {
       const j = parseJson(r, c.command, name);
       assertSaneNumbers(j, name);
       for (const h of c.health ?? []) assert.ok(JSON.stringify(j.health).includes(h), `${name}: health does not name ${h}`);
-    }
-    else assertHumanOutput(c.format, r.stdout, name, true);
+    } else assertHumanOutput(c.format, r.stdout, name, true);
   });
 }

@@ -15,7 +15,8 @@ export function runOnce(args: string[], stdin?: Buffer, opts: { env?: NodeJS.Pro
 /** Case count per property. Kept small by default because each case spawns the CLI a few times. */
 export const FUZZ_RUNS = positiveInt(process.env.FUZZ_RUNS, 8);
 /** Fixed unless FUZZ_SEED is given, so a red run is red again on the next try. */
-export const FUZZ_SEED = Number.isSafeInteger(Number(process.env.FUZZ_SEED)) && process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261201;
+export const FUZZ_SEED =
+  Number.isSafeInteger(Number(process.env.FUZZ_SEED)) && process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261201;
 
 function positiveInt(raw: string | undefined, dflt: number): number {
   const n = Number(raw);
@@ -61,6 +62,8 @@ export async function check<T>(p: Prop<T>): Promise<void> {
     const file = join(tmpdir(), `ccf-fuzz-${p.name.replace(/\W+/g, "-")}-${FUZZ_SEED}.bin`);
     writeFileSync(file, p.bytes(last.v));
     const why = last.err instanceof Error ? last.err.message : String(last.err);
-    throw new Error(`fuzz property "${p.name}" failed (FUZZ_SEED=${FUZZ_SEED} FUZZ_RUNS=${FUZZ_RUNS}); shrunk input written to ${file}\n${why}\n\n${(e as Error).message.slice(0, 3000)}`);
+    throw new Error(
+      `fuzz property "${p.name}" failed (FUZZ_SEED=${FUZZ_SEED} FUZZ_RUNS=${FUZZ_RUNS}); shrunk input written to ${file}\n${why}\n\n${(e as Error).message.slice(0, 3000)}`,
+    );
   }
 }

@@ -15,14 +15,27 @@ const transcriptTargets = TRANSCRIPT_COMMANDS.map((c) => asTarget(c));
 const debug = asTarget("debug", false);
 const rpc = asTarget("rpc", false);
 const session = join(ROOT, DEMO_SESSION);
-const beside = (flag: string, jsonl: boolean): Target => ({ command: "report", args: (p) => ["report", session, flag, p], jsonl, sole: false, stdin: false });
+const beside = (flag: string, jsonl: boolean): Target => ({
+  command: "report",
+  args: (p) => ["report", session, flag, p],
+  jsonl,
+  sole: false,
+  stdin: false,
+});
 const streamJsonl = beside("--stream-json", true);
 const claudePJson = beside("--stream-json", false);
 const debugFile = beside("--debug-file", false);
 const rpcLog = beside("--rpc-log", false);
 
 // sessions takes no file: the mutated transcript is the only session of a scratch config dir.
-const sessions: Target = { command: "sessions", args: (_p, dir) => ["sessions", "--claude-dir", dir], sub: "projects/-tmp-fuzz", jsonl: false, sole: false, stdin: false };
+const sessions: Target = {
+  command: "sessions",
+  args: (_p, dir) => ["sessions", "--claude-dir", dir],
+  sub: "projects/-tmp-fuzz",
+  jsonl: false,
+  sole: false,
+  stdin: false,
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PROPS: Record<string, Prop<any>> = {};

@@ -45,9 +45,18 @@ test("npm pack builds dist; the tarball installs into a fresh prefix and runs --
     const tarball = join(out, info.filename);
     const listed = await run("tar", ["tzf", tarball], tmp, env);
     assert.equal(listed.code, 0, listed.stderr);
-    const files = listed.stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
-    for (const f of ["dist/cli.js", "dist/commands/demo.js", "LICENSE", "samples/demo/rpc-log.jsonl", "samples/demo/big-tools-list.json",
-      "samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt"]) {
+    const files = listed.stdout
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
+    for (const f of [
+      "dist/cli.js",
+      "dist/commands/demo.js",
+      "LICENSE",
+      "samples/demo/rpc-log.jsonl",
+      "samples/demo/big-tools-list.json",
+      "samples/claude-home/debug/c0ffee00-1111-4222-8333-444444444444.txt",
+    ]) {
       assert.ok(files.includes(f), `${f} missing from the tarball`);
     }
     const stray = files.filter((f) => !/^(dist\/|samples\/(demo|claude-home)\/|LICENSE$|README\.md$|package\.json$)/.test(f));

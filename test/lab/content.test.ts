@@ -15,12 +15,21 @@ import { StdioClient, killAll } from "./stdio-client.js";
 
 after(killAll);
 
-const INIT = { id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2.1.285" } } };
-const PROBE = { id: "server-discover-probe-1", method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } };
+const INIT = {
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2.1.285" } },
+};
+const PROBE = {
+  id: "server-discover-probe-1",
+  method: "server/discover",
+  params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+};
 const bodyOf = (t: string) => t.split("\n").slice(1, -2);
 
 test("content base64 / hex / mixed: exact lengths, markers on their own lines, body lines of the stated alphabet and width", () => {
-  for (const n of [0, 1, 45, 46, 100, 5000, 52000]) for (const k of ["base64", "hex", "mixed"] as const) assert.equal(emitText(n, k).length, n, `${k} ${n}`);
+  for (const n of [0, 1, 45, 46, 100, 5000, 52000])
+    for (const k of ["base64", "hex", "mixed"] as const) assert.equal(emitText(n, k).length, n, `${k} ${n}`);
   const b = emitText(52000, "base64");
   const m = emitMarkers(52000, "base64");
   assert.ok(b.startsWith(`BEGIN-MARKER: ${m.start}\n`) && b.endsWith(`\nEND-MARKER: ${m.end}\n`));
@@ -88,7 +97,10 @@ test("content image: a decodable PNG of exactly N bytes, stated in the text item
   assert.equal(image!.type, "image");
   assert.equal(image!.mimeType, "image/png");
   assert.equal(Buffer.from(String(image!.data), "base64").length, 5000);
-  assert.match(String(note!.text), new RegExp(`^IMAGE image/png \\d+x\\d+, 5000 bytes \\(6668 base64 chars\\)\\nEND-MARKER: ${emitMarkers(5000, "image").end}\\n$`));
+  assert.match(
+    String(note!.text),
+    new RegExp(`^IMAGE image/png \\d+x\\d+, 5000 bytes \\(6668 base64 chars\\)\\nEND-MARKER: ${emitMarkers(5000, "image").end}\\n$`),
+  );
 });
 
 test("lab output --content over stdio: each mode's tools/call, image size bounds, --cjk kept, contradictions refused", async () => {
@@ -117,7 +129,8 @@ test("lab output --content over stdio: each mode's tools/call, image size bounds
     assert.match(bad.stderr, msg);
   }
   const cjk = new StdioClient(["lab", "output", "--cjk"]);
-  const t = (await cjk.request({ id: 1, method: "tools/call", params: { name: "emit_text", arguments: { chars: 1000 } } })).result.content[0].text;
+  const t = (await cjk.request({ id: 1, method: "tools/call", params: { name: "emit_text", arguments: { chars: 1000 } } })).result
+    .content[0].text;
   assert.equal(t, emitText(1000, "cjk"));
   await cjk.end();
 });
@@ -125,7 +138,10 @@ test("lab output --content over stdio: each mode's tools/call, image size bounds
 test("lab instructions --tools N --tool-description-chars N: descriptions of exact length with their own codewords", async () => {
   const c = new StdioClient(["lab", "instructions", "--tools", "5", "--tool-description-chars", "5000"]);
   const tools = (await c.request({ id: 2, method: "tools/list" })).result.tools;
-  assert.deepEqual(tools.map((t: any) => t.name), ["lookup_part", "list_bins", "lab_ping", "lab_tool_04", "lab_tool_05"]);
+  assert.deepEqual(
+    tools.map((t: any) => t.name),
+    ["lookup_part", "list_bins", "lab_ping", "lab_tool_04", "lab_tool_05"],
+  );
   for (const t of tools) {
     assert.equal(t.description.length, 5000);
     const cw = codewordsFor(5000, "en", "legacy", t.name);
@@ -133,12 +149,18 @@ test("lab instructions --tools N --tool-description-chars N: descriptions of exa
   }
   assert.equal(new Set(tools.map((t: any) => t.description.slice(0, 30))).size, 5, "one codeword pair per tool");
   assert.ok(tools[0].description.slice(0, 2048).includes("[at 2009]"), "same marker layout as the instructions text");
-  assert.equal((await c.request({ id: 3, method: "tools/call", params: { name: "lab_tool_05", arguments: {} } })).result.content[0].text, "lab_tool_05");
+  assert.equal(
+    (await c.request({ id: 3, method: "tools/call", params: { name: "lab_tool_05", arguments: {} } })).result.content[0].text,
+    "lab_tool_05",
+  );
   assert.equal((await c.request({ id: 4, method: "tools/call", params: { name: "lab_tool_06", arguments: {} } })).error.code, -32602);
   await c.end();
   assert.equal(toolDescription("x", 3000, "ja").length, 3000);
   const one = new StdioClient(["lab", "instructions"], { LAB_TOOLS: "1" });
-  assert.deepEqual((await one.request({ id: 1, method: "tools/list" })).result.tools.map((t: any) => [t.name, t.description]), [["lookup_part", "Look up one part number: stock count and bin."]]);
+  assert.deepEqual(
+    (await one.request({ id: 1, method: "tools/list" })).result.tools.map((t: any) => [t.name, t.description]),
+    [["lookup_part", "Look up one part number: stock count and bin."]],
+  );
   await one.end();
   const bad = await runCli(["lab", "instructions", "--tool-description-chars", "30"]);
   assert.equal(bad.code, 2);
@@ -165,8 +187,14 @@ test("lab --probe: error answers -32601 (default), hang never answers the probe 
   assert.equal(await crash.exited, 1, "exits without stdin being closed");
   assert.equal(crash.lines.length, 0, "nothing on stdout");
   assert.match(crash.stderr, /exited on server\/discover \(--probe crash\)/);
-  const lines = readFileSync(crashLog, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.method ?? l.event), ["server/discover", "exit"]);
+  const lines = readFileSync(crashLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.method ?? l.event),
+    ["server/discover", "exit"],
+  );
   assert.equal(lines[1].code, 1);
 
   const err = new StdioClient(["lab", "output"]);

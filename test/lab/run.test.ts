@@ -34,29 +34,73 @@ test("matrix: every mistake names the file and the place", () => {
     ['{"prompt":"p","configs":[{"label":"a","env":{"X":{}}}]}', /configs\[0\]\.env\.X: must be a string/],
     ['{"prompt":"p","configs":[{"label":"a","serverEntry":{"command":"x"}}]}', /serverEntry\.command: is set by run/],
   ];
-  for (const [text, rx] of bad) assert.throws(() => parseMatrix(text, "m.json"), (e: Error) => e.name === "UsageError" && rx.test(e.message), text);
+  for (const [text, rx] of bad)
+    assert.throws(
+      () => parseMatrix(text, "m.json"),
+      (e: Error) => e.name === "UsageError" && rx.test(e.message),
+      text,
+    );
   assert.deepEqual([0, 1, 25, 26, 27, 51, 52].map(repeatLetter), ["a", "b", "z", "aa", "ab", "az", "ba"]);
 });
 
 test("plan: folders, the seed's claude -p command line, env cleaned of the enclosing session, config env and prompt/args overrides", () => {
-  const m = parseMatrix(JSON.stringify({
-    prompt: PROMPT, repeat: 2, args: ["--max-turns", "1"], env: { A: "1" },
-    configs: [
-      { label: "en-5000", serverArgs: ["--chars", "5000"] },
-      { label: "late", serverArgs: ["--init-delay-ms", "8000"], env: { CLAUDE_CODE_MCP_STARTUP_WAIT_MS: 0 }, args: ["--max-turns", "3"], prompt: "sleep first" },
-      { label: "big", server: "output", serverEntry: { alwaysLoad: true } },
-      { label: "base", server: "none", args: ["--settings", "{}"] },
-    ],
-  }), "m.json");
+  const m = parseMatrix(
+    JSON.stringify({
+      prompt: PROMPT,
+      repeat: 2,
+      args: ["--max-turns", "1"],
+      env: { A: "1" },
+      configs: [
+        { label: "en-5000", serverArgs: ["--chars", "5000"] },
+        {
+          label: "late",
+          serverArgs: ["--init-delay-ms", "8000"],
+          env: { CLAUDE_CODE_MCP_STARTUP_WAIT_MS: 0 },
+          args: ["--max-turns", "3"],
+          prompt: "sleep first",
+        },
+        { label: "big", server: "output", serverEntry: { alwaysLoad: true } },
+        { label: "base", server: "none", args: ["--settings", "{}"] },
+      ],
+    }),
+    "m.json",
+  );
   const env = { PATH: "/bin", CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: "cli", CLAUDE_CODE_USE_BEDROCK: "1", MAX_MCP_OUTPUT_TOKENS: "5000" };
   const plans = planRuns(m, { outDir: "/r", cliPath: "/x/dist/cli.js", nodePath: "/usr/bin/node", matrixDir: "/m", env });
-  assert.deepEqual(plans.map((p) => p.folder), ["en-5000-a", "en-5000-b", "late-a", "late-b", "big-a", "big-b", "base-a", "base-b"]);
+  assert.deepEqual(
+    plans.map((p) => p.folder),
+    ["en-5000-a", "en-5000-b", "late-a", "late-b", "big-a", "big-b", "base-a", "base-b"],
+  );
   const p = plans[0]!;
-  assert.deepEqual([p.claude, ...p.args], [
-    "claude", "-p", PROMPT, "--output-format", "stream-json", "--verbose", "--strict-mcp-config", "--mcp-config", "/r/en-5000-a/mcp.json",
-    "--debug-file", "/r/en-5000-a/debug.txt", "--settings", '{"disableAllHooks": true}', "--max-turns", "1",
-  ]);
-  assert.deepEqual(p.mcpConfig, { mcpServers: { lab: { type: "stdio", command: "/usr/bin/node", args: ["/x/dist/cli.js", "lab", "instructions", "--chars", "5000", "--log", "/r/en-5000-a/rpc-log.jsonl"] } } });
+  assert.deepEqual(
+    [p.claude, ...p.args],
+    [
+      "claude",
+      "-p",
+      PROMPT,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--strict-mcp-config",
+      "--mcp-config",
+      "/r/en-5000-a/mcp.json",
+      "--debug-file",
+      "/r/en-5000-a/debug.txt",
+      "--settings",
+      '{"disableAllHooks": true}',
+      "--max-turns",
+      "1",
+    ],
+  );
+  assert.deepEqual(p.mcpConfig, {
+    mcpServers: {
+      lab: {
+        type: "stdio",
+        command: "/usr/bin/node",
+        args: ["/x/dist/cli.js", "lab", "instructions", "--chars", "5000", "--log", "/r/en-5000-a/rpc-log.jsonl"],
+      },
+    },
+  });
   assert.deepEqual(p.envRemoved, ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"]);
   assert.equal(p.childEnv.CLAUDECODE, undefined);
   assert.equal(p.childEnv.CLAUDE_CODE_USE_BEDROCK, "1", "auth settings pass through");
@@ -66,36 +110,76 @@ test("plan: folders, the seed's claude -p command line, env cleaned of the enclo
   assert.deepEqual(late.args.slice(0, 2), ["-p", "sleep first"]);
   assert.deepEqual(late.args.slice(-2), ["--max-turns", "3"]);
   assert.equal(late.childEnv.CLAUDE_CODE_MCP_STARTUP_WAIT_MS, "0");
-  assert.deepEqual(plans[4]!.mcpConfig, { mcpServers: { big: { type: "stdio", command: "/usr/bin/node", args: ["/x/dist/cli.js", "lab", "output", "--log", "/r/big-a/rpc-log.jsonl"], alwaysLoad: true } } });
+  assert.deepEqual(plans[4]!.mcpConfig, {
+    mcpServers: {
+      big: {
+        type: "stdio",
+        command: "/usr/bin/node",
+        args: ["/x/dist/cli.js", "lab", "output", "--log", "/r/big-a/rpc-log.jsonl"],
+        alwaysLoad: true,
+      },
+    },
+  });
   assert.deepEqual(plans[6]!.mcpConfig, { mcpServers: {} });
   assert.deepEqual(plans[6]!.args.slice(-2), ["--settings", "{}"], "a config's own --settings replaces run's");
   assert.equal(plans[6]!.args.filter((a) => a === "--settings").length, 1);
-  assert.equal(planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env: { CLAUDE_CONFIG_DIR: "rel/dir" } })[0]!.claudeDir, join(process.cwd(), "rel/dir"));
-  assert.deepEqual(planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env, only: ["big"] }).map((x) => x.folder), ["big-a", "big-b"]);
-  assert.throws(() => planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env, only: ["nope"] }), /--only: no configuration labelled "nope"/);
+  assert.equal(
+    planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env: { CLAUDE_CONFIG_DIR: "rel/dir" } })[0]!.claudeDir,
+    join(process.cwd(), "rel/dir"),
+  );
+  assert.deepEqual(
+    planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env, only: ["big"] }).map((x) => x.folder),
+    ["big-a", "big-b"],
+  );
+  assert.throws(
+    () => planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env, only: ["nope"] }),
+    /--only: no configuration labelled "nope"/,
+  );
   const owned = parseMatrix(JSON.stringify({ prompt: "p", configs: [{ label: "a", args: ["--output-format", "json"] }] }), "m.json");
-  assert.throws(() => planRuns(owned, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env }), /args --output-format are set by run itself/);
+  assert.throws(
+    () => planRuns(owned, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env }),
+    /args --output-format are set by run itself/,
+  );
   const rel = parseMatrix(JSON.stringify({ prompt: "p", claude: "./bin/claude", configs: [{ label: "a" }] }), "m.json");
   assert.equal(planRuns(rel, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env })[0]!.claude, "/m/bin/claude");
 });
 
 test("run --dry-run: the planned commands as data; nothing is written", async () => {
   const dir = tmp();
-  const f = matrixFile(dir, { prompt: PROMPT, repeat: 2, configs: [{ label: "en-1000" }, { label: "ja-3000", serverArgs: ["--lang", "ja", "--chars", "3000"], env: { X: "y" } }] });
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    repeat: 2,
+    configs: [{ label: "en-1000" }, { label: "ja-3000", serverArgs: ["--lang", "ja", "--chars", "3000"], env: { X: "y" } }],
+  });
   const out = join(dir, "runs");
   const j = parseEnvelope(await runCli(["run", f, "--out", out, "--dry-run", "--json"]), "run");
   assert.equal(existsSync(out), false);
   assert.equal(j.dryRun, true);
-  assert.deepEqual(j.runs.map((r: any) => [r.label, r.repeat, r.status]), [["en-1000", "a", "planned"], ["en-1000", "b", "planned"], ["ja-3000", "a", "planned"], ["ja-3000", "b", "planned"]]);
+  assert.deepEqual(
+    j.runs.map((r: any) => [r.label, r.repeat, r.status]),
+    [
+      ["en-1000", "a", "planned"],
+      ["en-1000", "b", "planned"],
+      ["ja-3000", "a", "planned"],
+      ["ja-3000", "b", "planned"],
+    ],
+  );
   assert.equal(j.runs[2].folder, join(out, "ja-3000-a"));
   assert.deepEqual(j.runs[2].command.slice(0, 3), ["claude", "-p", PROMPT]);
   assert.deepEqual(j.runs[2].env, { X: "y" });
   assert.equal(j.runs[2].mcpConfig.mcpServers.lab.args[0], CLI);
   const table = await runCli(["run", f, "--out", out, "--dry-run"]);
   assert.equal(table.code, 0);
-  assert.match(table.stdout, /claude -p "\$PROMPT" --output-format stream-json --verbose --strict-mcp-config --mcp-config \S+en-1000-a\/mcp.json/);
+  assert.match(
+    table.stdout,
+    /claude -p "\$PROMPT" --output-format stream-json --verbose --strict-mcp-config --mcp-config \S+en-1000-a\/mcp.json/,
+  );
   assert.match(table.stdout, /PROMPT \(en-1000, ja-3000\): Reply with BEGIN=… END=… LAST=…/);
-  const bad = await runCli(["run", matrixFile(dir, { prompt: "p", configs: [{ label: "x", serverArgs: ["--chars", "lots"] }] }), "--dry-run"]);
+  const bad = await runCli([
+    "run",
+    matrixFile(dir, { prompt: "p", configs: [{ label: "x", serverArgs: ["--chars", "lots"] }] }),
+    "--dry-run",
+  ]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /config "x": the lab server "lab" refused its args \["--chars","lots"\]/);
 });
@@ -104,24 +188,48 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
   const dir = tmp();
   const bin = writeFakeClaude(dir);
   const f = matrixFile(dir, {
-    prompt: PROMPT, repeat: 2, args: ["--max-turns", "1"],
+    prompt: PROMPT,
+    repeat: 2,
+    args: ["--max-turns", "1"],
     configs: [
       { label: "en-5000", serverArgs: ["--chars", "5000"] },
       { label: "dual", serverArgs: ["--chars", "1000", "--dual"], env: { FAKE_MARK: "set-by-config" } },
     ],
   });
   const out = join(dir, "runs");
-  const r = await runCli(["run", f, "--out", out, "--json"], { env: { PATH: `${bin}:${process.env.PATH}`, CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: "cli" } });
+  const r = await runCli(["run", f, "--out", out, "--json"], {
+    env: { PATH: `${bin}:${process.env.PATH}`, CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: "cli" },
+  });
   const j = parseEnvelope(r, "run");
   assert.deepEqual(readdirSync(out).sort(), ["dual-a", "dual-b", "en-5000-a", "en-5000-b"]);
-  assert.deepEqual(j.runs.map((x: any) => [x.label, x.status, x.exitCode]), [["en-5000", "ran", 0], ["en-5000", "ran", 0], ["dual", "ran", 0], ["dual", "ran", 0]]);
+  assert.deepEqual(
+    j.runs.map((x: any) => [x.label, x.status, x.exitCode]),
+    [
+      ["en-5000", "ran", 0],
+      ["en-5000", "ran", 0],
+      ["dual", "ran", 0],
+      ["dual", "ran", 0],
+    ],
+  );
   assert.equal(j.inputs.length, 4);
   assert.ok(j.inputs.every((i: any) => i.kind === "stream-json" && i.sha256.length === 64));
   assert.match(r.stderr, /run: 1\/4 en-5000-a/);
 
   const run = JSON.parse(readFileSync(join(out, "en-5000-a", "run.json"), "utf8"));
-  assert.deepEqual(Object.keys(run).slice(0, 8), ["label", "session", "debugFile", "rpcLog", "streamJson", "exitCode", "startedAt", "durationMs"]);
-  assert.deepEqual([run.label, run.debugFile, run.rpcLog, run.streamJson, run.exitCode, run.repeat], ["en-5000", "debug.txt", "rpc-log.jsonl", "stream.jsonl", 0, "a"]);
+  assert.deepEqual(Object.keys(run).slice(0, 8), [
+    "label",
+    "session",
+    "debugFile",
+    "rpcLog",
+    "streamJson",
+    "exitCode",
+    "startedAt",
+    "durationMs",
+  ]);
+  assert.deepEqual(
+    [run.label, run.debugFile, run.rpcLog, run.streamJson, run.exitCode, run.repeat],
+    ["en-5000", "debug.txt", "rpc-log.jsonl", "stream.jsonl", 0, "a"],
+  );
   assert.equal("claudeDir" in run, false, "default config dir");
   assert.match(run.session, /^[0-9a-f-]{36}$/);
   assert.equal(j.runs[0].session, run.session);
@@ -145,7 +253,10 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
   assert.equal(existsSync(cwd), false, "the empty working dir is removed");
 
   const legacy = parseEnvelope(await runCli(["rpc", join(out, "en-5000-b", "rpc-log.jsonl"), "--json"]), "rpc");
-  assert.deepEqual([legacy.rpc.era, legacy.rpc.methods], ["legacy", ["server/discover", "initialize", "notifications/initialized", "tools/list"]]);
+  assert.deepEqual(
+    [legacy.rpc.era, legacy.rpc.methods],
+    ["legacy", ["server/discover", "initialize", "notifications/initialized", "tools/list"]],
+  );
   const modern = parseEnvelope(await runCli(["rpc", join(out, "dual-a", "rpc-log.jsonl"), "--json"]), "rpc");
   assert.deepEqual([modern.rpc.era, modern.rpc.methods], ["modern", ["server/discover", "tools/list"]]);
   const mcp = JSON.parse(readFileSync(join(out, "dual-a", "mcp.json"), "utf8"));
@@ -155,15 +266,25 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
   const again = await runCli(["run", f, "--out", out], { env: { PATH: `${bin}:${process.env.PATH}` } });
   assert.equal(again.code, 2);
   assert.match(again.stderr, /run folders already exist/);
-  const skip = parseEnvelope(await runCli(["run", f, "--out", out, "--skip-existing", "--json"], { env: { PATH: `${bin}:${process.env.PATH}` } }), "run");
-  assert.deepEqual(skip.runs.map((x: any) => x.status), ["skipped", "skipped", "skipped", "skipped"]);
+  const skip = parseEnvelope(
+    await runCli(["run", f, "--out", out, "--skip-existing", "--json"], { env: { PATH: `${bin}:${process.env.PATH}` } }),
+    "run",
+  );
+  assert.deepEqual(
+    skip.runs.map((x: any) => x.status),
+    ["skipped", "skipped", "skipped", "skipped"],
+  );
   assert.equal(skip.runs[0].session, run.session);
 });
 
 test("run: a failing claude is recorded (exit code, warning), csv/markdown rows; missing claude and a config-dir --out are usage errors", async () => {
   const dir = tmp();
   const bin = writeFakeClaude(dir);
-  const f = matrixFile(dir, { prompt: PROMPT, claude: join(bin, "claude"), configs: [{ label: "none", server: "none", env: { FAKE_EXIT: "3" } }] });
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    claude: join(bin, "claude"),
+    configs: [{ label: "none", server: "none", env: { FAKE_EXIT: "3" } }],
+  });
   const out = join(dir, "runs");
   const csv = await runCli(["run", f, "--out", out, "--format", "csv"]);
   assert.equal(csv.code, 1, "a failed claude run is a runtime failure, reported after the table");
@@ -179,7 +300,12 @@ test("run: a failing claude is recorded (exit code, warning), csv/markdown rows;
   const md = await runCli(["run", f, "--out", join(dir, "md"), "--format", "markdown"]);
   assert.match(md.stdout, /\| label \| folder \| status \| session \| exit \| duration \| answer \|/);
 
-  const missing = await runCli(["run", matrixFile(dir, { prompt: "p", claude: "no-such-claude-binary", configs: [{ label: "a", server: "none" }] }), "--out", join(dir, "x")]);
+  const missing = await runCli([
+    "run",
+    matrixFile(dir, { prompt: "p", claude: "no-such-claude-binary", configs: [{ label: "a", server: "none" }] }),
+    "--out",
+    join(dir, "x"),
+  ]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /claude binary not found: no-such-claude-binary/);
   assert.equal(existsSync(join(dir, "x")), false);
@@ -189,7 +315,12 @@ test("run: a failing claude is recorded (exit code, warning), csv/markdown rows;
   const guard = await runCli(["run", f, "--out", join(config, "runs"), "--dry-run"], { env: { CLAUDE_CONFIG_DIR: config } });
   assert.equal(guard.code, 2);
   assert.match(guard.stderr, /refusing to write inside the Claude config dir/);
-  const viaConfigEnv = await runCli(["run", matrixFile(dir, { prompt: "p", configs: [{ label: "a", server: "none", env: { CLAUDE_CONFIG_DIR: config } }] }), "--out", config]);
+  const viaConfigEnv = await runCli([
+    "run",
+    matrixFile(dir, { prompt: "p", configs: [{ label: "a", server: "none", env: { CLAUDE_CONFIG_DIR: config } }] }),
+    "--out",
+    config,
+  ]);
   assert.equal(viaConfigEnv.code, 2);
   const copied = join(dir, "evidence-copy");
   mkdirSync(join(copied, "projects", "-p"), { recursive: true });

@@ -10,8 +10,21 @@ import { StdioClient, killAll } from "./stdio-client.js";
 
 after(killAll);
 
-const PROBE = { id: "server-discover-probe-1", method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: "2.1.285" } } } };
-const INIT = { id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2.1.285" } } };
+const PROBE = {
+  id: "server-discover-probe-1",
+  method: "server/discover",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: "2.1.285" },
+    },
+  },
+};
+const INIT = {
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2.1.285" } },
+};
 const tmp = () => mkdtempSync(join(tmpdir(), "ccf-lab-"));
 
 test("lab instructions: legacy handshake — probe refused with -32601, initialize echoes the version, tools/list, ping, unknown method", async () => {
@@ -28,7 +41,10 @@ test("lab instructions: legacy handshake — probe refused with -32601, initiali
   assert.ok(!("resultType" in init.result));
   c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const list = await c.request({ id: 2, method: "tools/list" });
-  assert.deepEqual(list.result.tools.map((t: any) => t.name), ["lookup_part", "list_bins", "lab_ping"]);
+  assert.deepEqual(
+    list.result.tools.map((t: any) => t.name),
+    ["lookup_part", "list_bins", "lab_ping"],
+  );
   assert.deepEqual((await c.request({ id: 3, method: "ping" })).result, {});
   const call = await c.request({ id: 4, method: "tools/call", params: { name: "lab_ping", arguments: {} } });
   assert.equal(call.result.content[0].text, "pong");
@@ -52,7 +68,11 @@ test("lab instructions --dual: server/discover answered as 2026-07-28 with the O
   const init = (await c.request(INIT)).result;
   assert.ok(init.instructions.startsWith(`BEGIN codeword: ${legacy.begin}.`));
   assert.notEqual(modern.begin, legacy.begin);
-  const bad = await c.request({ id: 9, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+  const bad = await c.request({
+    id: 9,
+    method: "server/discover",
+    params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+  });
   assert.deepEqual([bad.error.code, bad.error.data.requested], [-32022, "2099-01-01"]);
   const list = (await c.request({ id: 2, method: "tools/list", params: PROBE.params })).result;
   assert.equal(list.tools.length, 3);
@@ -108,7 +128,9 @@ test("lab instructions --init-delay-ms: initialize answered late, other requests
   assert.ok(c.lines[1]!.at - t0 < 550, `ping after ${c.lines[1]!.at - t0} ms`);
   await c.end();
   // The lab server owns the real stdio, so this one runs as a child process.
-  const piped = await runCliSpawned(["lab", "instructions", "--init-delay-ms", "200"], { stdin: `${JSON.stringify({ jsonrpc: "2.0", ...INIT })}\n` });
+  const piped = await runCliSpawned(["lab", "instructions", "--init-delay-ms", "200"], {
+    stdin: `${JSON.stringify({ jsonrpc: "2.0", ...INIT })}\n`,
+  });
   assert.equal(piped.code, 0);
   assert.equal(JSON.parse(piped.stdout).id, 1);
 });
@@ -125,24 +147,49 @@ test("lab --log: every message both ways, whole, with time and direction; `rpc` 
   c.raw("oops\n");
   await c.replies(4);
   await c.end();
-  const lines = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.dir, l.method ?? (l.error ? `error ${l.error.code}` : l.result ? "result" : "malformed")]), [
-    ["in", "server/discover"], ["out", "error -32601"], ["in", "initialize"], ["out", "result"],
-    ["in", "notifications/initialized"], ["in", "tools/list"], ["out", "result"], ["in", "malformed"], ["out", "error -32700"],
-  ]);
+  const lines = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.dir, l.method ?? (l.error ? `error ${l.error.code}` : l.result ? "result" : "malformed")]),
+    [
+      ["in", "server/discover"],
+      ["out", "error -32601"],
+      ["in", "initialize"],
+      ["out", "result"],
+      ["in", "notifications/initialized"],
+      ["in", "tools/list"],
+      ["out", "result"],
+      ["in", "malformed"],
+      ["out", "error -32700"],
+    ],
+  );
   assert.deepEqual(Object.keys(lines[0]), ["t", "dir", "jsonrpc", "id", "method", "params"]);
   assert.deepEqual(lines[0].params, PROBE.params, "params logged whole, _meta included");
   assert.deepEqual(lines[2].params, INIT.params);
   assert.equal(lines[3].result.instructions.length, 1000, "the result is logged whole");
-  assert.deepEqual(lines[6].result.tools.map((t: any) => t.name), ["lookup_part", "list_bins", "lab_ping"]);
+  assert.deepEqual(
+    lines[6].result.tools.map((t: any) => t.name),
+    ["lookup_part", "list_bins", "lab_ping"],
+  );
   assert.ok(!("id" in lines[4]), "notifications have no id");
   assert.match(lines[0].t, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const j = parseEnvelope(await runCli(["rpc", log, "--json"]), "rpc");
-  assert.deepEqual([j.rpc.firstMethod, j.rpc.era, j.rpc.probe.id, j.rpc.probe.clientName], ["server/discover", "legacy", "server-discover-probe-1", "claude-code"]);
-  assert.deepEqual([j.rpc.probe.answered, j.rpc.probe.errorCode, j.rpc.probeOutcome, j.rpc.responsesLogged], ["error", -32601, "error", true]);
+  assert.deepEqual(
+    [j.rpc.firstMethod, j.rpc.era, j.rpc.probe.id, j.rpc.probe.clientName],
+    ["server/discover", "legacy", "server-discover-probe-1", "claude-code"],
+  );
+  assert.deepEqual(
+    [j.rpc.probe.answered, j.rpc.probe.errorCode, j.rpc.probeOutcome, j.rpc.responsesLogged],
+    ["error", -32601, "error", true],
+  );
   assert.equal(j.rpc.initialize.protocolVersion, "2025-11-25");
   assert.ok(j.rpc.initialize.msAfterProbe >= 30 && j.rpc.initialize.msAfterProbe < 60000, String(j.rpc.initialize.msAfterProbe));
-  assert.deepEqual(j.rpc.instructions.map((x: any) => [x.method, x.chars]), [["initialize", 1000]]);
+  assert.deepEqual(
+    j.rpc.instructions.map((x: any) => [x.method, x.chars]),
+    [["initialize", 1000]],
+  );
   const received = await runCli(["outputs", "-", "--rpc-log", sample("runs", "en-1000-a", "rpc-log.jsonl"), "--json"], { stdin: "" });
   assert.match(received.stderr, /no tools\/list response in the message log/, "the old received-only log had no results");
   const both = await runCli(["outputs", "-", "--rpc-log", log, "--json"], { stdin: "" });
@@ -164,7 +211,10 @@ test("lab output: emit_text / emit_text_annotated exact sizes, _meta maxResultSi
   assert.equal(init.serverInfo.name, "big");
   assert.ok(!("instructions" in init));
   const tools = (await c.request({ id: 2, method: "tools/list" })).result.tools;
-  assert.deepEqual(tools.map((t: any) => t.name), ["emit_text", "emit_text_annotated"]);
+  assert.deepEqual(
+    tools.map((t: any) => t.name),
+    ["emit_text", "emit_text_annotated"],
+  );
   assert.deepEqual(tools[1]._meta, { "anthropic/maxResultSizeChars": 123456 });
   assert.ok(!("_meta" in tools[0]));
   let id = 10;

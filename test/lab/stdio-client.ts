@@ -16,17 +16,23 @@ export class StdioClient {
   readonly exited: Promise<number | null>;
 
   constructor(args: string[], env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     createInterface({ input: this.child.stdout }).on("line", (text) => {
       this.lines.push({ at: Date.now(), text });
       for (const w of this.waiters.splice(0)) w();
     });
     this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString("utf8")));
     StdioClient.live.add(this.child);
-    this.exited = new Promise((res) => this.child.on("close", (code) => {
-      StdioClient.live.delete(this.child);
-      res(code);
-    }));
+    this.exited = new Promise((res) =>
+      this.child.on("close", (code) => {
+        StdioClient.live.delete(this.child);
+        res(code);
+      }),
+    );
   }
 
   send(msg: unknown): void {

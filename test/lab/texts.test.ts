@@ -19,7 +19,8 @@ test("instructions: exactly N chars, codewords at both ends, each [at N] sits at
       assert.ok(t.endsWith(` END codeword: ${cw.end}.`), `${lang} ${n} end`);
       const ms = markers(t);
       for (const m of ms) assert.equal(m.at, m.n, `${lang} ${n}: marker [at ${m.n}] found at ${m.at}`);
-      for (const [i, m] of ms.entries()) assert.ok(m.n >= 250 * (i + 1) && m.n < 250 * (i + 1) + 120, `${lang} ${n}: marker ${i + 1} at ${m.n}`);
+      for (const [i, m] of ms.entries())
+        assert.ok(m.n >= 250 * (i + 1) && m.n < 250 * (i + 1) + 120, `${lang} ${n}: marker ${i + 1} at ${m.n}`);
       if (n >= 1000) assert.ok(ms.length >= Math.floor((n - 120) / 250) - 1, `${lang} ${n}: ${ms.length} markers`);
     }
   }

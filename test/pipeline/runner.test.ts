@@ -52,7 +52,11 @@ for (const [name, source, path] of CASES) {
     // Tiny chunks over the first 16 KB (cut after a newline) keep the test fast on samples with big lines.
     const cut = bytes.length <= 16384 ? bytes.length : bytes.lastIndexOf(0x0a, 16384) + 1 || bytes.length;
     const head = await read(source, bytes.subarray(0, cut), 1 << 20);
-    for (const [size, part, ref] of [[1, cut, head], [7, cut, head], [4096, bytes.length, whole]] as const) {
+    for (const [size, part, ref] of [
+      [1, cut, head],
+      [7, cut, head],
+      [4096, bytes.length, whole],
+    ] as const) {
       const split = await read(source, bytes.subarray(0, part), size);
       assert.deepEqual(split.records, ref.records, `chunks of ${size}`);
       assert.deepEqual(split.health, ref.health, `chunks of ${size}`);

@@ -66,14 +66,18 @@ test("multi-line continuation: pasted capabilities JSON across lines, blank line
       assert.equal(caps!.event.capabilities!.hasTools, false);
       assert.equal(caps!.event.protocolEra, null);
     }
-    assert.equal(err!.text, "Error: spawn failed\n    at ChildProcess.spawn (node:internal/child_process:421:11)\n\n    at next (file.js:1:1)");
+    assert.equal(
+      err!.text,
+      "Error: spawn failed\n    at ChildProcess.spawn (node:internal/child_process:421:11)\n\n    at next (file.js:1:1)",
+    );
     assert.equal(err!.pos.line, 4);
     assert.equal(done!.pos.line, 10);
   }
 });
 
 test("CRLF line ends give the same entries and positions", async () => {
-  const lf = '2026-09-30T04:26:18.597Z [DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 164ms\ncontinued\n2026-09-30T04:26:18.598Z [DEBUG] mcp runtime arm: v2 (source: growthbook)\n';
+  const lf =
+    '2026-09-30T04:26:18.597Z [DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 164ms\ncontinued\n2026-09-30T04:26:18.598Z [DEBUG] mcp runtime arm: v2 (source: growthbook)\n';
   const a = await read(lf);
   for (const size of [1, 7, 4096]) assert.deepEqual(await read(lf.replace(/\n/g, "\r\n"), size), a);
   assert.equal(entries(a)[0]!.text, 'MCP server "lab": Successfully connected (transport: stdio) in 164ms\ncontinued');
@@ -110,7 +114,10 @@ test("headerless lines before any entry, NUL remnants are malformed; leading bla
 });
 
 test("MCP server prefix: colon for debug, none for errors", () => {
-  assert.deepEqual(ev('MCP server "lab": Calling MCP tool: lookup_part'), { server: "lab", event: { type: "mcp-tool-call", tool: "lookup_part" } });
+  assert.deepEqual(ev('MCP server "lab": Calling MCP tool: lookup_part'), {
+    server: "lab",
+    event: { type: "mcp-tool-call", tool: "lookup_part" },
+  });
   assert.deepEqual(ev('MCP server "my server" Connection failed: spawn npx ENOENT', "ERROR"), {
     server: "my server",
     event: { type: "mcp-connection-failed", ms: null, error: "spawn npx ENOENT" },
@@ -123,8 +130,16 @@ test("MCP server prefix: colon for debug, none for errors", () => {
 });
 
 test("connected: transport form and the older `to stdio server` form", () => {
-  assert.deepEqual(ev('MCP server "unreal": Successfully connected (transport: http) in 736ms').event, { type: "mcp-connected", ms: 736, transport: "http" });
-  assert.deepEqual(ev('MCP server "a": Successfully connected to stdio server in 2272ms').event, { type: "mcp-connected", ms: 2272, transport: "stdio" });
+  assert.deepEqual(ev('MCP server "unreal": Successfully connected (transport: http) in 736ms').event, {
+    type: "mcp-connected",
+    ms: 736,
+    transport: "http",
+  });
+  assert.deepEqual(ev('MCP server "a": Successfully connected to stdio server in 2272ms').event, {
+    type: "mcp-connected",
+    ms: 2272,
+    transport: "stdio",
+  });
 });
 
 test("capabilities with protocolEra and negotiatedProtocolVersion (both eras)", () => {
@@ -136,7 +151,9 @@ test("capabilities with protocolEra and negotiatedProtocolVersion (both eras)", 
   assert.equal(legacy.protocolEra, "legacy");
   assert.equal(legacy.negotiatedProtocolVersion, "2025-11-25");
   assert.deepEqual(legacy.serverVersion, { name: "spike-001-stub", version: "0.0.0" });
-  const modern = ev('MCP server "lab": Connection established with capabilities: {"hasTools":true,"serverVersion":{"name":"lab","version":"0.0.1"},"protocolEra":"modern","negotiatedProtocolVersion":"2026-07-28"}').event;
+  const modern = ev(
+    'MCP server "lab": Connection established with capabilities: {"hasTools":true,"serverVersion":{"name":"lab","version":"0.0.1"},"protocolEra":"modern","negotiatedProtocolVersion":"2026-07-28"}',
+  ).event;
   assert.ok(modern.type === "mcp-capabilities" && modern.protocolEra === "modern" && modern.negotiatedProtocolVersion === "2026-07-28");
   const broken = ev('MCP server "lab": Connection established with capabilities: {"hasTools":true,').event;
   assert.equal(broken.type, "other");
@@ -145,52 +162,119 @@ test("capabilities with protocolEra and negotiatedProtocolVersion (both eras)", 
 });
 
 test("instructions truncated", () => {
-  assert.deepEqual(ev('MCP server "lab": Server instructions truncated from 5000 to 2048 chars').event, { type: "mcp-instructions-truncated", from: 5000, to: 2048 });
+  assert.deepEqual(ev('MCP server "lab": Server instructions truncated from 5000 to 2048 chars').event, {
+    type: "mcp-instructions-truncated",
+    from: 5000,
+    to: 2048,
+  });
 });
 
 test("connection failures, timeouts, drops, closes, shutdown, stderr", () => {
-  assert.deepEqual(ev('MCP server "x": Connection failed after 73ms (CONNECTION_CLOSED)').event, { type: "mcp-connection-failed", ms: 73, error: "CONNECTION_CLOSED" });
-  assert.deepEqual(ev('MCP server "x": Connection failed after 30036ms: timed out').event, { type: "mcp-connection-failed", ms: 30036, error: "timed out" });
-  assert.deepEqual(ev('MCP server "serena": Connection failed after 30019ms (CONNECT_TIMEOUT): MCP server "serena" connection timed out after 30000ms').event, {
+  assert.deepEqual(ev('MCP server "x": Connection failed after 73ms (CONNECTION_CLOSED)').event, {
     type: "mcp-connection-failed",
-    ms: 30019,
-    error: 'CONNECT_TIMEOUT: MCP server "serena" connection timed out after 30000ms',
+    ms: 73,
+    error: "CONNECTION_CLOSED",
   });
+  assert.deepEqual(ev('MCP server "x": Connection failed after 30036ms: timed out').event, {
+    type: "mcp-connection-failed",
+    ms: 30036,
+    error: "timed out",
+  });
+  assert.deepEqual(
+    ev('MCP server "serena": Connection failed after 30019ms (CONNECT_TIMEOUT): MCP server "serena" connection timed out after 30000ms')
+      .event,
+    {
+      type: "mcp-connection-failed",
+      ms: 30019,
+      error: 'CONNECT_TIMEOUT: MCP server "serena" connection timed out after 30000ms',
+    },
+  );
   assert.deepEqual(ev('MCP server "h": HTTP Connection failed after 12ms: fetch failed (code: ECONNREFUSED, errno: none)').event, {
     type: "mcp-connection-failed",
     ms: 12,
     error: "fetch failed (code: ECONNREFUSED, errno: none)",
   });
-  assert.deepEqual(ev('MCP server "x": Connection timeout triggered after 30002ms (limit: 30000ms)').event, { type: "mcp-connection-timeout", ms: 30002, limitMs: 30000 });
-  assert.deepEqual(ev('MCP server "x": STDIO connection dropped after 0s uptime').event, { type: "mcp-connection-dropped", transport: "stdio", uptimeS: 0 });
-  assert.deepEqual(ev('MCP server "x": STDIO connection closed after 3s (cleanly)').event, { type: "mcp-connection-closed", transport: "stdio", uptimeS: 3, clean: true });
-  assert.deepEqual(ev('MCP server "x": HTTP connection closed after 61s (with errors)').event, { type: "mcp-connection-closed", transport: "http", uptimeS: 61, clean: false });
-  assert.deepEqual(ev('MCP server "x": Closing transport (stdio transport error: ZodError)').event, { type: "mcp-closing", reason: "stdio transport error: ZodError" });
+  assert.deepEqual(ev('MCP server "x": Connection timeout triggered after 30002ms (limit: 30000ms)').event, {
+    type: "mcp-connection-timeout",
+    ms: 30002,
+    limitMs: 30000,
+  });
+  assert.deepEqual(ev('MCP server "x": STDIO connection dropped after 0s uptime').event, {
+    type: "mcp-connection-dropped",
+    transport: "stdio",
+    uptimeS: 0,
+  });
+  assert.deepEqual(ev('MCP server "x": STDIO connection closed after 3s (cleanly)').event, {
+    type: "mcp-connection-closed",
+    transport: "stdio",
+    uptimeS: 3,
+    clean: true,
+  });
+  assert.deepEqual(ev('MCP server "x": HTTP connection closed after 61s (with errors)').event, {
+    type: "mcp-connection-closed",
+    transport: "http",
+    uptimeS: 61,
+    clean: false,
+  });
+  assert.deepEqual(ev('MCP server "x": Closing transport (stdio transport error: ZodError)').event, {
+    type: "mcp-closing",
+    reason: "stdio transport error: ZodError",
+  });
   assert.deepEqual(ev('MCP server "spike001": Sending SIGINT to MCP server process').event, { type: "mcp-shutdown", signal: "SIGINT" });
   assert.deepEqual(ev('MCP server "n1": Terminating MCP server process tree').event, { type: "mcp-shutdown", signal: null });
   assert.deepEqual(ev('MCP server "serena" Server stderr: INFO starting', "ERROR").event, { type: "mcp-stderr", text: "INFO starting" });
 });
 
 test("tool calls and durations", () => {
-  assert.deepEqual(ev("MCP server \"big\": Tool 'emit_text' completed successfully in 16ms").event, { type: "mcp-tool-done", tool: "emit_text", duration: "16ms", ms: 16 });
-  assert.deepEqual(ev("MCP server \"big\": Tool 'emit_text' completed successfully in 1.2s").event, { type: "mcp-tool-done", tool: "emit_text", duration: "1.2s", ms: 1200 });
-  assert.deepEqual(ev("MCP server \"a\": Tool 'lazy_accept' failed after 0s: STOP").event, { type: "mcp-tool-failed", tool: "lazy_accept", duration: "0s", ms: 0, error: "STOP" });
-  assert.deepEqual(ev("MCP server \"a\": Tool 'slow' still running (30s elapsed)").event, { type: "mcp-tool-running", tool: "slow", duration: "30s", ms: 30000 });
+  assert.deepEqual(ev("MCP server \"big\": Tool 'emit_text' completed successfully in 16ms").event, {
+    type: "mcp-tool-done",
+    tool: "emit_text",
+    duration: "16ms",
+    ms: 16,
+  });
+  assert.deepEqual(ev("MCP server \"big\": Tool 'emit_text' completed successfully in 1.2s").event, {
+    type: "mcp-tool-done",
+    tool: "emit_text",
+    duration: "1.2s",
+    ms: 1200,
+  });
+  assert.deepEqual(ev("MCP server \"a\": Tool 'lazy_accept' failed after 0s: STOP").event, {
+    type: "mcp-tool-failed",
+    tool: "lazy_accept",
+    duration: "0s",
+    ms: 0,
+    error: "STOP",
+  });
+  assert.deepEqual(ev("MCP server \"a\": Tool 'slow' still running (30s elapsed)").event, {
+    type: "mcp-tool-running",
+    tool: "slow",
+    duration: "30s",
+    ms: 30000,
+  });
   assert.equal(durationMs("2m 5s"), 125000);
   assert.equal(durationMs("soon"), null);
 });
 
 test("runtime arm, API requests, count_tokens, persisted, per-message budget, startup", () => {
-  assert.deepEqual(ev("mcp runtime arm: v2 (source: growthbook)"), { server: null, event: { type: "runtime-arm", arm: "v2", source: "growthbook" } });
-  assert.deepEqual(ev("mcp runtime arm: v1 (source: default)").event, { type: "runtime-arm", arm: "v1", source: "default" });
-  assert.deepEqual(ev("MCP_SDK_GENERATION=v3 is invalid; expected 'v1' or 'v2' — ignoring", "WARN").event, { type: "runtime-arm-invalid", value: "v3" });
-  assert.deepEqual(ev("[API REQUEST] /v1/messages x-client-request-id=3f1c2a9e-7b1d-4c55-9a0e-1d2b3c4d5e6f source=repl_main_thread").event, {
-    type: "api-request",
-    path: "/v1/messages",
-    clientRequestId: "3f1c2a9e-7b1d-4c55-9a0e-1d2b3c4d5e6f",
-    source: "repl_main_thread",
-    countTokens: false,
+  assert.deepEqual(ev("mcp runtime arm: v2 (source: growthbook)"), {
+    server: null,
+    event: { type: "runtime-arm", arm: "v2", source: "growthbook" },
   });
+  assert.deepEqual(ev("mcp runtime arm: v1 (source: default)").event, { type: "runtime-arm", arm: "v1", source: "default" });
+  assert.deepEqual(ev("MCP_SDK_GENERATION=v3 is invalid; expected 'v1' or 'v2' — ignoring", "WARN").event, {
+    type: "runtime-arm-invalid",
+    value: "v3",
+  });
+  assert.deepEqual(
+    ev("[API REQUEST] /v1/messages x-client-request-id=3f1c2a9e-7b1d-4c55-9a0e-1d2b3c4d5e6f source=repl_main_thread").event,
+    {
+      type: "api-request",
+      path: "/v1/messages",
+      clientRequestId: "3f1c2a9e-7b1d-4c55-9a0e-1d2b3c4d5e6f",
+      source: "repl_main_thread",
+      countTokens: false,
+    },
+  );
   assert.deepEqual(ev("[API REQUEST] /v1/messages/count_tokens source=count_tokens").event, {
     type: "api-request",
     path: "/v1/messages/count_tokens",
@@ -198,7 +282,13 @@ test("runtime arm, API requests, count_tokens, persisted, per-message budget, st
     source: "count_tokens",
     countTokens: true,
   });
-  assert.deepEqual(ev("[API REQUEST] /v1/messages?beta=true source=sdk").event, { type: "api-request", path: "/v1/messages?beta=true", clientRequestId: null, source: "sdk", countTokens: false });
+  assert.deepEqual(ev("[API REQUEST] /v1/messages?beta=true source=sdk").event, {
+    type: "api-request",
+    path: "/v1/messages?beta=true",
+    clientRequestId: null,
+    source: "sdk",
+    countTokens: false,
+  });
   assert.deepEqual(ev("Persisted tool result to /Users/a/.claude/projects/-tmp-x/4f1e/tool-results/toolu_01Xf.json (51.7KB)").event, {
     type: "persisted",
     path: "/Users/a/.claude/projects/-tmp-x/4f1e/tool-results/toolu_01Xf.json",
@@ -212,10 +302,20 @@ test("runtime arm, API requests, count_tokens, persisted, per-message budget, st
     shed: "96.4KB",
     reapplied: 0,
   });
-  assert.deepEqual(ev("[STARTUP] MCP configs resolved in 294ms (awaited at +353ms)").event, { type: "startup", what: "MCP configs resolved", ms: 294 });
+  assert.deepEqual(ev("[STARTUP] MCP configs resolved in 294ms (awaited at +353ms)").event, {
+    type: "startup",
+    what: "MCP configs resolved",
+    ms: 294,
+  });
   assert.deepEqual(ev("[STARTUP] Loading MCP configs...").event, { type: "startup", what: "Loading MCP configs...", ms: null });
-  assert.deepEqual(ev("[MCP] --mcp-config servers running fully async (nonblocking)").event, { type: "mcp-nonblocking", what: "--mcp-config servers" });
-  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), { server: "filewatch", event: { type: "mcp-subscribe", subscribe: false } });
+  assert.deepEqual(ev("[MCP] --mcp-config servers running fully async (nonblocking)").event, {
+    type: "mcp-nonblocking",
+    what: "--mcp-config servers",
+  });
+  assert.deepEqual(ev('[MCP] Server "filewatch" connected with subscribe=false'), {
+    server: "filewatch",
+    event: { type: "mcp-subscribe", subscribe: false },
+  });
   assert.deepEqual(ev("Some unknown line").event, { type: "other" });
   assert.equal(sizeBytes("4.8MB"), 5033165);
   assert.equal(sizeBytes("900 bytes"), 900);
@@ -260,7 +360,10 @@ test("findDebugLog: <configDir>/debug/<sessionId>.txt, first dir wins", () => {
   const b = mkdtempSync(join(tmpdir(), "ccf-b-"));
   mkdirSync(join(b, "debug"));
   writeFileSync(join(b, "debug", "c0ffee00-1111-4222-8333-444455556666.txt"), "[DEBUG] x\n");
-  assert.equal(findDebugLog([a, b], "c0ffee00-1111-4222-8333-444455556666", {}), join(b, "debug", "c0ffee00-1111-4222-8333-444455556666.txt"));
+  assert.equal(
+    findDebugLog([a, b], "c0ffee00-1111-4222-8333-444455556666", {}),
+    join(b, "debug", "c0ffee00-1111-4222-8333-444455556666.txt"),
+  );
   assert.equal(findDebugLog([a], "c0ffee00-1111-4222-8333-444455556666", {}), undefined);
 });
 
@@ -268,8 +371,15 @@ test("debug events: a count no double holds exactly is no fact (the entry stays,
   const huge = "9".repeat(400);
   assert.equal(classifyMessage(`MCP server "lab": Successfully connected (transport: stdio) in ${huge}ms`, "DEBUG").event.type, "other");
   assert.equal(classifyMessage(`MCP server "lab": Server instructions truncated from ${huge} to 2048 chars`, "DEBUG").event.type, "other");
-  assert.equal(classifyMessage(`MCP server "lab": Server instructions truncated from 9007199254740992 to 2048 chars`, "DEBUG").event.type, "other");
-  assert.deepEqual(classifyMessage(`MCP server "lab": Server instructions truncated from 20000 to 2048 chars`, "DEBUG").event, { type: "mcp-instructions-truncated", from: 20000, to: 2048 });
+  assert.equal(
+    classifyMessage(`MCP server "lab": Server instructions truncated from 9007199254740992 to 2048 chars`, "DEBUG").event.type,
+    "other",
+  );
+  assert.deepEqual(classifyMessage(`MCP server "lab": Server instructions truncated from 20000 to 2048 chars`, "DEBUG").event, {
+    type: "mcp-instructions-truncated",
+    from: 20000,
+    to: 2048,
+  });
   assert.equal(sizeBytes(`${huge}KB`), null);
   assert.equal(durationMs(`${huge}s`), null);
 });
@@ -287,40 +397,84 @@ test("pasted lines without their header: MCP lines without time or level are ent
       'MCP server "shop" Connection failed: spawn npx ENOENT',
     ].join("\n") + "\n",
   );
-  assert.deepEqual(rs.map((r) => [r.kind, r.pos.line]), [["malformed", 1], ["debug", 2], ["debug", 3], ["debug", 6], ["debug", 7], ["debug", 8]]);
+  assert.deepEqual(
+    rs.map((r) => [r.kind, r.pos.line]),
+    [
+      ["malformed", 1],
+      ["debug", 2],
+      ["debug", 3],
+      ["debug", 6],
+      ["debug", 7],
+      ["debug", 8],
+    ],
+  );
   const es = entries(rs);
-  assert.deepEqual(es.map((e) => [e.time, e.level, e.server, e.event.type]), [
-    [null, null, "lab", "mcp-instructions-truncated"],
-    [null, null, "lab", "mcp-connection-error"],
-    [null, null, "lab", "mcp-subscribe"],
-    [null, "DEBUG", "lab", "mcp-connected"],
-    [null, null, "shop", "mcp-connection-failed"],
-  ]);
+  assert.deepEqual(
+    es.map((e) => [e.time, e.level, e.server, e.event.type]),
+    [
+      [null, null, "lab", "mcp-instructions-truncated"],
+      [null, null, "lab", "mcp-connection-error"],
+      [null, null, "lab", "mcp-subscribe"],
+      [null, "DEBUG", "lab", "mcp-connected"],
+      [null, null, "shop", "mcp-connection-failed"],
+    ],
+  );
   assert.deepEqual(es[0]!.event, { type: "mcp-instructions-truncated", from: 5000, to: 2048 });
   assert.equal(es[1]!.lines, 3, "the body stays with its entry");
   assert.equal((es[1]!.event as { error: string }).error, '[\n  { "code": "invalid_type", "path": ["jsonrpc"], "message": "Required" }\n]');
   for (const size of [1, 7, 4096]) {
     const again = await read(readFileSync(sample("logs", "debug", "pasted-headerless.debug.txt"), "utf8"), size);
-    assert.deepEqual(again.map((r) => r.kind), ["debug", "debug", "debug", "debug", "debug", "debug", "debug", "debug"], `chunks of ${size}`);
+    assert.deepEqual(
+      again.map((r) => r.kind),
+      ["debug", "debug", "debug", "debug", "debug", "debug", "debug", "debug"],
+      `chunks of ${size}`,
+    );
   }
 });
 
 test("failure lines that read like prose: connection errors, forced shutdowns, exits, subscribe connects, countTokens failures", () => {
   const e = (t: string, level = "DEBUG") => classifyMessage(t, level).event;
-  assert.deepEqual(e('MCP server "docs": Connection error: [\n  {\n    "name": "ZodError"\n  }\n]'), { type: "mcp-connection-error", error: '[\n  {\n    "name": "ZodError"\n  }\n]' });
-  assert.deepEqual(e('MCP server "docs": Connection reset - server may have crashed or restarted'), { type: "mcp-connection-error", error: "Connection reset - server may have crashed or restarted" });
-  assert.deepEqual(e('MCP server "lab": SIGINT failed, sending SIGTERM to MCP server process'), { type: "mcp-shutdown-forced", failed: "SIGINT", signal: "SIGTERM" });
-  assert.deepEqual(e('MCP server "lab": SIGTERM failed, sending SIGKILL to MCP server process'), { type: "mcp-shutdown-forced", failed: "SIGTERM", signal: "SIGKILL" });
-  assert.deepEqual(e('MCP server "lab": Error sending SIGINT: Error: kill ESRCH'), { type: "mcp-shutdown-error", signal: "SIGINT", error: "Error: kill ESRCH" });
+  assert.deepEqual(e('MCP server "docs": Connection error: [\n  {\n    "name": "ZodError"\n  }\n]'), {
+    type: "mcp-connection-error",
+    error: '[\n  {\n    "name": "ZodError"\n  }\n]',
+  });
+  assert.deepEqual(e('MCP server "docs": Connection reset - server may have crashed or restarted'), {
+    type: "mcp-connection-error",
+    error: "Connection reset - server may have crashed or restarted",
+  });
+  assert.deepEqual(e('MCP server "lab": SIGINT failed, sending SIGTERM to MCP server process'), {
+    type: "mcp-shutdown-forced",
+    failed: "SIGINT",
+    signal: "SIGTERM",
+  });
+  assert.deepEqual(e('MCP server "lab": SIGTERM failed, sending SIGKILL to MCP server process'), {
+    type: "mcp-shutdown-forced",
+    failed: "SIGTERM",
+    signal: "SIGKILL",
+  });
+  assert.deepEqual(e('MCP server "lab": Error sending SIGINT: Error: kill ESRCH'), {
+    type: "mcp-shutdown-error",
+    signal: "SIGINT",
+    error: "Error: kill ESRCH",
+  });
   assert.deepEqual(e('MCP server "notes": MCP server process exited cleanly'), { type: "mcp-process-exited", how: "cleanly" });
   assert.deepEqual(e('[MCP] Server "docs" connected with subscribe=true'), { type: "mcp-subscribe", subscribe: true });
-  assert.deepEqual(e('countTokens API call failed: 404 {"type":"error"}', "ERROR"), { type: "count-tokens-failed", status: 404, error: '{"type":"error"}' });
-  assert.deepEqual(e("countTokens API call failed: fetch failed", "ERROR"), { type: "count-tokens-failed", status: null, error: "fetch failed" });
+  assert.deepEqual(e('countTokens API call failed: 404 {"type":"error"}', "ERROR"), {
+    type: "count-tokens-failed",
+    status: 404,
+    error: '{"type":"error"}',
+  });
+  assert.deepEqual(e("countTokens API call failed: fetch failed", "ERROR"), {
+    type: "count-tokens-failed",
+    status: null,
+    error: "fetch failed",
+  });
 });
 
 test("the failures sample reads the same in chunks of 1, 7 and 4096, with LF and CRLF: the error body stays whole", async () => {
   const text = readFileSync(sample("logs", "debug", "failures.debug.txt"), "utf8");
-  const shape = (rs: DebugRecord[]) => rs.map((r) => (r.kind === "debug" ? [r.pos.line, r.event.type, r.lines, r.text] : [r.pos.line, r.kind]));
+  const shape = (rs: DebugRecord[]) =>
+    rs.map((r) => (r.kind === "debug" ? [r.pos.line, r.event.type, r.lines, r.text] : [r.pos.line, r.kind]));
   const want = shape(await read(text));
   assert.deepEqual(want.find((x) => x[1] === "mcp-connection-error")!.slice(0, 3), [15, "mcp-connection-error", 11]);
   for (const size of [1, 7, 4096]) {

@@ -22,7 +22,10 @@ test("documentHealth: whole inputs add everything, inputs read alongside add the
   assert.equal(h.lines, 10);
   assert.equal(h.records, 9);
   assert.equal(h.malformedCount, 2);
-  assert.deepEqual(h.malformed.map((m) => `${m.file}:${m.line}`), ["t.jsonl:3", "debug.txt:7"]);
+  assert.deepEqual(
+    h.malformed.map((m) => `${m.file}:${m.line}`),
+    ["t.jsonl:3", "debug.txt:7"],
+  );
   assert.equal(h.invalidValueCount, 1);
   assert.deepEqual(documentHealth([{ health: debug, share: "whole" }]), debug, "a log given as the command's own file counts whole");
 });
@@ -30,6 +33,9 @@ test("documentHealth: whole inputs add everything, inputs read alongside add the
 test("documentHealth does not change the per-input healths it merges", () => {
   const a = healthOf("a", 4, [2]);
   const before = structuredClone(a);
-  documentHealth([{ health: a, share: "whole" }, { health: a, share: "bad-lines" }]);
+  documentHealth([
+    { health: a, share: "whole" },
+    { health: a, share: "bad-lines" },
+  ]);
   assert.deepEqual(a, before);
 });

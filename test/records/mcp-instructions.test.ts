@@ -9,7 +9,12 @@ test("the truncation marker is the 13 chars of FORMATS.md 2.2", () => {
 });
 
 test("blocks: the addedNames entry wins over the heading; a block without heading keeps the name", () => {
-  assert.deepEqual(parseBlock("## lab\nBEGIN codeword: X-1.", "lab"), { server: "lab", text: "BEGIN codeword: X-1.", block: "## lab\nBEGIN codeword: X-1.", headed: true });
+  assert.deepEqual(parseBlock("## lab\nBEGIN codeword: X-1.", "lab"), {
+    server: "lab",
+    text: "BEGIN codeword: X-1.",
+    block: "## lab\nBEGIN codeword: X-1.",
+    headed: true,
+  });
   assert.equal(parseBlock("## claude.ai Shop Docs\nuse it", "claude.ai Shop Docs").text, "use it");
   assert.equal(parseBlock("## lab\nx").server, "lab");
   const bare = parseBlock("no heading here", "lab");
@@ -38,9 +43,18 @@ test("a text that merely contains the marker is not truncated", () => {
 });
 
 test("rendered section: two servers, display names with spaces, the reminder is what the model saw", () => {
-  const r = renderMcpInstructionsDelta({ addedBlocks: ["## claude.ai Docs\nsearch first", "## lab\nBEGIN codeword: A-1."], removedNames: [] }).text;
+  const r = renderMcpInstructionsDelta({
+    addedBlocks: ["## claude.ai Docs\nsearch first", "## lab\nBEGIN codeword: A-1."],
+    removedNames: [],
+  }).text;
   const sec = findRenderedSection(`prefix text\n${r}\ntrailing`)!;
-  assert.deepEqual(sec.blocks.map((b) => [b.server, b.text]), [["claude.ai Docs", "search first"], ["lab", "BEGIN codeword: A-1."]]);
+  assert.deepEqual(
+    sec.blocks.map((b) => [b.server, b.text]),
+    [
+      ["claude.ai Docs", "search first"],
+      ["lab", "BEGIN codeword: A-1."],
+    ],
+  );
   assert.equal(sec.reminder, r);
   assert.deepEqual(sec.removed, []);
 });
@@ -48,7 +62,10 @@ test("rendered section: two servers, display names with spaces, the reminder is 
 test("rendered section: removals after the blocks, and a removal-only reminder", () => {
   const both = renderMcpInstructionsDelta({ addedBlocks: ["## lab\nnew text"], removedNames: ["old", "gone"] }).text;
   const s1 = findRenderedSection(both)!;
-  assert.deepEqual(s1.blocks.map((b) => b.text), ["new text"]);
+  assert.deepEqual(
+    s1.blocks.map((b) => b.text),
+    ["new text"],
+  );
   assert.deepEqual(s1.removed, ["old", "gone"]);
   const only = renderMcpInstructionsDelta({ addedBlocks: [], removedNames: ["lab"] }).text;
   const s2 = findRenderedSection(only)!;
@@ -59,16 +76,30 @@ test("rendered section: removals after the blocks, and a removal-only reminder",
 
 test("known names keep a server's own `## ` headings inside its text", () => {
   const r = renderMcpInstructionsDelta({ addedBlocks: ["## docs\nIntro\n\n## Usage\nCall search.", "## lab\nx"], removedNames: [] }).text;
-  assert.deepEqual(findRenderedSection(r)!.blocks.map((b) => b.server), ["docs", "Usage", "lab"], "without names every heading splits");
+  assert.deepEqual(
+    findRenderedSection(r)!.blocks.map((b) => b.server),
+    ["docs", "Usage", "lab"],
+    "without names every heading splits",
+  );
   const sec = findRenderedSection(r, new Set(["docs", "lab"]))!;
-  assert.deepEqual(sec.blocks.map((b) => [b.server, b.text]), [["docs", "Intro\n\n## Usage\nCall search."], ["lab", "x"]]);
+  assert.deepEqual(
+    sec.blocks.map((b) => [b.server, b.text]),
+    [
+      ["docs", "Intro\n\n## Usage\nCall search."],
+      ["lab", "x"],
+    ],
+  );
 });
 
 test("system prompt: the section ends at the next top-level heading and has no wrapper", () => {
-  const sp = "You are a tool.\n\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nhello\n\n# Environment\ncwd";
+  const sp =
+    "You are a tool.\n\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## lab\nhello\n\n# Environment\ncwd";
   const sec = findRenderedSection(sp)!;
   assert.equal(sec.reminder, null);
-  assert.deepEqual(sec.blocks.map((b) => [b.server, b.text]), [["lab", "hello"]]);
+  assert.deepEqual(
+    sec.blocks.map((b) => [b.server, b.text]),
+    [["lab", "hello"]],
+  );
   assert.ok(sec.section.endsWith("hello"));
   assert.equal(findRenderedSection("nothing about servers"), undefined);
 });

@@ -76,7 +76,17 @@ test("--output-format json --verbose: one-line array streamed, same answer in an
   assert.equal(whole.health.lines, 1);
   for (const size of [1, 7, 4096]) {
     const r = await fromText(text, size);
-    assert.deepEqual({ ...r, file: "x" }, { ...whole, file: "x", init: { ...whole.init!, pos: { file: "-", line: 1 } }, inits: r.inits, result: { ...whole.result!, pos: { file: "-", line: 1 } }, results: r.results });
+    assert.deepEqual(
+      { ...r, file: "x" },
+      {
+        ...whole,
+        file: "x",
+        init: { ...whole.init!, pos: { file: "-", line: 1 } },
+        inits: r.inits,
+        result: { ...whole.result!, pos: { file: "-", line: 1 } },
+        results: r.results,
+      },
+    );
   }
 });
 
@@ -103,7 +113,10 @@ test("bad lines are counted, not fatal; unknown types are counted; CRLF is fine"
   assert.equal(r.health.malformed[0]!.line, 2);
   assert.deepEqual(r.health.unknownTypes, { brand_new_event: 1 });
   assert.equal(r.inits.length, 2);
-  assert.deepEqual(r.init!.mcpServers.map((s) => s.status), ["failed", "needs-auth"]);
+  assert.deepEqual(
+    r.init!.mcpServers.map((s) => s.status),
+    ["failed", "needs-auth"],
+  );
   assert.equal(r.result!.subtype, "error_max_turns");
   assert.equal(r.result!.isError, true);
   assert.equal(r.result!.result, null);
@@ -132,12 +145,24 @@ test("empty input is an empty run", async () => {
 
 test("stream-json result: counts, durations and costs that are not what they claim are unknown and in health", async () => {
   const result = {
-    type: "result", subtype: "success", is_error: false, duration_ms: -10, duration_api_ms: "5", num_turns: 1.5, result: "ok",
-    total_cost_usd: 1e308, session_id: "s1",
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    duration_ms: -10,
+    duration_api_ms: "5",
+    num_turns: 1.5,
+    result: "ok",
+    total_cost_usd: 1e308,
+    session_id: "s1",
     usage: { input_tokens: 1e308, output_tokens: 7, cache_read_input_tokens: null },
-    modelUsage: { "claude-opus-5": { inputTokens: -1, outputTokens: 7, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: -0.5 }, haiku: { inputTokens: 900, outputTokens: 3, costUSD: 1e308 } },
+    modelUsage: {
+      "claude-opus-5": { inputTokens: -1, outputTokens: 7, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: -0.5 },
+      haiku: { inputTokens: 900, outputTokens: 3, costUSD: 1e308 },
+    },
   };
-  const r = await fromText(JSON.stringify({ type: "system", subtype: "init", session_id: "s1", model: "claude-opus-5" }) + "\n" + JSON.stringify(result) + "\n");
+  const r = await fromText(
+    JSON.stringify({ type: "system", subtype: "init", session_id: "s1", model: "claude-opus-5" }) + "\n" + JSON.stringify(result) + "\n",
+  );
   const res = r.result!;
   assert.deepEqual([res.durationMs, res.durationApiMs, res.numTurns, res.totalCostUsd], [null, null, null, null]);
   assert.deepEqual(res.usage, { inputTokens: null, outputTokens: 7, cacheReadInputTokens: null, cacheCreationInputTokens: 0 });
@@ -146,8 +171,14 @@ test("stream-json result: counts, durations and costs that are not what they cla
   assert.equal(r.health.invalidValueCount, 9);
   assert.ok(r.health.invalidValues.every((v) => v.file === "-" && v.line === 2));
   assert.deepEqual(r.health.invalidValues.map((v) => v.field).sort(), [
-    'modelUsage["claude-opus-5"].costUSD', 'modelUsage["claude-opus-5"].inputTokens', 'modelUsage["haiku"].costUSD',
-    "result.duration_api_ms", "result.duration_ms", "result.num_turns", "result.total_cost_usd",
-    "usage.cache_read_input_tokens", "usage.input_tokens",
+    'modelUsage["claude-opus-5"].costUSD',
+    'modelUsage["claude-opus-5"].inputTokens',
+    'modelUsage["haiku"].costUSD',
+    "result.duration_api_ms",
+    "result.duration_ms",
+    "result.num_turns",
+    "result.total_cost_usd",
+    "usage.cache_read_input_tokens",
+    "usage.input_tokens",
   ]);
 });

@@ -86,7 +86,12 @@ test("message null, missing, not an object, or without usage: not a request, wit
 });
 
 test("transcript timestamps that are no time are unknown and listed", () => {
-  for (const [ts, text] of [["garbage", '"garbage"'], ["2026-02-30T10:00:00Z", '"2026-02-30T10:00:00Z"'], [1e20, "100000000000000000000"], ["+275760-09-14T00:00:00Z", '"+275760-09-14T00:00:00Z"']] as const) {
+  for (const [ts, text] of [
+    ["garbage", '"garbage"'],
+    ["2026-02-30T10:00:00Z", '"2026-02-30T10:00:00Z"'],
+    [1e20, "100000000000000000000"],
+    ["+275760-09-14T00:00:00Z", '"+275760-09-14T00:00:00Z"'],
+  ] as const) {
     const r = rec({ ...(assistant() as object), timestamp: ts });
     assert.equal(r.timestamp, undefined);
     assert.deepEqual(r.invalid, [{ field: "timestamp", value: text }]);
@@ -98,7 +103,8 @@ test("time helpers are total: no RangeError, undefined where no Date can stand",
   for (const ms of [1e20, -1e20, 8.64e15 + 1, NaN, Infinity, -Infinity]) assert.equal(isoOrUndefined(ms), undefined, String(ms));
   assert.equal(isoOrUndefined(8.64e15), "+275760-09-13T00:00:00.000Z");
   assert.equal(isoOrUndefined(0), "1970-01-01T00:00:00.000Z");
-  for (const t of ["garbage", "1", "", "2026-13-01", "2026-02-29", "2026-11-01T25:00", "9999-99-99T99:99:99Z"]) assert.equal(parseIsoTime(t), undefined, t);
+  for (const t of ["garbage", "1", "", "2026-13-01", "2026-02-29", "2026-11-01T25:00", "9999-99-99T99:99:99Z"])
+    assert.equal(parseIsoTime(t), undefined, t);
   assert.equal(parseIsoTime("2028-02-29"), Date.UTC(2028, 1, 29));
   assert.equal(parseIsoTime("2026-09-16T10:00:01.5Z"), Date.UTC(2026, 8, 16, 10, 0, 1, 500));
 });

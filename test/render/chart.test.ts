@@ -29,14 +29,27 @@ test("--chart refuses to write inside a Claude config dir", async () => {
 });
 
 test("staircase and compare specs render: points coloured by check, bars per run", async () => {
-  const svg = await renderSvg(staircaseChartSpec([
-    { chars: 30000, deltaTokens: 11600, check: "inline", label: "a" },
-    { chars: 52000, deltaTokens: 1000, check: "size", label: "b" },
-    { chars: 66000, deltaTokens: 1010, check: "token", label: "c" },
-  ], "staircase"));
+  const svg = await renderSvg(
+    staircaseChartSpec(
+      [
+        { chars: 30000, deltaTokens: 11600, check: "inline", label: "a" },
+        { chars: 52000, deltaTokens: 1000, check: "size", label: "b" },
+        { chars: 66000, deltaTokens: 1010, check: "token", label: "c" },
+      ],
+      "staircase",
+    ),
+  );
   for (const c of ["inline", "size", "token"]) assert.match(svg, new RegExp(`>${c}<`));
   assert.match(svg, /result size \(characters\)/);
-  const bars = await renderSvg(compareChartSpec([{ label: "none", run: "none-a", firstRequestTokens: 20000 }, { label: "en", run: "en-a", firstRequestTokens: 20377 }], "first"));
+  const bars = await renderSvg(
+    compareChartSpec(
+      [
+        { label: "none", run: "none-a", firstRequestTokens: 20000 },
+        { label: "en", run: "en-a", firstRequestTokens: 20377 },
+      ],
+      "first",
+    ),
+  );
   assert.equal((bars.match(/aria-roledescription="bar"/g) ?? []).length, 2);
 });
 
@@ -45,7 +58,10 @@ test("a long table is laid out in blocks (cli-table3 is quadratic), every row st
   const { plain } = await import("../../src/render/palette.js");
   const { col } = await import("../../src/report/model.js");
   const rows = Array.from({ length: BLOCK_ROWS * 2 + 7 }, (_, i) => ({ n: i + 1 }));
-  const out = renderTerminal({ title: "t", tables: [{ id: "x", title: "x", columns: [col("n", "n", "int")], rows, footer: [{ n: 999999 }] }], warnings: [] }, plain);
+  const out = renderTerminal(
+    { title: "t", tables: [{ id: "x", title: "x", columns: [col("n", "n", "int")], rows, footer: [{ n: 999999 }] }], warnings: [] },
+    plain,
+  );
   assert.match(out, /rows 1–500 of 1007/);
   assert.match(out, /rows 1001–1007 of 1007/);
   assert.equal((out.match(/│\s+\d[\d,]*\s+│/g) ?? []).length, rows.length + 1);
@@ -54,7 +70,11 @@ test("a long table is laid out in blocks (cli-table3 is quadratic), every row st
 test("outputs --staircase --chart: one point per result, coloured by the check that fired", async () => {
   const { readdirSync } = await import("node:fs");
   const root = sample("outputs", "staircase", "claude", "projects");
-  const files = readdirSync(root).flatMap((d) => readdirSync(join(root, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, d, f)));
+  const files = readdirSync(root).flatMap((d) =>
+    readdirSync(join(root, d))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => join(root, d, f)),
+  );
   const out = join(mkdtempSync(join(tmpdir(), "ccf-stair-")), "stair.svg");
   const r = await runCli(["outputs", "--staircase", ...files, "--chart", out, "--json"]);
   assert.equal(r.code, 0, r.stderr);

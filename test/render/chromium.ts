@@ -12,15 +12,35 @@ export function findChromium(): string | undefined {
 }
 
 /** Flags that work in this container: no sandbox (root), no GPU, and nothing that reaches the network. */
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--hide-scrollbars",
+];
 
 /**
  * Runs headless chromium on one local file with a fresh profile, at `width`×`height`, and returns its
  * stdout (`--dump-dom`: the DOM after load). `extra` adds flags such as `--screenshot=FILE`.
  */
-export async function chromium(bin: string, file: string, opts: { width: number; height?: number; extra?: string[]; timeoutMs?: number }): Promise<string> {
+export async function chromium(
+  bin: string,
+  file: string,
+  opts: { width: number; height?: number; extra?: string[]; timeoutMs?: number },
+): Promise<string> {
   const profile = mkdtempSync(join(tmpdir(), "ccf-chromium-"));
-  const args = [...FLAGS, `--user-data-dir=${profile}`, `--window-size=${opts.width},${opts.height ?? 2000}`, ...(opts.extra ?? ["--dump-dom"]), pathToFileURL(file).href];
+  const args = [
+    ...FLAGS,
+    `--user-data-dir=${profile}`,
+    `--window-size=${opts.width},${opts.height ?? 2000}`,
+    ...(opts.extra ?? ["--dump-dom"]),
+    pathToFileURL(file).href,
+  ];
   try {
     return await new Promise<string>((res, rej) => {
       const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], timeout: opts.timeoutMs ?? 60_000, killSignal: "SIGKILL" });
@@ -31,7 +51,12 @@ export async function chromium(bin: string, file: string, opts: { width: number;
       child.on("error", rej);
       child.on("close", (code, signal) => {
         if (code === 0) return res(Buffer.concat(out).toString("utf8"));
-        const tail = Buffer.concat(err).toString("utf8").split("\n").filter((l) => !/dbus|Fontconfig/i.test(l)).slice(-5).join("\n");
+        const tail = Buffer.concat(err)
+          .toString("utf8")
+          .split("\n")
+          .filter((l) => !/dbus|Fontconfig/i.test(l))
+          .slice(-5)
+          .join("\n");
         rej(new Error(`chromium exited ${code ?? signal} on ${file}:\n${tail}`));
       });
     });
@@ -69,7 +94,10 @@ export class Browser {
   private readonly listeners: Array<(m: any) => void> = [];
   private buf = "";
 
-  private constructor(private readonly child: import("node:child_process").ChildProcess, private readonly profile: string) {
+  private constructor(
+    private readonly child: import("node:child_process").ChildProcess,
+    private readonly profile: string,
+  ) {
     const out = child.stdio[4] as NodeJS.ReadableStream;
     out.setEncoding("utf8");
     out.on("data", (d: string) => {
@@ -94,14 +122,18 @@ export class Browser {
 
   static launch(bin: string): Browser {
     const profile = mkdtempSync(join(tmpdir(), "ccf-chromium-"));
-    const child = spawn(bin, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-pipe", "about:blank"], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+    const child = spawn(bin, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-pipe", "about:blank"], {
+      stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"],
+    });
     return new Browser(child, profile);
   }
 
   send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<any> {
     const id = this.nextId++;
     const p = new Promise((res, rej) => this.pending.set(id, { res, rej }));
-    (this.child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+    (this.child.stdio[3] as NodeJS.WritableStream).write(
+      `${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`,
+    );
     return p;
   }
 

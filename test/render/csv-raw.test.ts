@@ -15,10 +15,38 @@ test("requests CSV: every token and count cell is a plain number, the 5m/1h spli
   assert.equal(r.code, 0, r.stderr);
   const [head, ...lines] = r.stdout.split("\r\n\r\n")[0]!.split("\r\n");
   const keys = cells(head!);
-  for (const k of ["cacheCreation", "cacheCreation5m", "cacheCreation1h", "output", "outputPlaceholder", "duplicateOf", "afterCompaction", "addedResults", "addedResultChars", "addedAttachments", "addedAttachmentChars", "addedAttachmentCharsExact"]) {
+  for (const k of [
+    "cacheCreation",
+    "cacheCreation5m",
+    "cacheCreation1h",
+    "output",
+    "outputPlaceholder",
+    "duplicateOf",
+    "afterCompaction",
+    "addedResults",
+    "addedResultChars",
+    "addedAttachments",
+    "addedAttachmentChars",
+    "addedAttachmentCharsExact",
+  ]) {
     assert.ok(keys.includes(k), `header has ${k}: ${head}`);
   }
-  const numeric = ["inputTokens", "cacheCreation", "cacheCreation5m", "cacheCreation1h", "cacheReadInputTokens", "totalInputTokens", "deltaTokens", "output", "fragments", "addedResults", "addedResultChars", "addedUserText", "addedAttachments", "addedAttachmentChars"];
+  const numeric = [
+    "inputTokens",
+    "cacheCreation",
+    "cacheCreation5m",
+    "cacheCreation1h",
+    "cacheReadInputTokens",
+    "totalInputTokens",
+    "deltaTokens",
+    "output",
+    "fragments",
+    "addedResults",
+    "addedResultChars",
+    "addedUserText",
+    "addedAttachments",
+    "addedAttachmentChars",
+  ];
   const rows = lines.map((l) => Object.fromEntries(cells(l).map((v, i) => [keys[i], v])));
   assert.equal(rows.length, 5, "four requests and the totals");
   for (const row of rows) {

@@ -10,30 +10,42 @@ const one = (rows: Array<Record<string, unknown>>): OutputDocument => ({
 });
 
 test("CSV: a text cell a spreadsheet would run as a formula gets a leading quote; numbers stay numbers", () => {
-  const csv = renderCsv(one([
-    { name: '=HYPERLINK("http://evil.example","click")', n: -5 },
-    { name: "+1+2", n: -0.5 },
-    { name: "-2+3", n: 0 },
-    { name: "@SUM(A1)", n: 1e21 },
-    { name: "\uff1d1", n: 7 },
-    { name: "-5", n: null },
-    { name: "a=b", n: 12 },
-  ]));
-  assert.equal(csv, [
-    "name,n",
-    `"'=HYPERLINK(""http://evil.example"",""click"")",-5`,
-    "'+1+2,-0.5",
-    "'-2+3,0",
-    "'@SUM(A1),1e+21",
-    "'\uff1d1,7",
-    "'-5,",
-    "a=b,12",
-    "",
-  ].join("\r\n"));
+  const csv = renderCsv(
+    one([
+      { name: '=HYPERLINK("http://evil.example","click")', n: -5 },
+      { name: "+1+2", n: -0.5 },
+      { name: "-2+3", n: 0 },
+      { name: "@SUM(A1)", n: 1e21 },
+      { name: "\uff1d1", n: 7 },
+      { name: "-5", n: null },
+      { name: "a=b", n: 12 },
+    ]),
+  );
+  assert.equal(
+    csv,
+    [
+      "name,n",
+      `"'=HYPERLINK(""http://evil.example"",""click"")",-5`,
+      "'+1+2,-0.5",
+      "'-2+3,0",
+      "'@SUM(A1),1e+21",
+      "'\uff1d1,7",
+      "'-5,",
+      "a=b,12",
+      "",
+    ].join("\r\n"),
+  );
 });
 
 test("CSV: tab and CR never start a cell raw (they show as \\t, \\r), and line breaks stay inside one record", () => {
-  const csv = renderCsv(one([{ name: "\tcmd", n: 1 }, { name: "\r=1", n: 2 }, { name: "a\nb", n: 3 }, { name: "l\u200bab\u2028", n: 4 }]));
+  const csv = renderCsv(
+    one([
+      { name: "\tcmd", n: 1 },
+      { name: "\r=1", n: 2 },
+      { name: "a\nb", n: 3 },
+      { name: "l\u200bab\u2028", n: 4 },
+    ]),
+  );
   assert.equal(csv, "name,n\r\n\\tcmd,1\r\n\\r=1,2\r\na\\nb,3\r\nl\\u200bab\\u2028,4\r\n");
 });
 
@@ -41,7 +53,13 @@ test("CSV: several tables keep the layout: a table column, a blank line between,
   const r: OutputDocument = {
     title: "t",
     tables: [
-      { id: "a", title: "A", columns: [col("x", "x"), col("ok", "ok", "bool"), col("list", "list")], rows: [{ x: 'say "hi", then', ok: true, list: ["p", "q"] }], footer: [{ x: "total", ok: false }] },
+      {
+        id: "a",
+        title: "A",
+        columns: [col("x", "x"), col("ok", "ok", "bool"), col("list", "list")],
+        rows: [{ x: 'say "hi", then', ok: true, list: ["p", "q"] }],
+        footer: [{ x: "total", ok: false }],
+      },
       { id: "b", title: "B", columns: [col("y", "y", "int")], rows: [] },
     ],
     warnings: [],

@@ -9,7 +9,19 @@ import { renderSvg, compareChartSpec } from "../../src/render/chart.js";
 import { col } from "../../src/report/model.js";
 
 test("markdown escapes leave ordinary evidence readable: paths, ids, snake_case, prices, numbers", () => {
-  for (const s of ["/home/dev/widget/src/main.ts", "mcp__big__emit_text", "toolu_01Xf3", "mcp_instructions_delta", "$0.2038", "1,234 (0/1,234)", "+954", "-5", "0.838", "Q & A", "C:\\"]) {
+  for (const s of [
+    "/home/dev/widget/src/main.ts",
+    "mcp__big__emit_text",
+    "toolu_01Xf3",
+    "mcp_instructions_delta",
+    "$0.2038",
+    "1,234 (0/1,234)",
+    "+954",
+    "-5",
+    "0.838",
+    "Q & A",
+    "C:\\",
+  ]) {
     assert.equal(mdInline(s), s === "C:\\" ? "C:\\\\" : s, s);
   }
 });
@@ -72,13 +84,23 @@ test("JSON escapes exactly the characters the human formats escape, and keeps th
 });
 
 test("terminal tables show evidence in headers and summary keys escaped", () => {
-  const out = renderTerminal({ title: "t", summary: [["k\u202e", "v\u200b"]], tables: [{ id: "x", title: "x", columns: [col("a", "h\u001b[2J")], rows: [{ a: "c\u2028" }] }], warnings: [] }, plain);
+  const out = renderTerminal(
+    {
+      title: "t",
+      summary: [["k\u202e", "v\u200b"]],
+      tables: [{ id: "x", title: "x", columns: [col("a", "h\u001b[2J")], rows: [{ a: "c\u2028" }] }],
+      warnings: [],
+    },
+    plain,
+  );
   assert.doesNotMatch(out, /[\u001b\u200b\u202e\u2028]/);
   for (const s of ["k\\u202e", "v\\u200b", "h\\x1b[2J", "c\\u2028"]) assert.ok(out.includes(s), s);
 });
 
 test("chart text from evidence is escaped in the SVG", async () => {
-  const svg = await renderSvg(compareChartSpec([{ label: "<script>alert(1)</script>\u200b", run: "r\u202e1", firstRequestTokens: 5 }], "t\u2028"));
+  const svg = await renderSvg(
+    compareChartSpec([{ label: "<script>alert(1)</script>\u200b", run: "r\u202e1", firstRequestTokens: 5 }], "t\u2028"),
+  );
   assert.doesNotMatch(svg, /<script|[\u200b\u202e\u2028]/);
   assert.ok(svg.includes("\\u200b") && svg.includes("r\\u202e1"));
 });

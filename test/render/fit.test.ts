@@ -25,7 +25,10 @@ test("wrap breaks at spaces, long paths after a slash, and never returns a line 
 });
 
 const CLASSES: WidthClass[] = ["id", "number", "time", "flag", "text", "path"];
-const colsArb = fc.array(fc.record({ priority: fc.integer({ min: 1, max: 4 }), width: fc.constantFrom(...CLASSES), natural: fc.integer({ min: 0, max: 90 }) }), { minLength: 1, maxLength: 16 });
+const colsArb = fc.array(
+  fc.record({ priority: fc.integer({ min: 1, max: 4 }), width: fc.constantFrom(...CLASSES), natural: fc.integer({ min: 0, max: 90 }) }),
+  { minLength: 1, maxLength: 16 },
+);
 
 test("a fitted box is never wider than the width, keeps the first column, and hides only what it says", () => {
   fc.assert(
@@ -33,7 +36,10 @@ test("a fitted box is never wider than the width, keeps the first column, and hi
       const f = fitColumns(cols, total);
       assert.ok(boxWidth(f.widths) <= total, JSON.stringify({ cols, total, f }));
       assert.equal(f.shown[0], 0);
-      assert.deepEqual([...f.shown, ...f.hidden].sort((a, b) => a - b), cols.map((_, i) => i));
+      assert.deepEqual(
+        [...f.shown, ...f.hidden].sort((a, b) => a - b),
+        cols.map((_, i) => i),
+      );
       f.shown.forEach((i, j) => assert.ok(f.widths[j]! <= cols[i]!.natural || cols[i]!.natural === 0));
       if (boxWidth(cols.map((c) => c.natural)) <= total) assert.deepEqual(f.hidden, []);
     }),
@@ -42,7 +48,15 @@ test("a fitted box is never wider than the width, keeps the first column, and hi
 });
 
 test("the least important column goes first; numbers are never cut while a column can go", () => {
-  const f = fitColumns([{ priority: 1, width: "id", natural: 36 }, { priority: 2, width: "number", natural: 10 }, { priority: 4, width: "text", natural: 40 }, { priority: 3, width: "number", natural: 12 }], 60);
+  const f = fitColumns(
+    [
+      { priority: 1, width: "id", natural: 36 },
+      { priority: 2, width: "number", natural: 10 },
+      { priority: 4, width: "text", natural: 40 },
+      { priority: 3, width: "number", natural: 12 },
+    ],
+    60,
+  );
   assert.deepEqual(f.hidden, [2]);
   assert.deepEqual(f.widths.slice(1), [10, 12]);
 });

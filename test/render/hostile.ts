@@ -59,7 +59,7 @@ export const HOSTILE: string[] = [
   "l\u200bab \u202eevil\u202c \ufeffbom \u2060wj \u200djoin \u00adsoft \udb40\udc41\udb40\udc42tags",
   "nul\u0000 esc\u001b[31mred\u001b[0m del\u007f nel\u0085 csi\u009b",
   "lone \ud800 surrogate \udc00",
-  "=HYPERLINK(\"http://evil.example\",\"click\")",
+  '=HYPERLINK("http://evil.example","click")',
   "@mention and @evil/pkg",
   "- [ ] task",
   "[^1] footnote",

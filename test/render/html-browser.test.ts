@@ -39,7 +39,15 @@ interface Measure {
   innerWidth: number;
   clientWidth: number;
   scrollWidth: number;
-  tables: Array<{ title: string | null; inBox: boolean; overflowX: string | null; left: number; right: number; tableWidth: number; boxWidth: number | null }>;
+  tables: Array<{
+    title: string | null;
+    inBox: boolean;
+    overflowX: string | null;
+    left: number;
+    right: number;
+    tableWidth: number;
+    boxWidth: number | null;
+  }>;
   svgs: Array<{ left: number; right: number }>;
 }
 
@@ -79,7 +87,17 @@ for (const c of HTML_CASES) {
     const [domOut, ...sizes] = await Promise.all([
       gate(() => chromium(BIN, file, { width: 1200 })),
       ...WIDTHS.map((w) => b.evaluate(file, w, MEASURE) as Promise<Measure>),
-      ...(shots ? WIDTHS.map((w) => gate(() => chromium(BIN, file, { width: w, height: 3000, extra: [`--screenshot=${join(shots, `${c.golden.replace(/\W/g, "_")}-${w}.png`)}`] }))) : []),
+      ...(shots
+        ? WIDTHS.map((w) =>
+            gate(() =>
+              chromium(BIN, file, {
+                width: w,
+                height: 3000,
+                extra: [`--screenshot=${join(shots, `${c.golden.replace(/\W/g, "_")}-${w}.png`)}`],
+              }),
+            ),
+          )
+        : []),
     ]);
 
     // 1. script-free: the DOM the reader gets holds every table and every heading.
@@ -97,11 +115,17 @@ for (const c of HTML_CASES) {
       assert.ok(m.scrollWidth <= m.clientWidth, `${w} px: the page itself scrolls sideways (${m.scrollWidth} > ${m.clientWidth})`);
       for (const b of m.tables) {
         assert.ok(b.inBox && b.overflowX === "auto", `${w} px: table "${b.title}" is not in a scrolling box`);
-        assert.ok(b.left >= 0 && b.right <= m.clientWidth + 0.5, `${w} px: table "${b.title}" box spans ${b.left}–${b.right}, wider than the page (${m.clientWidth})`);
+        assert.ok(
+          b.left >= 0 && b.right <= m.clientWidth + 0.5,
+          `${w} px: table "${b.title}" box spans ${b.left}–${b.right}, wider than the page (${m.clientWidth})`,
+        );
       }
-      for (const s of m.svgs) assert.ok(s.left >= 0 && s.right <= m.clientWidth + 0.5, `${w} px: a chart spans ${s.left}–${s.right}, wider than the page`);
+      for (const s of m.svgs)
+        assert.ok(s.left >= 0 && s.right <= m.clientWidth + 0.5, `${w} px: a chart spans ${s.left}–${s.right}, wider than the page`);
       const scrolling = m.tables.filter((b) => b.boxWidth !== null && b.tableWidth > b.boxWidth + 1).map((b) => b.title);
-      t.diagnostic(`${w} px: ${tables} tables, ${scrolling.length} scroll in their box${scrolling.length ? `: ${scrolling.join("; ")}` : ""}`);
+      t.diagnostic(
+        `${w} px: ${tables} tables, ${scrolling.length} scroll in their box${scrolling.length ? `: ${scrolling.join("; ")}` : ""}`,
+      );
       // At 1,200 px a reader should not have to scroll any table sideways.
       if (w === 1200) assert.deepEqual(scrolling, [], `${w} px: tables wider than their box`);
     });

@@ -10,7 +10,27 @@ md.linkify.set({ fuzzyLink: true, fuzzyEmail: true });
 export const toHtml = (markdown: string): string => md.render(markdown);
 
 /** Elements the markdown renderer itself produces from the tool's own markup. */
-const OWN = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "p", "ul", "li", "strong", "em", "code", "blockquote"]);
+const OWN = new Set([
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "p",
+  "ul",
+  "li",
+  "strong",
+  "em",
+  "code",
+  "blockquote",
+]);
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>/g;
 
 /** Every element with its attributes, in document order: the structure of the page. */
@@ -20,7 +40,8 @@ export function tags(html: string): string[] {
 
 /** Fails when the HTML holds anything but the tool's own elements (no link, image, script, handler, comment). */
 export function assertOwnMarkupOnly(html: string, where: string): void {
-  for (const bad of [/<a[\s>]/i, /<img/i, /<script/i, /<iframe/i, /<svg/i, /<!--/, /<\?/, /<!\[CDATA/i, /<!doctype/i]) assert.doesNotMatch(html, bad, `${where}: ${bad}`);
+  for (const bad of [/<a[\s>]/i, /<img/i, /<script/i, /<iframe/i, /<svg/i, /<!--/, /<\?/, /<!\[CDATA/i, /<!doctype/i])
+    assert.doesNotMatch(html, bad, `${where}: ${bad}`);
   const found = [...html.matchAll(TAG)];
   // markdown-it writes text `<` as &lt;, so every `<` left must open one of the tags checked below.
   assert.equal((html.match(/</g) ?? []).length, found.length, `${where}: markup that is not an element`);

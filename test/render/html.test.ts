@@ -12,7 +12,34 @@ import { col, type OutputDocument as Report } from "../../src/report/model.js";
 const EVIL = `<script>alert(1)</script> "q" 'a' & <img src=x onerror=alert(2)> \u202eevil\u202c \u001b[31mred`;
 
 /** Tags the page itself writes; anything else in the output came from evidence and was not escaped. */
-const OWN_TAGS = new Set(["!DOCTYPE", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "ul", "li", "b", "section", "div", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "p", "wbr", "figure"]);
+const OWN_TAGS = new Set([
+  "!DOCTYPE",
+  "html",
+  "head",
+  "meta",
+  "title",
+  "style",
+  "body",
+  "main",
+  "h1",
+  "h2",
+  "h3",
+  "ul",
+  "li",
+  "b",
+  "section",
+  "div",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
+  "p",
+  "wbr",
+  "figure",
+]);
 const SVG_TAGS = new Set(["svg", "g", "path", "rect", "line", "text", "title", "circle", "defs", "clipPath", "tspan"]);
 
 function tagsOf(html: string): Set<string> {
@@ -34,7 +61,18 @@ function hostileReport(): Report {
         notes: [EVIL],
       },
     ],
-    charts: [{ title: EVIL, spec: requestsChartSpec([{ chain: EVIL, index: 1, totalInputTokens: 10 }, { chain: EVIL, index: 2, totalInputTokens: 20 }], EVIL) }],
+    charts: [
+      {
+        title: EVIL,
+        spec: requestsChartSpec(
+          [
+            { chain: EVIL, index: 1, totalInputTokens: 10 },
+            { chain: EVIL, index: 2, totalInputTokens: 20 },
+          ],
+          EVIL,
+        ),
+      },
+    ],
     warnings: [],
   };
 }
@@ -58,7 +96,11 @@ test("html: evidence in title, summary, section, headers, cells, footer, notes a
 });
 
 test("html: empty tables say (none); footer rows and notes follow the table", async () => {
-  const html = await renderHtml({ title: "t", tables: [{ id: "e", title: "Empty", columns: [col("a", "a", "text")], rows: [] }], warnings: [] });
+  const html = await renderHtml({
+    title: "t",
+    tables: [{ id: "e", title: "Empty", columns: [col("a", "a", "text")], rows: [] }],
+    warnings: [],
+  });
   assert.match(html, /<h2>Empty<\/h2>\n<p class="none">\(none\)<\/p>/);
   assert.doesNotMatch(html, /<table>|<figure/);
   assert.match(html, /^<!DOCTYPE html>\n<html lang="en">/);
@@ -68,7 +110,17 @@ test("html: empty tables say (none); footer rows and notes follow the table", as
 test("html: numbers right-aligned, counts with parts too, text left", async () => {
   const html = await renderHtml({
     title: "t",
-    tables: [{ id: "x", title: "x", columns: [col("n", "n", "int"), col("c", "c", "text"), col("s", "s", "text")], rows: [{ n: 5, c: "2,194 (0/2,194)", s: "2a2a2a2a-b" }, { n: 6, c: "3*", s: "x" }] }],
+    tables: [
+      {
+        id: "x",
+        title: "x",
+        columns: [col("n", "n", "int"), col("c", "c", "text"), col("s", "s", "text")],
+        rows: [
+          { n: 5, c: "2,194 (0/2,194)", s: "2a2a2a2a-b" },
+          { n: 6, c: "3*", s: "x" },
+        ],
+      },
+    ],
     warnings: [],
   });
   assert.match(html, /<th class="num">n<\/th><th class="num">c<\/th><th class="text">s<\/th>/);
@@ -86,8 +138,8 @@ test("breakable: break points in long paths and ids, none inside times, numbers 
 test("safeSvg: drops scripts, handlers, links and foreign content; escapes text once; prefixes ids", () => {
   const dirty = [
     '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)" width="10">',
-    '<script>alert(2)</script>',
-    '<foreignObject><div>html</div></foreignObject>',
+    "<script>alert(2)</script>",
+    "<foreignObject><div>html</div></foreignObject>",
     '<a href="https://example.com"><text>link</text></a>',
     '<image href="http://example.com/x.png"/>',
     '<defs><clipPath id="clip1"><rect width="5"/></clipPath></defs>',
@@ -131,7 +183,11 @@ test("every format choice includes html; empty input is an empty page, exit 0", 
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^<!DOCTYPE html>/);
   assert.doesNotMatch(r.stdout, /<svg/, "no chart of nothing");
-  for (const args of [["sessions", "--claude-dir", "samples/claude-home"], ["inventory", "samples/basic/11111111-2222-4333-8444-555555555555.jsonl"], ["demo"]]) {
+  for (const args of [
+    ["sessions", "--claude-dir", "samples/claude-home"],
+    ["inventory", "samples/basic/11111111-2222-4333-8444-555555555555.jsonl"],
+    ["demo"],
+  ]) {
     const o = await runCli([...args, "--format", "html"]);
     assert.equal(o.code, 0, `${args[0]}: ${o.stderr}`);
     assert.match(o.stdout, /^<!DOCTYPE html>[\s\S]*<table>[\s\S]*<\/html>\n$/, args[0]);

@@ -11,16 +11,42 @@ const reference = (v: unknown) => JSON.stringify(v, null, 2) ?? "";
 test("streamed JSON equals JSON.stringify(v, null, 2) on hand-picked values", () => {
   const withKey = { toJSON: (k: string) => `key=${k}` };
   const cases: unknown[] = [
-    undefined, null, true, 0, -0, 1.5e300, NaN, Infinity, -Infinity, "", "é\u2028\ud800\udc00\udfff\u0000\"\\",
-    [], {}, [[]], [{}], { a: [] }, { a: {} }, [[[[[1, [2, []]]]]]], { a: { b: { c: { d: [1, { e: [] }] } } } },
-    [undefined, () => 1, Symbol("s"), NaN], { u: undefined, f: () => 1, s: Symbol("s"), n: null, k: 1 },
-    { only: undefined }, [{ only: undefined }], { nested: { only: undefined } },
-    new Date(Date.UTC(2026, 0, 1)), new Date(NaN), { d: new Date(0), list: [new Date(1)] },
+    undefined,
+    null,
+    true,
+    0,
+    -0,
+    1.5e300,
+    NaN,
+    Infinity,
+    -Infinity,
+    "",
+    'é\u2028\ud800\udc00\udfff\u0000"\\',
+    [],
+    {},
+    [[]],
+    [{}],
+    { a: [] },
+    { a: {} },
+    [[[[[1, [2, []]]]]]],
+    { a: { b: { c: { d: [1, { e: [] }] } } } },
+    [undefined, () => 1, Symbol("s"), NaN],
+    { u: undefined, f: () => 1, s: Symbol("s"), n: null, k: 1 },
+    { only: undefined },
+    [{ only: undefined }],
+    { nested: { only: undefined } },
+    new Date(Date.UTC(2026, 0, 1)),
+    new Date(NaN),
+    { d: new Date(0), list: [new Date(1)] },
     { a: withKey, list: [withKey, withKey], deep: { x: withKey, list: [withKey] } },
     { t: { toJSON: () => ({ toJSON: () => "inner" }) } },
-    { t: { toJSON: () => undefined }, keep: 1 }, [{ toJSON: () => undefined }],
-    new Number(3), [new String("s"), new Boolean(false)], { m: new Map([[1, 2]]), s: new Set([1]) },
-    { 2: "b", 1: "a", z: 0, "10": "c" }, Object.assign(Object.create(null), { x: [1] }),
+    { t: { toJSON: () => undefined }, keep: 1 },
+    [{ toJSON: () => undefined }],
+    new Number(3),
+    [new String("s"), new Boolean(false)],
+    { m: new Map([[1, 2]]), s: new Set([1]) },
+    { 2: "b", 1: "a", z: 0, "10": "c" },
+    Object.assign(Object.create(null), { x: [1] }),
     { requests: Array.from({ length: 3 }, (_, i) => ({ i, added: { kinds: ["a", "b"] }, none: [] })), totals: [] },
   ];
   for (const v of cases) assert.equal(streamed(v), reference(v), `value: ${String(reference(v)).slice(0, 80)}`);
@@ -28,12 +54,25 @@ test("streamed JSON equals JSON.stringify(v, null, 2) on hand-picked values", ()
 
 test("streamed JSON equals JSON.stringify on generated values (nesting past the streamed depth)", () => {
   const value = fc.anything({
-    maxDepth: 6, withBoxedValues: true, withMap: true, withSet: true, withDate: true, withSparseArray: true,
-    withNullPrototype: true, withObjectString: true, withUnicodeString: true,
+    maxDepth: 6,
+    withBoxedValues: true,
+    withMap: true,
+    withSet: true,
+    withDate: true,
+    withSparseArray: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withUnicodeString: true,
   });
   const holder = fc.record({ inputs: fc.array(value), health: fc.dictionary(fc.string(), value), rest: value });
-  fc.assert(fc.property(fc.oneof(value, holder), (v) => streamed(v) === reference(v)), { numRuns: 1000 });
-  fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => streamed({ s: [s] }) === reference({ s: [s] })), { numRuns: 500 });
+  fc.assert(
+    fc.property(fc.oneof(value, holder), (v) => streamed(v) === reference(v)),
+    { numRuns: 1000 },
+  );
+  fc.assert(
+    fc.property(fc.string({ unit: "binary" }), (s) => streamed({ s: [s] }) === reference({ s: [s] })),
+    { numRuns: 500 },
+  );
 });
 
 test("a long list comes out in row-sized chunks, never as one string", () => {
@@ -89,15 +128,30 @@ test("writeChunks waits for drain whenever the sink says it is full, and keeps o
 test("every --json document is what JSON.stringify(…, null, 2) would print", async () => {
   const basic = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
   const runs: string[][] = [
-    ["requests", basic, "--json"], ["inventory", basic, "--json"], ["outputs", basic, "--json"],
-    ["report", "c0ffee00", "--claude-dir", sample("claude-home"), "--rpc-log", sample("demo", "rpc-log.jsonl"), "--stream-json", sample("demo", "claude-p.stream.jsonl"), "--json"],
+    ["requests", basic, "--json"],
+    ["inventory", basic, "--json"],
+    ["outputs", basic, "--json"],
+    [
+      "report",
+      "c0ffee00",
+      "--claude-dir",
+      sample("claude-home"),
+      "--rpc-log",
+      sample("demo", "rpc-log.jsonl"),
+      "--stream-json",
+      sample("demo", "claude-p.stream.jsonl"),
+      "--json",
+    ],
     ["sessions", "--claude-dir", sample("claude-home"), "--json"],
   ];
   for (const args of runs) {
     const r = await runCli(args);
     assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
     // JSON output is canonical: re-serialising the parsed value gives the same bytes (jsonSafe's escapes aside).
-    const again = JSON.stringify(JSON.parse(r.stdout), null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const again = JSON.stringify(JSON.parse(r.stdout), null, 2).replace(
+      /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
     assert.equal(r.stdout, `${again}\n`, args.join(" "));
   }
 });
@@ -118,7 +172,10 @@ test("an iterable marked as an array streams as that array would, at any depth, 
   const rows = [{ i: 1, added: { kinds: ["a"] } }, { i: 2, none: [] }, null, { u: undefined }];
   const cases: Array<[unknown, unknown]> = [
     [marked(rows), rows],
-    [{ requests: marked(rows), totals: [] }, { requests: rows, totals: [] }],
+    [
+      { requests: marked(rows), totals: [] },
+      { requests: rows, totals: [] },
+    ],
     [{ requests: marked([]) }, { requests: [] }],
     [{ a: { b: { c: marked(rows) } } }, { a: { b: { c: rows } } }],
     [[[[marked([1, [2]])]]], [[[[1, [2]]]]]],

@@ -6,17 +6,49 @@ import { col, type ColumnKind, type ColumnOptions, type Row } from "../../src/re
 
 /** Per kind: [raw row value, companion fields, column options, expected text]. A Record, so a new kind needs its cases here. */
 const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = {
-  int: [[12345, {}, {}, "12,345"], [0, {}, {}, "0"], [-3, {}, {}, "-3"], ["total", {}, {}, "total"]],
-  signed: [[208, {}, {}, "+208"], [-1234, {}, {}, "-1,234"], [0, {}, {}, "0"]],
-  bytes: [[512, {}, {}, "512 bytes"], [52_940, {}, {}, "51.7KB"], [2048, {}, {}, "2KB"], [3 * 1024 * 1024, {}, {}, "3MB"]],
-  ms: [[23363, {}, {}, "23,363 ms"], [4, {}, {}, "4 ms"]],
-  ratio: [[0.5, {}, {}, "0.50"], [2.004, {}, {}, "2.00"]],
-  rate: [[0.0031, {}, {}, "0.0031"], [0.25, {}, {}, "0.25"], [0, {}, {}, "0.00"], [1.5, {}, {}, "1.50"]],
+  int: [
+    [12345, {}, {}, "12,345"],
+    [0, {}, {}, "0"],
+    [-3, {}, {}, "-3"],
+    ["total", {}, {}, "total"],
+  ],
+  signed: [
+    [208, {}, {}, "+208"],
+    [-1234, {}, {}, "-1,234"],
+    [0, {}, {}, "0"],
+  ],
+  bytes: [
+    [512, {}, {}, "512 bytes"],
+    [52_940, {}, {}, "51.7KB"],
+    [2048, {}, {}, "2KB"],
+    [3 * 1024 * 1024, {}, {}, "3MB"],
+  ],
+  ms: [
+    [23363, {}, {}, "23,363 ms"],
+    [4, {}, {}, "4 ms"],
+  ],
+  ratio: [
+    [0.5, {}, {}, "0.50"],
+    [2.004, {}, {}, "2.00"],
+  ],
+  rate: [
+    [0.0031, {}, {}, "0.0031"],
+    [0.25, {}, {}, "0.25"],
+    [0, {}, {}, "0.00"],
+    [1.5, {}, {}, "1.50"],
+  ],
   usd: [[0.2038021, {}, {}, "$0.2038"]],
   usdExact: [[0.2038021, {}, {}, "$0.203802"]],
   time: [["2026-04-02T09:14:05.734Z", {}, {}, "2026-04-02T09:14:05.734Z"]],
-  bool: [[true, {}, {}, "yes"], [false, {}, {}, "no"]],
-  text: [["lab", {}, {}, "lab"], [["a", "b"], {}, {}, "a, b"], ["esc\x1b[31m", {}, {}, "esc\\x1b[31m"]],
+  bool: [
+    [true, {}, {}, "yes"],
+    [false, {}, {}, "no"],
+  ],
+  text: [
+    ["lab", {}, {}, "lab"],
+    [["a", "b"], {}, {}, "a, b"],
+    ["esc\x1b[31m", {}, {}, "esc\\x1b[31m"],
+  ],
   id: [["toolu_01ABC", {}, {}, "toolu_01ABC"]],
   path: [["/tmp/x.jsonl", {}, {}, "/tmp/x.jsonl"]],
   split: [
@@ -31,8 +63,15 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [0, { c: 0 }, { parts: ["c"] }, ""],
   ],
   change: [[20000, { to: 2048 }, { parts: ["to"] }, "20000 → 2048"]],
-  countGrowth: [[2, { t: 1234 }, { parts: ["t"] }, "2 (+1,234)"], [1, { t: null }, { parts: ["t"] }, "1"], [0, { t: 5 }, { parts: ["t"] }, ""]],
-  consulted: [[3, {}, {}, "yes (3)"], [0, {}, {}, "no"]],
+  countGrowth: [
+    [2, { t: 1234 }, { parts: ["t"] }, "2 (+1,234)"],
+    [1, { t: null }, { parts: ["t"] }, "1"],
+    [0, { t: 5 }, { parts: ["t"] }, ""],
+  ],
+  consulted: [
+    [3, {}, {}, "yes (3)"],
+    [0, {}, {}, "no"],
+  ],
   mixed: [
     [1234, { kind: "int" }, {}, "1,234"],
     [0.203802, { kind: "usdExact" }, {}, "$0.203802"],
@@ -63,7 +102,12 @@ test("empty cells: blank in tables, the renderer's placeholder or the column's o
 });
 
 test("marks: the first set field is printed after the value; a value mark carries its value", () => {
-  const c = col("index", "#", "int", { marks: [{ key: "duplicateOf", text: " =" }, { key: "afterCompaction", text: " §" }] });
+  const c = col("index", "#", "int", {
+    marks: [
+      { key: "duplicateOf", text: " =" },
+      { key: "afterCompaction", text: " §" },
+    ],
+  });
   assert.equal(cellText({ index: 12, duplicateOf: "3", afterCompaction: true }, c), "12 =3");
   assert.equal(cellText({ index: 5, duplicateOf: null, afterCompaction: true }, c), "5 §");
   assert.equal(cellText({ index: 5, duplicateOf: null, afterCompaction: false }, c), "5");

@@ -17,10 +17,22 @@ function hostileTranscript(): string {
   const id = "toolu_0000000000000000000001";
   return jsonl(
     userText(`${LINK} please`, { cwd: `/tmp/${PIXEL}` }),
-    attachment({ type: "mcp_instructions_delta", addedNames: [IMG], addedBlocks: [`## ${IMG}\n${BARE} <script>alert(1)</script>`], removedNames: [] }),
+    attachment({
+      type: "mcp_instructions_delta",
+      addedNames: [IMG],
+      addedBlocks: [`## ${IMG}\n${BARE} <script>alert(1)</script>`],
+      removedNames: [],
+    }),
     attachment({ type: `kind ${PIXEL}`, text: "x" }),
-    assistant({ model: IMG, blocks: [{ type: "tool_use", id, name: `mcp__${PIXEL}__${LINK}`, input: { file_path: `/tmp/${BARE}` } }], extra: { version: LINK } }),
-    toolResult(id, `<persisted-output>\nOutput too large (51.7KB). Full output saved to: /tmp/tool-results/${PIXEL}.json\n\nPreview (first 2KB):\n${IMG}\n...\n</persisted-output>`),
+    assistant({
+      model: IMG,
+      blocks: [{ type: "tool_use", id, name: `mcp__${PIXEL}__${LINK}`, input: { file_path: `/tmp/${BARE}` } }],
+      extra: { version: LINK },
+    }),
+    toolResult(
+      id,
+      `<persisted-output>\nOutput too large (51.7KB). Full output saved to: /tmp/tool-results/${PIXEL}.json\n\nPreview (first 2KB):\n${IMG}\n...\n</persisted-output>`,
+    ),
     assistant({ model: IMG, usage: { cache_read_input_tokens: 500 } }),
     { type: `type ${IMG}`, uuid: "x-1" },
     `{"type":"assistant","message":${JSON.stringify(PIXEL)}`,

@@ -9,7 +9,21 @@ import { col, type OutputDocument } from "../../src/report/model.js";
 import { HOSTILE } from "./hostile.js";
 import { assertOwnMarkupOnly, norm, tags, toHtml, visibleText } from "./html-check.js";
 
-const POSITIONS = ["title", "summary key", "summary value", "section", "table title", "header", "text cell", "number cell", "time cell", "list cell", "footer", "note", "second note"] as const;
+const POSITIONS = [
+  "title",
+  "summary key",
+  "summary value",
+  "section",
+  "table title",
+  "header",
+  "text cell",
+  "number cell",
+  "time cell",
+  "list cell",
+  "footer",
+  "note",
+  "second note",
+] as const;
 type Position = (typeof POSITIONS)[number];
 
 /** A report with `text` in one position and plain words everywhere else. */
@@ -17,14 +31,25 @@ function reportWith(pos: Position, text: string): OutputDocument {
   const v = (p: Position) => (p === pos ? text : `plain ${p}`);
   return {
     title: v("title"),
-    summary: [[v("summary key"), v("summary value")], ["requests", 3, "int"]],
+    summary: [
+      [v("summary key"), v("summary value")],
+      ["requests", 3, "int"],
+    ],
     tables: [
       {
         id: "t",
         title: v("table title"),
         section: v("section"),
-        columns: [col("name", v("header")), col("n", "n", "int"), col("when", "when", "time"), col("list", "list"), col("size", "size", "bytes")],
-        rows: [{ name: v("text cell"), n: pos === "number cell" ? text : -5, when: v("time cell"), list: ["first", v("list cell")], size: 2048 }],
+        columns: [
+          col("name", v("header")),
+          col("n", "n", "int"),
+          col("when", "when", "time"),
+          col("list", "list"),
+          col("size", "size", "bytes"),
+        ],
+        rows: [
+          { name: v("text cell"), n: pos === "number cell" ? text : -5, when: v("time cell"), list: ["first", v("list cell")], size: 2048 },
+        ],
         footer: [{ name: v("footer"), n: 10 }],
         notes: [v("note"), v("second note")],
       },

@@ -12,9 +12,13 @@ test("home directories of any user and OS become ~", () => {
 
 test("ids keep a short stable prefix; two ids sharing it stay distinct", () => {
   const r = makeRedactor();
-  const s = "msg_01DnAatudURBzrqk7oHdzYKg msg_01DnAbXXXXXXXXX toolu_01XfABCDEFGH 11111111-2222-4333-8444-555555555555 11111111-2222-4333-8444-555555555555 tool-results/b1a2c3d4e.txt tool-results/mcp-big-emit_text-1789422257974.txt";
+  const s =
+    "msg_01DnAatudURBzrqk7oHdzYKg msg_01DnAbXXXXXXXXX toolu_01XfABCDEFGH 11111111-2222-4333-8444-555555555555 11111111-2222-4333-8444-555555555555 tool-results/b1a2c3d4e.txt tool-results/mcp-big-emit_text-1789422257974.txt";
   r.collect(s);
-  assert.equal(r.apply(s), "msg_01DnAa… msg_01DnAb… toolu_01Xf… 11111111… 11111111… tool-results/b1a2….txt tool-results/mcp-big-emit_text-1789….txt");
+  assert.equal(
+    r.apply(s),
+    "msg_01DnAa… msg_01DnAb… toolu_01Xf… 11111111… 11111111… tool-results/b1a2….txt tool-results/mcp-big-emit_text-1789….txt",
+  );
 });
 
 test("--redact: no home path and no full id survives in any format; numbers are unchanged", async () => {
@@ -30,7 +34,10 @@ test("--redact: no home path and no full id survives in any format; numbers are 
     }
   }
   const red = JSON.parse((await runCli(["requests", file, "--redact", "--json"])).stdout);
-  assert.deepEqual(red.requests.map((r: any) => r.totalInputTokens), plain.requests.map((r: any) => r.totalInputTokens));
+  assert.deepEqual(
+    red.requests.map((r: any) => r.totalInputTokens),
+    plain.requests.map((r: any) => r.totalInputTokens),
+  );
   assert.equal(red.inputs[0].sha256, plain.inputs[0].sha256);
 });
 

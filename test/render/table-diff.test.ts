@@ -48,7 +48,15 @@ async function sampleReports(): Promise<Array<[string, OutputDocument]>> {
   const reports: Array<[string, OutputDocument]> = [];
   for (const args of SAMPLE_COMMANDS) {
     const parser = buildParser({ columns: undefined }, async (spec, argv: Argv) => {
-      Object.assign(argv, { format: "table", stdin: Readable.from([]), env: { TZ: "UTC", HOME: ROOT }, cwd: ROOT, stdinIsTTY: true, stderr: { write: () => true, once: () => undefined }, stderrIsTTY: false });
+      Object.assign(argv, {
+        format: "table",
+        stdin: Readable.from([]),
+        env: { TZ: "UTC", HOME: ROOT },
+        cwd: ROOT,
+        stdinIsTTY: true,
+        stderr: { write: () => true, once: () => undefined },
+        stderrIsTTY: false,
+      });
       reports.push([args.join(" "), (await spec.run(argv)).document]);
     });
     await parser.parseAsync(args, {}, () => undefined);
@@ -57,7 +65,10 @@ async function sampleReports(): Promise<Array<[string, OutputDocument]>> {
 }
 
 /** Times on one day print as time of day in both; this reference does not do that, so the comparison leaves times out. */
-const withoutTimes = (r: OutputDocument): OutputDocument => ({ ...r, tables: r.tables.map((t) => ({ ...t, columns: t.columns.filter((c) => c.kind !== "time") })).filter((t) => t.columns.length) });
+const withoutTimes = (r: OutputDocument): OutputDocument => ({
+  ...r,
+  tables: r.tables.map((t) => ({ ...t, columns: t.columns.filter((c) => c.kind !== "time") })).filter((t) => t.columns.length),
+});
 
 test("the box equals cli-table3's on every command's report on the samples (piped: every column, natural widths)", async () => {
   const reports = await sampleReports();
@@ -76,15 +87,19 @@ const CHARS = ["a", "Z", "7", " ", "-", "|", "漢", "字", "ア", "é", "e\u0301
 const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((a) => a.join(""));
 const KINDS: ColumnKind[] = ["int", "signed", "bytes", "ms", "text", "bool", "ratio", "usd"];
 const value = (kind: ColumnKind) =>
-  kind === "text" ? fc.oneof(text, fc.constant(null)) : kind === "bool" ? fc.boolean() : fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constant(null), text);
+  kind === "text"
+    ? fc.oneof(text, fc.constant(null))
+    : kind === "bool"
+      ? fc.boolean()
+      : fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constant(null), text);
 
-const tableArb = fc
-  .array(fc.record({ header: text, kind: fc.constantFrom(...KINDS) }), { minLength: 1, maxLength: 7 })
-  .chain((cs) => {
-    const columns: Column[] = cs.map((c, i) => col(`c${i}`, c.header, c.kind));
-    const row = fc.tuple(...columns.map((c) => value(c.kind))).map((vs) => Object.fromEntries(vs.map((v, i) => [`c${i}`, v])));
-    return fc.record({ rows: fc.array(row, { maxLength: 8 }), footer: fc.array(row, { maxLength: 1 }) }).map(({ rows, footer }) => ({ id: "t", title: "t", columns, rows, footer }) as Table);
-  });
+const tableArb = fc.array(fc.record({ header: text, kind: fc.constantFrom(...KINDS) }), { minLength: 1, maxLength: 7 }).chain((cs) => {
+  const columns: Column[] = cs.map((c, i) => col(`c${i}`, c.header, c.kind));
+  const row = fc.tuple(...columns.map((c) => value(c.kind))).map((vs) => Object.fromEntries(vs.map((v, i) => [`c${i}`, v])));
+  return fc
+    .record({ rows: fc.array(row, { maxLength: 8 }), footer: fc.array(row, { maxLength: 1 }) })
+    .map(({ rows, footer }) => ({ id: "t", title: "t", columns, rows, footer }) as Table);
+});
 
 test("the box equals cli-table3's on random tables (CJK, combining marks, empty cells and headers, footers)", () => {
   fc.assert(

@@ -9,14 +9,23 @@ import { textWidth } from "../../src/render/text-width.js";
 const word = fc.array(fc.constantFrom("a", "b", "漢", "é", "/", "-", "_", "1"), { minLength: 1, maxLength: 30 }).map((a) => a.join(""));
 const text = fc.array(word, { maxLength: 8 }).map((a) => a.join(" "));
 const KINDS: ColumnKind[] = ["int", "signed", "bytes", "text", "time", "bool", "usd"];
-const value = (k: ColumnKind) => (k === "text" ? text : k === "time" ? fc.constant("2026-01-02T03:04:05.678Z") : k === "bool" ? fc.boolean() : fc.integer({ min: -1e12, max: 1e12 }));
+const value = (k: ColumnKind) =>
+  k === "text"
+    ? text
+    : k === "time"
+      ? fc.constant("2026-01-02T03:04:05.678Z")
+      : k === "bool"
+        ? fc.boolean()
+        : fc.integer({ min: -1e12, max: 1e12 });
 
 const tableArb: fc.Arbitrary<Table> = fc
   .array(fc.record({ header: word, kind: fc.constantFrom(...KINDS) }), { minLength: 1, maxLength: 14 })
   .chain((cs) => {
     const columns: Column[] = cs.map((c, i) => col(`c${i}`, c.header, c.kind));
     const row = fc.tuple(...columns.map((c) => value(c.kind))).map((vs) => Object.fromEntries(vs.map((v, i) => [`c${i}`, v])));
-    return fc.record({ title: text, rows: fc.array(row, { maxLength: 6 }), notes: fc.array(text, { maxLength: 2 }) }).map((t) => ({ id: "t", columns, footer: [], ...t }));
+    return fc
+      .record({ title: text, rows: fc.array(row, { maxLength: 6 }), notes: fc.array(text, { maxLength: 2 }) })
+      .map((t) => ({ id: "t", columns, footer: [], ...t }));
   });
 
 test("with a width, no line of any table is longer: boxes, key/value lines, lists, titles, notes", () => {

@@ -34,7 +34,11 @@ test("parseWhen: one parser for --since and --until; zone-less dates are wall ti
   assert.equal(parseUntil("12h", now), "2026-11-29T12:00:00.000Z");
   assert.equal(parseWhen("--until", undefined), undefined);
   for (const bad of ["", "yesterday", "1", "2026-02-30", "-7d", "999999999d"]) {
-    assert.throws(() => parseUntil(bad, now), (e: Error) => e.message.startsWith("--until: "), bad);
+    assert.throws(
+      () => parseUntil(bad, now),
+      (e: Error) => e.message.startsWith("--until: "),
+      bad,
+    );
   }
 });
 

@@ -10,7 +10,10 @@ import { commandOutput, sampleCommands } from "./commands.js";
 /** The first file of a folder (…/projects/* → the first project folder's first transcript). */
 function first(dir: string): string {
   if (dir.endsWith("/*")) dir = join(dirname(dir), readdirSync(dirname(dir)).sort()[0]!);
-  const names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort();
   const f = names.find((n) => n.endsWith(".jsonl")) ?? names[0];
   if (f === undefined) return first(join(dir, readdirSync(dir).sort()[0]!));
   return join(dir, f);
@@ -26,14 +29,19 @@ function kindOf(row: Row, kind: ColumnKind): ColumnKind {
 
 function formattedCells(t: Table): string[] {
   const bad: string[] = [];
-  for (const [where, rows] of [["row", t.rows], ["footer", t.footer ?? []]] as const) {
+  for (const [where, rows] of [
+    ["row", t.rows],
+    ["footer", t.footer ?? []],
+  ] as const) {
     rows.forEach((r, i) => {
       for (const c of t.columns) {
         const v = r[c.key];
-        if (typeof v === "string" && NUMERIC.includes(kindOf(r, c.kind)) && FORMATTED.test(v)) bad.push(`${t.id} ${where} ${i} ${c.key}: ${JSON.stringify(v)}`);
+        if (typeof v === "string" && NUMERIC.includes(kindOf(r, c.kind)) && FORMATTED.test(v))
+          bad.push(`${t.id} ${where} ${i} ${c.key}: ${JSON.stringify(v)}`);
         for (const k of [...(c.parts ?? []), ...(c.marks ?? []).map((m) => m.key)]) {
           const p = r[k];
-          if (typeof p === "string" && FORMATTED.test(p) && c.marks?.every((m) => m.key !== k)) bad.push(`${t.id} ${where} ${i} ${k}: ${JSON.stringify(p)}`);
+          if (typeof p === "string" && FORMATTED.test(p) && c.marks?.every((m) => m.key !== k))
+            bad.push(`${t.id} ${where} ${i} ${k}: ${JSON.stringify(p)}`);
         }
       }
     });
@@ -42,7 +50,13 @@ function formattedCells(t: Table): string[] {
 }
 
 test("the check itself: a pre-formatted number under a numeric kind is caught", () => {
-  const t: Table = { id: "t", title: "t", columns: [{ key: "n", header: "n", kind: "int", priority: 1, width: "number" }], rows: [{ n: "2,194 (0/2,194)" }, { n: "3*" }], footer: [{ n: "4 requests" }] };
+  const t: Table = {
+    id: "t",
+    title: "t",
+    columns: [{ key: "n", header: "n", kind: "int", priority: 1, width: "number" }],
+    rows: [{ n: "2,194 (0/2,194)" }, { n: "3*" }],
+    footer: [{ n: "4 requests" }],
+  };
   assert.equal(formattedCells(t).length, 3);
   assert.deepEqual(formattedCells({ ...t, rows: [{ n: 2194 }, { n: "total" }], footer: [{ n: { count: 4, noun: "requests" } }] }), []);
 });
@@ -55,7 +69,11 @@ for (const args of sampleCommands(first)) {
     assert.deepEqual(bad, [], "cells under numeric kinds hold numbers, not formatted text");
     for (const t of out.document.tables) {
       // A width-aware renderer drops columns by priority: each table must keep at least one.
-      if (t.columns.length) assert.ok(t.columns.some((c) => c.priority === 1), `${t.id} has a column that is always shown`);
+      if (t.columns.length)
+        assert.ok(
+          t.columns.some((c) => c.priority === 1),
+          `${t.id} has a column that is always shown`,
+        );
       for (const c of t.columns) {
         assert.ok([1, 2, 3, 4].includes(c.priority), `${t.id}.${c.key} has a priority`);
         assert.ok(c.width, `${t.id}.${c.key} has a width class`);

@@ -5,7 +5,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../../src/errors.js";
-import { admitDiscovered, admitDiscoveredDir, checkNamedFile, onAccess, openEvidence, plainName, takeSkipped } from "../../src/sources/guard.js";
+import {
+  admitDiscovered,
+  admitDiscoveredDir,
+  checkNamedFile,
+  onAccess,
+  openEvidence,
+  plainName,
+  takeSkipped,
+} from "../../src/sources/guard.js";
 
 function tree(): { dir: string; root: string; outside: string } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "ccf-guard-")));
@@ -24,9 +32,18 @@ test("openEvidence: a FIFO (as if swapped in after the stat) is refused at once,
     const fifo = join(dir, "p.fifo");
     execFileSync("mkfifo", [fifo]);
     const t0 = Date.now();
-    assert.throws(() => openEvidence(fifo), (e: unknown) => e instanceof UsageError && /is a FIFO/.test(e.message));
-    assert.throws(() => openEvidence(dir), (e: unknown) => e instanceof UsageError && /directory/.test(e.message));
-    assert.throws(() => openEvidence(join(dir, "nope")), (e: unknown) => e instanceof UsageError && /no such file/.test(e.message));
+    assert.throws(
+      () => openEvidence(fifo),
+      (e: unknown) => e instanceof UsageError && /is a FIFO/.test(e.message),
+    );
+    assert.throws(
+      () => openEvidence(dir),
+      (e: unknown) => e instanceof UsageError && /directory/.test(e.message),
+    );
+    assert.throws(
+      () => openEvidence(join(dir, "nope")),
+      (e: unknown) => e instanceof UsageError && /no such file/.test(e.message),
+    );
     assert.ok(Date.now() - t0 < 2000);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -38,8 +55,15 @@ test("checkNamedFile: FIFO, device and directory are usage errors naming the pat
   try {
     const fifo = join(dir, "p.fifo");
     execFileSync("mkfifo", [fifo]);
-    for (const [p, what] of [[fifo, /FIFO/], ["/dev/zero", /device/], [dir, /directory/]] as const) {
-      assert.throws(() => checkNamedFile(p, "transcript"), (e: unknown) => e instanceof UsageError && what.test(e.message) && e.message.includes(p));
+    for (const [p, what] of [
+      [fifo, /FIFO/],
+      ["/dev/zero", /device/],
+      [dir, /directory/],
+    ] as const) {
+      assert.throws(
+        () => checkNamedFile(p, "transcript"),
+        (e: unknown) => e instanceof UsageError && what.test(e.message) && e.message.includes(p),
+      );
     }
     assert.doesNotThrow(() => checkNamedFile(join(dir, "cfg", "ok.txt"), "transcript"));
   } finally {

@@ -38,13 +38,23 @@ test("a UTF-8 BOM is stripped from the first line only, whatever the chunking", 
 });
 
 test("a trailing newline does not make an extra line; a lone CR at a chunk edge is stripped", () => {
-  assert.deepEqual(split(Buffer.from("a\r\nb\r\n"), 2).map((l) => l.text), ["a", "b"]);
+  assert.deepEqual(
+    split(Buffer.from("a\r\nb\r\n"), 2).map((l) => l.text),
+    ["a", "b"],
+  );
   assert.equal(split(Buffer.from(""), 7).length, 0);
 });
 
 test("a line over the cap is reported with its length and not held in memory", () => {
   const lines = split(Buffer.from(`short\n${"x".repeat(100)}\nafter`), 7, 50);
-  assert.deepEqual(lines.map((l) => [l.line, l.tooLong, l.bytes, l.text]), [[1, false, 5, "short"], [2, true, 100, ""], [3, false, 5, "after"]]);
+  assert.deepEqual(
+    lines.map((l) => [l.line, l.tooLong, l.bytes, l.text]),
+    [
+      [1, false, 5, "short"],
+      [2, true, 100, ""],
+      [3, false, 5, "after"],
+    ],
+  );
 });
 
 test("a 40 MB line streams through intact, from a file-like stream and from stdin alike", async () => {
@@ -55,7 +65,11 @@ test("a 40 MB line streams through intact, from a file-like stream and from stdi
   const input = { path: "-", kind: "transcript" as const, bytes: 0, sha256: "" };
   const got: Array<[number, number]> = [];
   for await (const l of readLines(input, { stdin: Readable.from(chunks) })) got.push([l.line, l.buf.length]);
-  assert.deepEqual(got, [[1, 12], [2, big.length], [3, 12]]);
+  assert.deepEqual(got, [
+    [1, 12],
+    [2, big.length],
+    [3, 12],
+  ]);
   assert.equal(input.bytes, data.length);
   assert.match(input.sha256, /^[0-9a-f]{64}$/);
 });

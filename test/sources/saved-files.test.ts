@@ -23,10 +23,18 @@ test("resolveSavedPath: by name in the session's folder whatever the printed hom
     const tr = join(dir, "k", "s1", "tool-results");
     mkdirSync(tr, { recursive: true });
     writeFileSync(join(tr, "toolu_01A.json"), "[]");
-    for (const printed of ["~/.claude/projects/k/s1/tool-results/toolu_01A.json", "/home/other/.claude/projects/k/s1/tool-results/toolu_01A.json", "C:\\Users\\x\\.claude\\projects\\k\\s1\\tool-results\\toolu_01A.json"]) {
+    for (const printed of [
+      "~/.claude/projects/k/s1/tool-results/toolu_01A.json",
+      "/home/other/.claude/projects/k/s1/tool-results/toolu_01A.json",
+      "C:\\Users\\x\\.claude\\projects\\k\\s1\\tool-results\\toolu_01A.json",
+    ]) {
       assert.deepEqual(resolveSavedPath(printed, tr), { path: join(tr, "toolu_01A.json"), exists: true, suspicious: null }, printed);
     }
-    assert.deepEqual(resolveSavedPath("~/.claude/x/tool-results/toolu_gone.json", tr), { path: join(tr, "toolu_gone.json"), exists: false, suspicious: null });
+    assert.deepEqual(resolveSavedPath("~/.claude/x/tool-results/toolu_gone.json", tr), {
+      path: join(tr, "toolu_gone.json"),
+      exists: false,
+      suspicious: null,
+    });
     // Without the session folder nothing is looked up: the printed path itself is never opened.
     assert.deepEqual(resolveSavedPath(join(tr, "toolu_01A.json"), null), { path: null, exists: null, suspicious: null });
     // A printed path outside any tool-results/ folder is only a name in the session's folder.
@@ -106,7 +114,13 @@ test("inspectSavedFile: the JSON content-array layout vs plain text, lines and l
     writeFileSync(join(dir, "a.json"), json);
     writeFileSync(join(dir, "b.txt"), text);
     const j = await inspectSavedFile({ path: join(dir, "a.json"), kind: "tool-result", bytes: 0, sha256: "" });
-    assert.deepEqual(j, { bytes: Buffer.byteLength(json), lines: 6, newlines: 5, longestLine: Math.max(...json.split("\n").map((l) => l.length)), format: "json" });
+    assert.deepEqual(j, {
+      bytes: Buffer.byteLength(json),
+      lines: 6,
+      newlines: 5,
+      longestLine: Math.max(...json.split("\n").map((l) => l.length)),
+      format: "json",
+    });
     const t = await inspectSavedFile({ path: join(dir, "b.txt"), kind: "tool-result", bytes: 0, sha256: "" });
     assert.deepEqual(t, { bytes: Buffer.byteLength(text), lines: 3, newlines: 3, longestLine: 17, format: "text" });
   } finally {
