@@ -2,13 +2,11 @@ import type { AnyRecord } from "../records/transcript.js";
 
 /** A reducer over the records of one pass (transcript records unless `Rec` says otherwise). `step` may mutate its own state; nothing here does I/O. */
 export interface Analysis<S, R, Rec = AnyRecord> {
-  id: string;
   init(): S;
   step(state: S, rec: Rec): void;
   finish(state: S): R;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyAnalysis<Rec = AnyRecord> = Analysis<any, any, Rec>;
 export type ResultOf<A> = A extends Analysis<any, infer R, any> ? R : never;
 export type ResultsOf<T> = { [K in keyof T]: ResultOf<T[K]> };

@@ -7,13 +7,12 @@ import { addDebugRecord, emptyDebugFacts, type DebugFacts } from "./outputs-evid
 
 /** The facts `outputs` matches tool results against: count_tokens, persisted, budget lines. */
 export function debugFactsAnalysis(file: string): Analysis<DebugFacts, DebugFacts, DebugRecord> {
-  return { id: "debug-facts", init: () => emptyDebugFacts(file), step: addDebugRecord, finish: (f) => f };
+  return { init: () => emptyDebugFacts(file), step: addDebugRecord, finish: (f) => f };
 }
 
 /** The instruction truncation lines `instructions` checks sizes against. */
 export function truncationsAnalysis(file: string): Analysis<Truncation[], Truncation[], DebugRecord> {
   return {
-    id: "truncations",
     init: () => [],
     step(out, r) {
       if (r.kind === "debug" && r.event.type === "mcp-instructions-truncated" && r.server !== null) {
@@ -26,7 +25,6 @@ export function truncationsAnalysis(file: string): Analysis<Truncation[], Trunca
 
 /** MCP server names the log mentions, in order of first mention. */
 export const serversNamedAnalysis: Analysis<Set<string>, string[], DebugRecord> = {
-  id: "servers-named",
   init: () => new Set(),
   step(s, r) {
     if (r.kind === "debug" && r.server !== null) s.add(r.server);

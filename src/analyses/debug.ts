@@ -82,7 +82,6 @@ interface State {
 const SIDE_SOURCES = /count_tokens|title|quota|summar|prompt_suggestion|compact|haiku/i;
 
 export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
-  id: "debug",
   init(): State {
     return {
       r: {

@@ -10,7 +10,6 @@ import { requestsAnalysis, type RequestsResult } from "./requests.js";
  * grouped by message id, max per field. Events of a subagent (`parent_tool_use_id` set) form its own chain.
  */
 export const headlessRequestsAnalysis: Analysis<ReturnType<typeof requestsAnalysis.init>, RequestsResult, HeadlessRecord> = {
-  id: "headless-requests",
   init: () => requestsAnalysis.init(),
   step(s, rec) {
     if (rec.kind !== "event" || (rec.type !== "assistant" && rec.type !== "user")) return;

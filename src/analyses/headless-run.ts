@@ -43,7 +43,6 @@ interface State {
 /** The reducer over one headless output; `file` names it in the result even when it is empty. */
 export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, HeadlessRecord> {
   return {
-    id: "headless-run",
     init: () => ({
       run: {
         file,

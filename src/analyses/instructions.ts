@@ -84,7 +84,6 @@ const USER_ITEMS: ReadonlySet<string> = new Set(["prompt", "tool-result", "meta-
  * prompt snapshots; plus the evidence to say where the text is absent, and the final answer.
  */
 export const instructionsAnalysis: Analysis<State, InstructionsScan> = {
-  id: "instructions",
   init: () => ({ sightings: [], groups: new Map(), evidence: new Map(), answers: new Map(), known: new Set() }),
   step(s, rec) {
     if (rec.kind === "malformed") return;

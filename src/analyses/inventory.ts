@@ -29,7 +29,6 @@ const bump = (c: Counts, k: string | undefined) => {
 };
 
 export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
-  id: "inventory",
   init: () => ({
     recordTypes: {},
     attachmentKinds: {},

@@ -70,7 +70,6 @@ const SUMMARY_CAP = 120;
 
 /** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
 export const outputsAnalysis: Analysis<State, OutputsCollected> = {
-  id: "outputs",
   init: () => ({
     c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [] },
     servers: new Set(),

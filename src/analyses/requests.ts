@@ -88,7 +88,6 @@ export interface RequestsOptions {
  */
 export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
   return {
-    id: "requests",
     init: () => ({
       chains: new Map(),
       order: [],

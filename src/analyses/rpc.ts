@@ -113,7 +113,6 @@ interface State {
 
 /** Reducer over the records of one message log; `finish` classifies the handshake(s). */
 export const rpcAnalysis: Analysis<State, RpcResult, RpcRecord> = {
-  id: "rpc",
   init: (): State => ({ msgs: [], noise: 0, clientLog: [] }),
   step(s: State, r: RpcRecord): void {
     if (r.kind === "rpc") s.msgs.push(summarize(r));

@@ -24,7 +24,6 @@ interface State {
  * line followed by a `{` line (pretty-printed content array, FORMATS.md 6.4); anything else is text.
  */
 export const savedFileAnalysis: Analysis<State, SavedFileStats, SavedLine> = {
-  id: "saved-file",
   init: () => ({ stats: { lines: 0, newlines: 0, longestLine: 0, format: "text" }, head: [] }),
   step(s, l) {
     s.stats.lines += 1;

@@ -11,7 +11,6 @@ export interface ToolsListResult {
 
 /** The tools of a `--tools FILE` response. */
 export const toolsListAnalysis: Analysis<{ r: ToolsListResult; seen: Set<string> }, ToolsListResult, ToolsListRecord> = {
-  id: "tools-list",
   init: () => ({ r: { tools: [], error: null }, seen: new Set() }),
   step(s, rec) {
     if (rec.kind === "malformed") s.r.error ??= rec.reason;
@@ -25,7 +24,6 @@ export const toolsListAnalysis: Analysis<{ r: ToolsListResult; seen: Set<string>
 
 /** Every tool of every tools/list answer in an MCP message log, in log order (duplicates kept). */
 export const rpcToolsAnalysis: Analysis<ToolMeta[], ToolMeta[], RpcRecord> = {
-  id: "rpc-tools",
   init: () => [],
   step(out, rec) {
     if (rec.kind === "rpc" && rec.shape === "result") out.push(...toolsFromResult(rec.message.result));

@@ -81,7 +81,6 @@ export function* renderChunks(
  * line/paragraph separators raw. `\uXXXX` keeps the same JSON value and a safe terminal; the set is the
  * one `sanitize` escapes for the human formats (a test keeps the two equal).
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_JSON =
   /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const u4 = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;

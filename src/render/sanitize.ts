@@ -6,7 +6,6 @@
  * screen, reorder text, break a line where the reader sees none, or hide text (`l\u200bab` reads `lab`;
  * tag characters carry ASCII that no one sees).
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 

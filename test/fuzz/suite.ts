@@ -37,7 +37,6 @@ const sessions: Target = {
   stdin: false,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PROPS: Record<string, Prop<any>> = {};
 const add = (p: Prop<unknown>) => void (PROPS[p.name] = p);
 
