@@ -2,7 +2,7 @@ import { documentHealth, type InputHealth } from "../records/health.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
-import { sessionsTable } from "../report/sessions-tables.js";
+import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
 import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
@@ -16,18 +16,10 @@ import type { CommandSpec } from "./registry.js";
 
 export { parseSince } from "./since.js";
 
-export interface SessionRow {
-  sessionId: string;
-  project: string | null;
+/** A listed session: what the table shows, plus where it lies (JSON). */
+export interface SessionRow extends SessionListing {
   projectDir: string;
   path: string;
-  firstTimestamp: string | null;
-  lastTimestamp: string | null;
-  bytes: number;
-  requests: number;
-  subagents: number;
-  versions: string[];
-  malformed: number;
 }
 
 export const sessionsCommand: CommandSpec = {

@@ -1,7 +1,7 @@
-import { statSync } from "node:fs";
 import { sanitize } from "../render/sanitize.js";
 import { timeInZone } from "../render/zone.js";
 import { makeRedactor } from "../report/redact.js";
+import { statPath } from "../sources/guard.js";
 import type { Picked } from "../sources/newest.js";
 
 /** The stderr line that names the session picked for a command given no target (CONTRACT.md). */
@@ -20,11 +20,10 @@ export function totalBytes(inputs: Array<{ path: string }>): number | undefined 
   let n = 0;
   for (const i of inputs) {
     if (i.path === "-") return undefined;
-    try {
-      n += statSync(i.path).size;
-    } catch {
-      return undefined;
-    }
+    // Through the guard, like every other look at evidence.
+    const st = statPath(i.path);
+    if (st === undefined) return undefined;
+    n += st.size;
   }
   return n;
 }

@@ -3,7 +3,7 @@ import { oneLine as condensed } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 
-/** Rows per table unless --all-events: more is unreadable, and cli-table3 lays tables out in quadratic time. */
+/** Rows per table unless --all-events: a timeline longer than this is unreadable in a terminal (--json keeps every event). */
 export const MAX_TIMELINE_ROWS = 1000;
 
 /** Servers, findings, persisted results and the timeline; reused by `report`. */
