@@ -93,6 +93,8 @@ export interface SessionSummary {
   transcriptMissing: boolean;
   firstRequestTokens: number | null;
   lastRequestTokens: number | null;
+  /** `compact_boundary` records of the main chain, each starting a new segment. */
+  compactions: number;
   toolResultsDir: string | null;
   debugLog: string | null;
   rpcLog: string | null;
@@ -126,6 +128,7 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
     transcriptMissing: s.transcriptMissing,
     firstRequestTokens: main?.firstTotalInputTokens ?? null,
     lastRequestTokens: main?.lastTotalInputTokens ?? null,
+    compactions: main?.compactions ?? 0,
     toolResultsDir: s.outputs.toolResultsDir,
     debugLog: s.debug?.input.path ?? null,
     rpcLog: s.rpc?.input.path ?? null,
@@ -155,6 +158,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
       : []),
     ["first request (total input tokens)", x.firstRequestTokens, "int"],
     ["last request (main chain)", x.lastRequestTokens, "int"],
+    ...(x.compactions > 0 ? [["compactions (main chain)", compactionsText(s)] as [string, unknown]] : []),
     ["tool results", s.outputs.rows.length, "int"],
     ["MCP instruction deliveries", s.instructions.rows.length, "int"],
     ["tool-results folder", x.toolResultsDir],
@@ -165,6 +169,20 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];
+}
+
+/** `2 (auto before request 7: 167,731 tokens; manual before request 12: 142,431 tokens) §`: each reset the requests table marks. */
+function compactionsText(s: AssembledSession): string {
+  const INT = new Intl.NumberFormat("en-US");
+  const resets = [];
+  for (const r of s.requests.requests) {
+    if (r.chain !== "main" || r.compaction === null) continue;
+    const c = r.compaction;
+    const pre = c.preTokens === null ? "" : `: ${INT.format(c.preTokens)} tokens`;
+    resets.push(`${c.trigger ?? "compaction"} before request ${r.index}${pre}`);
+  }
+  const n = s.requests.totals.find((t) => t.chain === "main")?.compactions ?? 0;
+  return `${n}${resets.length ? ` (${resets.join("; ")})` : ""} §`;
 }
 
 /** Token growth per request, at the head of the Requests section of the HTML page. */

@@ -1,5 +1,6 @@
 import type { CompareGroup, CompareRow } from "../analyses/compare.js";
 import { COMPARE_COLUMNS } from "./compare-columns.js";
+import { COMPACTION_NOTE } from "./compaction-note.js";
 import { col, type Table } from "./model.js";
 
 const KEY_COLUMNS = new Set<string>(["label", "run", "firstRequestTokens", "deltaVsBaseline"]);
@@ -8,14 +9,20 @@ const KEY_COLUMNS = new Set<string>(["label", "run", "firstRequestTokens", "delt
 export function compareRunsTable(rows: CompareRow[], columns: Array<keyof CompareRow>): Table {
   const notes = ["Δ vs baseline = this run's first request − the mean first request of the baseline label's runs"];
   if (rows.some((r) => r.error)) notes.push("runs with an error could not be read; see the error column (--columns …,error) and stderr");
+  const compacted = rows.some((r) => (r.compactions ?? 0) > 0);
+  if (compacted) notes.push(COMPACTION_NOTE);
   return {
     id: "runs",
     title: "Runs",
     // The first chosen column is kept too, so a `--columns` list without the usual keys still has a row label.
+    // A compacted run's row is marked on its first column, whatever `--columns` put there (CSV gets the flag only then).
     columns: columns.map((k, i) =>
-      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: i === 0 || KEY_COLUMNS.has(k) ? 1 : 2 }),
+      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], {
+        priority: i === 0 || KEY_COLUMNS.has(k) ? 1 : 2,
+        ...(i === 0 && compacted ? { marks: [{ key: "compacted", text: " §" }] } : {}),
+      }),
     ),
-    rows: rows.map((r) => ({ ...r })),
+    rows: rows.map((r) => ({ ...r, compacted: (r.compactions ?? 0) > 0 })),
     notes,
   };
 }
