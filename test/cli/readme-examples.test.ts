@@ -74,7 +74,8 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+// A wrapped path breaks with no space (`…/-tmp-lab-demo/` + newline + `c0ffee00…`): drop whitespace, do not just squeeze it.
+const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await runCli(args(command), { env: { COLUMNS: "100", CLAUDE_CONFIG_DIR: sample("claude-home") } });
