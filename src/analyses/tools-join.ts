@@ -29,7 +29,8 @@ export interface ToolsJoined {
 
 /**
  * The rows of `tools`: every name the transcripts, the init event or a tools/list answer gave, each
- * with its sizes, truncation, deferral and first request. Requests are read once, in order.
+ * with its sizes, truncation, deferral and first request. Requests are read once, in order; a caller
+ * that needs no request indices (per-server counts) may pass `[]`, and every index is then null.
  */
 export function joinTools(scan: ToolsScan, requests: Iterable<RequestRow>, ctx: ToolsContext): ToolsJoined {
   const warnings: string[] = [];
