@@ -74,7 +74,8 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-// A wrapped path breaks with no space (`…/-tmp-lab-demo/` + newline + `c0ffee00…`): drop whitespace, do not just squeeze it.
+// A wrap can fall inside a long path (`…/-tmp-lab-demo/` + newline + `c0ffee00….jsonl`) in one checkout and not in
+// another, so whitespace is dropped altogether, not just collapsed.
 const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
