@@ -3,7 +3,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
-import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
+import { configDirs, findSubagents, listSessionFiles, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
@@ -45,7 +45,15 @@ export const sessionsCommand: CommandSpec = {
     const index = new SubagentIndex();
     for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
-      const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
+      const home = sessionIdFromName(s.id);
+      const main: InputFile = {
+        path: s.path,
+        kind: "transcript",
+        bytes: 0,
+        sha256: "",
+        chain: "main",
+        ...(home ? { sessionId: home } : {}),
+      };
       const pass = await readTranscripts(
         [main],
         { requests: requestsAnalysis, inventory: inventoryAnalysis },

@@ -197,6 +197,16 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
   return undefined;
 }
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A file name's id when it is shaped like a session id (a uuid, as Claude Code names them); a file of
+ * any other name (`transcript.jsonl`) says nothing about its session, so its first records decide.
+ */
+export function sessionIdFromName(id: string | null | undefined): string | undefined {
+  return id && SESSION_ID.test(id) ? id : undefined;
+}
+
 /** The session id a main transcript's file name carries. */
 export function sessionIdFromPath(path: string): string {
   return basename(path).replace(/\.jsonl$/, "");

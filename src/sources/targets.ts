@@ -1,7 +1,15 @@
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions, type SessionFile } from "./discover.js";
+import {
+  configDirs,
+  findSession,
+  findSubagents,
+  sessionIdFromName,
+  sessionIdFromPath,
+  type ConfigDirOptions,
+  type SessionFile,
+} from "./discover.js";
 import { checkNamedFile, pathExists } from "./guard.js";
 import { describe, filterSessions, newestSession, noSessionError, type Picked } from "./newest.js";
 import { filtering, type SessionFilter } from "./session-filter.js";
@@ -65,13 +73,14 @@ async function fromPath(target: string, path: string, opts: TargetOptions, dirs:
     return { target, sessionId: null, mainPath: null, inputs: [input(path, "subagent-transcript", agent[1]!)], searched: dirs };
   }
   const sessionId = sessionIdFromPath(path);
-  const inputs = [input(path, "transcript", "main")];
+  const home = sessionIdFromName(sessionId);
+  const inputs = [input(path, "transcript", "main", home)];
   if (opts.subagents !== false) {
-    for (const s of await findSubagents(path, sessionId)) inputs.push(input(s.path, "subagent-transcript", s.agentId));
+    for (const s of await findSubagents(path, sessionId)) inputs.push(input(s.path, "subagent-transcript", s.agentId, home));
   }
   return { target, sessionId, mainPath: path, inputs, searched: dirs };
 }
 
-function input(path: string, kind: InputFile["kind"], chain: string): InputFile {
-  return { path, kind, bytes: 0, sha256: "", chain };
+function input(path: string, kind: InputFile["kind"], chain: string, sessionId?: string): InputFile {
+  return { path, kind, bytes: 0, sha256: "", chain, ...(sessionId !== undefined ? { sessionId } : {}) };
 }
