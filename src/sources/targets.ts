@@ -28,6 +28,8 @@ export interface ResolvedTarget {
   mainPath: string | null;
   inputs: InputFile[];
   searched: string[];
+  /** The session's main file is gone (an orphan subagent folder): its inputs are its subagents only. */
+  mainMissing?: boolean;
   /** Set when no target was given on a terminal and the newest session was picked (the CLI names it on stderr). */
   picked?: Picked;
 }
@@ -63,7 +65,15 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
     ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` }
     : undefined;
   const found = findSession(target, dirs, narrow);
-  return fromPath(target, found.path, opts, dirs);
+  return found.mainMissing ? fromOrphan(target, found, opts, dirs) : fromPath(target, found.path, opts, dirs);
+}
+
+/** A session whose main file is gone: its subagents are all there is to read (FORMATS.md 11). */
+async function fromOrphan(target: string, f: SessionFile, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
+  const home = sessionIdFromName(f.id);
+  const subs = opts.subagents === false ? [] : await findSubagents(f.path, f.id);
+  const inputs = subs.map((s) => input(s.path, "subagent-transcript", s.agentId, home));
+  return { target, sessionId: f.id, mainPath: null, inputs, searched: dirs, mainMissing: true };
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
