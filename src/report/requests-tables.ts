@@ -103,7 +103,10 @@ const SUBAGENT_COLUMNS = [
 export function subagentsTable(tasks: SubagentTask[]): Table {
   const unjoined = tasks.filter((t) => t.chain === null).length;
   const mismatched = tasks.filter((t) => t.matchesLastRequest === false).length;
-  const notes = ["output (parent): toolUseResult.usage.output_tokens, the final count a subagent's own file lacks"];
+  const noUsage = tasks.filter((t) => t.usage === null).length;
+  const notes: string[] = [];
+  if (noUsage < tasks.length) notes.push("output (parent): toolUseResult.usage.output_tokens, the final count a subagent's own file lacks");
+  if (noUsage) notes.push(`${noUsage} result(s) carry no usage: their chains keep their own output counts`);
   if (unjoined) notes.push(`${unjoined} result(s) joined to no chain read (subagent file missing, or --no-subagents)`);
   if (mismatched)
     notes.push(`${mismatched} result(s) whose usage differs from their chain's last request: that request keeps its own output`);

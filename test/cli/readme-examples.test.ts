@@ -74,7 +74,12 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+// A wrapped path breaks after a separator with no space: joined back, so the layout alone never differs.
+const normal = (s: string) =>
+  s
+    .replace(/\s+/g, " ")
+    .replace(/([/\\]) /g, "$1")
+    .trim();
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await runCli(args(command), { env: { COLUMNS: "100", CLAUDE_CONFIG_DIR: sample("claude-home") } });
