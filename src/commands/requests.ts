@@ -49,6 +49,8 @@ function requestsOutput(
 ): CommandOutput {
   const tables = opts.format === "json" ? [] : requestTables(r);
   if (tables[0] && notes.length) tables[0] = { ...tables[0], notes: [...notes, ...(tables[0].notes ?? [])] };
+  // With no request table to carry them (an orphan folder read with --no-subagents), the notes are warnings.
+  const orphaned = opts.format !== "json" && !tables[0] ? notes : [];
   return {
     command: "requests",
     inputs,
@@ -58,7 +60,7 @@ function requestsOutput(
       title: `Requests — ${title}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
       tables: opts.format === "json" ? [] : [...tables, healthTable(health)],
-      warnings: healthWarnings(health),
+      warnings: [...orphaned, ...healthWarnings(health)],
     },
   };
 }

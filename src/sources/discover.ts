@@ -122,7 +122,7 @@ export function findSession(
   if (unique.length === 1) return unique[0]!;
   if (unique.length === 0 && found.length > 0 && narrow) {
     throw new UsageError(
-      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`,
+      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n")}`,
     );
   }
   if (unique.length === 0) {
@@ -135,8 +135,13 @@ export function findSession(
       `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
     );
   }
-  const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
+  const list = unique.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
+}
+
+/** Where a listed session lies: its main file, or for an orphan its subagents folder. */
+function shownPath(s: SessionFile): string {
+  return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
 }
 
 export interface SubagentFile {

@@ -197,3 +197,15 @@ test("orphan folder: report labels its first and last request with the chain, no
   assert.match(r.stdout, /last request \(chain a0c0ffe\)/);
   assert.doesNotMatch(r.stdout, /last request \(main chain\)/);
 });
+
+test("orphan folder: an ambiguous prefix names its folder, not a main file that is not there; --no-subagents says why nothing is read", async () => {
+  const r = await runCli(["requests", "c4a1c4a1-0000-4", "--claude-dir", HOME]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /c4a1c4a1-0000-4000-8000-000000000003 {2}\S+c4a1c4a1-0000-4000-8000-000000000003[\\/]subagents[\\/] \(main file missing\)/,
+  );
+  const none = await runCli(["requests", ORPHAN, "--claude-dir", HOME, "--no-subagents"]);
+  assert.equal(none.code, 0);
+  assert.match(none.stderr, /main file missing: .*read its 0 subagent file\(s\)/);
+});
