@@ -116,3 +116,21 @@ test("a result whose subagent was not read is listed with no chain; other tools'
     [["toolu_A", null]],
   );
 });
+
+test("a Task result that is an error string, or whose usage holds no counts, is listed and changes no request", async () => {
+  const r = await run(
+    parent([
+      { id: "toolu_A", prompt: "p", result: "Error: agent interrupted" as unknown as Record<string, unknown> },
+      { id: "toolu_B", prompt: "q", result: { agentId: "a2", usage: { input_tokens: "1", cache_read_input_tokens: -5 } } },
+    ]),
+    { a1: subagent("a1", "p", 2), a2: subagent("a2", "q", 3) },
+  );
+  assert.deepEqual(
+    r.subagents.map((t) => [t.chain, t.joinedBy, t.status, t.matchesLastRequest]),
+    [
+      ["a1", "prompt", null, null],
+      ["a2", "agentId", null, false],
+    ],
+  );
+  assert.ok(r.requests.every((q) => q.outputSource !== "parent-task-result"));
+});
