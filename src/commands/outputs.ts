@@ -184,11 +184,17 @@ export const outputsCommand: CommandSpec = {
       "the size staircase of many runs, as a markdown table",
     ],
     [
+      "ccforensics outputs --staircase samples/outputs/staircase-runs --format markdown",
+      "a runs dir (ccforensics run --out): each run from its own folder, with its label and environment",
+    ],
+    [
       "ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg",
       "the same, drawn: size against Δ tokens by check",
     ],
   ],
-  positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
+  positionals: {
+    targets: { describe: "session ids or prefixes, transcript paths, - for stdin; with --staircase also runs dirs", array: true },
+  },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
     tools: TOOLS_OPTION,
