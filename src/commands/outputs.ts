@@ -6,7 +6,7 @@ import { gatherTools, type GatheredTools } from "../pipeline/gather-tools.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import { firstRequestDrift, staircaseRows, type StaircaseRow, type StaircaseRun } from "../analyses/staircase.js";
 import { envText } from "../assemble/compare-row.js";
-import { expandRunsDirs, runGatherOptions } from "../pipeline/runs-targets.js";
+import { expandRunsDirs, isRunsDir, runGatherOptions } from "../pipeline/runs-targets.js";
 import { staircaseChartSpec } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
@@ -43,6 +43,8 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   }
   const side = await gatherTools(opts);
   const items = opts.staircase ? await expandRunsDirs(list) : list.map((target) => ({ target, spec: null }));
+  if (!opts.staircase)
+    for (const t of list) if (t && isRunsDir(t)) throw new UsageError(`${t} is a runs dir; use outputs --staircase ${t} (one row per run)`);
   const loaded: AssembledOutputs[] = [];
   const runs: Array<Required<Omit<StaircaseRun, "rows">>> = [];
   const failed: Array<{ run: string; label: string; error: string }> = [];

@@ -1,4 +1,5 @@
-import { isDir } from "../sources/guard.js";
+import { join } from "node:path";
+import { isDir, isFile, safeReaddir } from "../sources/guard.js";
 import { readRuns, type RunSpec } from "./manifest.js";
 import type { GatherOptions } from "./gather.js";
 
@@ -17,6 +18,11 @@ export async function expandRunsDirs(targets: Array<string | undefined>): Promis
     else out.push({ target, spec: null });
   }
   return out;
+}
+
+/** A folder with at least one `<run>/run.json`: what `ccforensics run --out` writes. */
+export function isRunsDir(path: string): boolean {
+  return isDir(path) && safeReaddir(path).some((name) => isFile(join(path, name, "run.json")));
 }
 
 /** A run's own files replace the command line's, so every run is read from its folder alone. */

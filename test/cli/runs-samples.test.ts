@@ -136,4 +136,7 @@ test("outputs --staircase on the staircase runs dir: seed 003's table in one com
     /request 1 is not the same in every run: 3,295 in 8 run\(s\); 3,462 in words-30000-a, words-45000-a, words-52000-a/,
   );
   golden("outputs/staircase-runs.md", md.stdout);
+  const plain = await runCli(["outputs", "samples/outputs/staircase-runs"]);
+  assert.equal(plain.code, 2);
+  assert.match(plain.stderr, /is a runs dir; use outputs --staircase samples\/outputs\/staircase-runs/);
 });
