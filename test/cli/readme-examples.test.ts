@@ -74,8 +74,8 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-// A wrap can fall inside a long path (`…/-tmp-lab-demo/` + newline + `c0ffee….jsonl`) or not, by the
-// checkout path's length: compare with every whitespace run removed, so no checkout is special.
+// A wrap can fall inside a long path (`…/-tmp-lab-demo/` + newline + `c0ffee00….jsonl`) in one checkout and not in
+// another, so whitespace is dropped altogether, not just collapsed.
 const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
