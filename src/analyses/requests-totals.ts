@@ -56,6 +56,8 @@ export class TotalsAccumulator {
       apiErrors: counts.apiErrors,
       notRequests: counts.notRequests,
       compactions: counts.compactions,
+      outputFromParent: 0,
+      task: null,
     };
   }
 

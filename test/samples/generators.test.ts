@@ -17,6 +17,7 @@ const GENERATORS = [
   "make-outputs.mjs",
   "make-instructions.mjs",
   "make-tools.mjs",
+  "make-chains.mjs",
   "make-compaction.mjs",
 ];
 
