@@ -99,7 +99,16 @@ function split(t: Table, cell: CellText, restart: () => void): Grid[] {
       .map((x) => x.c),
   );
   const left = rest.filter((c) => !chosen.has(c));
-  const grids = [plain(t.title, rest.filter((c) => chosen.has(c)), t, cell, restart, key)];
+  const grids = [
+    plain(
+      t.title,
+      rest.filter((c) => chosen.has(c)),
+      t,
+      cell,
+      restart,
+      key,
+    ),
+  ];
   // The rest in even pieces (4 + 4 rather than 6 + 2), so no details table is a sliver.
   const parts = Math.ceil(left.length / room);
   const size = Math.ceil(left.length / Math.max(1, parts));
