@@ -30,7 +30,8 @@ function* markdownLines(report: OutputDocument, level: number, evidence: Markdow
   const zone = displayZone();
   const ids = collectIds(report);
   const h = "#".repeat(level);
-  yield `${h} ${mdHeading(ids.shorten(report.title))}`;
+  // The document's own title names its subject in full, once; everything under it uses the short ids.
+  yield `${h} ${mdHeading(report.title)}`;
   yield "";
   if (report.summary?.length) {
     const clock = new Clock(zone);
