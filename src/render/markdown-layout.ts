@@ -46,7 +46,8 @@ function plain(title: string, columns: Column[], t: Table, cell: CellText, resta
       for (const r of t.rows) yield line(r, i++, "—");
     },
     *footer() {
-      for (const r of t.footer ?? []) yield line(r, -1, "");
+      // A totals row with nothing in this piece's columns would be a blank bold line.
+      for (const r of t.footer ?? []) if (columns.some((c) => cell(r, c, "") !== "")) yield line(r, -1, "");
     },
     boldColumns: 0,
   };

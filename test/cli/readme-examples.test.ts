@@ -74,7 +74,12 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+// A key/value line wraps a long path after a `/` at a place that depends on the checkout's path length: join it there too.
+const normal = (s: string) =>
+  s
+    .replace(/\/\n\s*/g, "/")
+    .replace(/\s+/g, " ")
+    .trim();
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await runCli(args(command), { env: { COLUMNS: "100", CLAUDE_CONFIG_DIR: sample("claude-home") } });
