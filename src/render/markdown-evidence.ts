@@ -43,8 +43,8 @@ export function* evidenceLines(level: number, ids: ShortIds, evidence: MarkdownE
     // A UUID that names a file read (a transcript, its debug log) is a session.
     const sessions = new Set(inputs.flatMap((f) => f.path.match(UUID) ?? []));
     for (const { short: s, full } of short) {
-      const label = idLabel(full) === "id" && sessions.has(full) ? "session" : idLabel(full);
-      yield `- ${mdInline(s)} ${label} ${mdInline(full)}`;
+      const label = idLabel(full) === "id" ? (sessions.has(full) ? "session " : "") : `${idLabel(full)} `;
+      yield `- ${mdInline(s)} — ${label}${mdInline(full)}`;
     }
     yield "";
   }

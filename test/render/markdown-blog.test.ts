@@ -84,7 +84,7 @@ function check(args: string[], text: string): number {
   assert.doesNotMatch(text, /\(none\)_?\n/, `${where}: an empty table`);
   for (const [what, re] of BAD_NUMBERS) assert.doesNotMatch(text, re, `${where}: ${what}`);
   // Every short id the tables show is listed in full at the end.
-  const listed = doc.evidence.map((e) => /^(\S+…) (?:session|id|tool use|message|request) (\S+)$/.exec(e)).filter((m) => m !== null);
+  const listed = doc.evidence.map((e) => /^(\S+…) — (?:(?:session|tool use|message|request) )?(\S+)$/.exec(e)).filter((m) => m !== null);
   for (const short of new Set(text.split("## Evidence")[0]!.match(/\b[0-9a-f]{8}[0-9a-f-]*…|\b(?:toolu|msg|req)_[A-Za-z0-9]+…/g) ?? [])) {
     const m = listed.find((l) => l[1] === short);
     assert.ok(m, `${where}: ${short} is not in the Evidence list`);
