@@ -5,6 +5,7 @@ import { gatherOutputs } from "../pipeline/gather.js";
 import { gatherTools } from "../pipeline/gather-tools.js";
 import { staircaseRows } from "../analyses/staircase.js";
 import { staircaseChartSpec } from "../render/chart.js";
+import { runFolderName } from "../pipeline/run-folder.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
@@ -58,9 +59,20 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     );
     data.staircase = stairs;
     tables.push(staircaseTable(stairs));
+    const folders = new Map(loaded.map((l) => [l.run, runFolderName(l.transcript)]));
     const points = stairs
       .filter((r) => r.chars !== null)
-      .map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+      .map((r) => {
+        const folder = folders.get(r.run) ?? null;
+        const tool = r.tool.replace(/^mcp__.+?__/, "");
+        return {
+          chars: r.chars!,
+          deltaTokens: r.deltaTokens,
+          check: r.check,
+          label: folder ? `${folder} · ${tool}` : tool,
+          run: folder ?? r.run,
+        };
+      });
     const title = `Tool output size staircase — ${loaded.length} run(s)`;
     charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {

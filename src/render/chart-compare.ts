@@ -1,0 +1,83 @@
+import { BASE, chartTitle, textSafe } from "./chart-base.js";
+
+import type { Chart, ChartSpec } from "../report/model.js";
+
+/** The fields of a compare row the chart reads (analyses/compare.ts `CompareRow`). */
+export interface CompareChartRow {
+  label: string;
+  run: string;
+  firstRequestTokens: number | null;
+  deltaVsBaseline: number | null;
+  baselineLabel: string | null;
+  error?: string | null;
+}
+
+const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n < 0 ? `−${(-n).toLocaleString("en-US")}` : "0");
+
+/**
+ * What the write-up is about is the difference a configuration makes (+377, +721, +1,727 tokens on a
+ * ~20,000-token first request), so the bars are deltas against the baseline from 0, negative allowed,
+ * one horizontal bar per run so that every label has room, each bar with its value written beside it.
+ * Without a baseline the bars fall back to the absolute first-request tokens, and the title says so.
+ * A run with no number keeps its row, labelled with why.
+ */
+export function compareChart(rows: CompareChartRow[], source: string): Chart {
+  const baselines = [...new Set(rows.map((r) => r.baselineLabel).filter((b): b is string => b !== null))];
+  const delta = rows.some((r) => r.deltaVsBaseline !== null);
+  const against = baselines.length === 1 ? `\`${baselines[0]}\`` : "each run's baseline";
+  const axis = delta ? `Δ request-1 tokens vs ${against}` : "request-1 tokens (no baseline: --baseline LABEL)";
+  const title = chartTitle(`${axis} — ${source}`);
+  const values = rows.map((r) => {
+    const v = delta ? r.deltaVsBaseline : r.firstRequestTokens;
+    const isBase = delta && r.baselineLabel === r.label;
+    const text =
+      v === null
+        ? r.error
+          ? "failed (see warnings)"
+          : "no data"
+        : delta
+          ? `${signed(v)}${isBase ? " (baseline)" : ""}`
+          : v.toLocaleString("en-US");
+    return { label: r.label, run: r.run, value: v ?? 0, text, baseline: r.baselineLabel ?? "", tokens: r.firstRequestTokens };
+  });
+  // The same x and y in every layer: a layer without the axis format would draw its own ticks (1e+3).
+  const x = { field: "value", type: "quantitative", title: axis, axis: { format: ",d" }, scale: { zero: true, nice: true } };
+  const y = { field: "run", type: "nominal", sort: null, title: null };
+  const spec: ChartSpec = {
+    ...BASE,
+    title,
+    // A bar per run, 22 px each: twelve runs need no more room than this, fifty still read.
+    height: { step: 22 },
+    // Run labels on the left and values past the bars take room a 720 px page does not have beside 560 px of plot.
+    width: 480,
+    data: { values: textSafe(values) },
+    layer: [
+      {
+        mark: { type: "bar", height: { band: 0.75 } },
+        encoding: {
+          y,
+          x,
+          color: { field: "label", type: "nominal", title: "configuration", sort: null },
+          tooltip: [
+            { field: "label", title: "configuration" },
+            { field: "run" },
+            { field: "text", title: delta ? "Δ tokens" : "tokens" },
+            ...(delta ? [{ field: "baseline", title: "baseline" }] : []),
+            { field: "tokens", title: "request-1 tokens", format: "," },
+          ],
+        },
+      },
+      // Values beside the bars: past the end of a positive bar, before the start of a negative one.
+      ...[true, false].map((positive) => ({
+        transform: [{ filter: positive ? "datum.value >= 0" : "datum.value < 0" }],
+        mark: { type: "text", align: positive ? "left" : "right", dx: positive ? 4 : -4, fontSize: 11 },
+        encoding: { y, x, text: { field: "text" } },
+      })),
+      { data: { values: [{}] }, mark: { type: "rule", color: "#444" }, encoding: { x: { datum: 0 } } },
+    ],
+  };
+  return { title, spec };
+}
+
+/** The spec alone, for `--chart FILE`. */
+export const compareChartSpec = (rows: CompareChartRow[], source: string): ChartSpec => compareChart(rows, source).spec;
