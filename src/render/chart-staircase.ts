@@ -22,7 +22,8 @@ const SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle
  * The checks change between about 24,000 and 70,000 characters while one run may be 320,000: a log size
  * axis keeps that region half the plot wide instead of a sixth. Growth spans ~1,000 (a saved file's
  * preview) to ~50,000 (inline) tokens, so it is logarithmic too when every value is positive.
- * Points far right of the rest (over 3× the median size) are named on the chart.
+ * Points far right of the rest (over 3× the median size) are named on the chart, and a band shades the
+ * sizes where both happen: results some check replaced and results still kept inline.
  */
 export function staircaseChartSpec(rows: StaircasePoint[], title: string): ChartSpec {
   const drawn = rows.filter((r) => r.deltaTokens !== null && r.chars > 0);
@@ -50,11 +51,31 @@ export function staircaseChartSpec(rows: StaircasePoint[], title: string): Chart
     ...(logY ? { scale: { type: "log", nice: false, domain: span(drawn.map((r) => r.deltaTokens!)) } } : {}),
     axis: { format: "~s" },
   };
+  // Where the checks change: from the smallest result some check replaced to the largest still kept inline.
+  const replaced = drawn.filter((r) => r.check !== "inline").map((r) => r.chars);
+  const kept = drawn.filter((r) => r.check === "inline").map((r) => r.chars);
+  const band =
+    replaced.length && kept.length && Math.min(...replaced) < Math.max(...kept) ? [Math.min(...replaced), Math.max(...kept)] : null;
+  const bandLayers = band
+    ? [
+        {
+          data: { values: [{ from: band[0], to: band[1] }] },
+          mark: { type: "rect", color: "#888", opacity: 0.12 },
+          encoding: { x: { ...x, field: "from" }, x2: { field: "to" } },
+        },
+        {
+          data: { values: [{ at: Math.sqrt(band[0]! * band[1]!) }] },
+          mark: { type: "text", baseline: "top", dy: 4, fontSize: 11, color: "#555", y: 0 },
+          encoding: { x: { ...x, field: "at" }, text: { value: "checks change" } },
+        },
+      ]
+    : [];
   return {
     ...BASE,
     title: chartTitle(title),
     data: { values: textSafe(values) },
     layer: [
+      ...bandLayers,
       {
         mark: { type: "point", filled: true, size: 110, opacity: 0.85 },
         encoding: {

@@ -80,6 +80,12 @@ test("staircase: log size axis over the 24k–70k region, the outlier named, che
   const t = texts(svg);
   assert.ok(t.includes("result size (characters, log scale)"));
   assert.ok(t.includes("emit_text_annotated (320,000)"), "the outlier is named");
+  // Here every inline result is smaller than every replaced one: no sizes where both happen, no band.
+  assert.ok(!t.includes("checks change"));
+  const mixed = await renderSvg(
+    staircaseChartSpec([...points, { chars: 66000, deltaTokens: 25568, check: "inline", label: "x", run: "r6" }], "s"),
+  );
+  assert.ok(texts(mixed).includes("checks change"), "52,000–66,000 is shaded and named");
   assert.ok(!t.includes("emit_text (24,000)"), "points in the dense region are not");
   for (const c of ["inline", "size", "token"]) assert.ok(t.includes(c), `legend ${c}`);
   // Ticks inside the region where the checks change: on a linear 0–400k axis there would be none between 40k and 70k.
