@@ -1,4 +1,5 @@
 import { BASE, chartTitle, textSafe } from "./chart-base.js";
+import { sanitize } from "./sanitize.js";
 
 import type { Chart, ChartSpec } from "../report/model.js";
 
@@ -25,7 +26,8 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
   const baselines = [...new Set(rows.map((r) => r.baselineLabel).filter((b): b is string => b !== null))];
   const delta = rows.some((r) => r.deltaVsBaseline !== null);
   const against = baselines.length === 1 ? `\`${baselines[0]}\`` : "each run's baseline";
-  const axis = delta ? `Δ request-1 tokens vs ${against}` : "request-1 tokens (no baseline: --baseline LABEL)";
+  // The baseline is a label from the evidence: the axis title shows its control characters as escapes, like the title.
+  const axis = sanitize(delta ? `Δ request-1 tokens vs ${against}` : "request-1 tokens (no baseline: --baseline LABEL)");
   const title = chartTitle(`${axis} — ${source}`);
   const values = rows.map((r) => {
     const v = delta ? r.deltaVsBaseline : r.firstRequestTokens;
@@ -41,7 +43,15 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
     return { label: r.label, run: r.run, value: v ?? 0, text, baseline: r.baselineLabel ?? "", tokens: r.firstRequestTokens };
   });
   // The same x and y in every layer: a layer without the axis format would draw its own ticks (1e+3).
-  const x = { field: "value", type: "quantitative", title: axis, axis: { format: ",d" }, scale: { zero: true, nice: true } };
+  // vega-lite writes the encoding's title into each bar's aria-label as a string inside an expression, where the
+  // escapes sanitize wrote would turn back into the characters they hide: that title stays a constant, the axis names the baseline.
+  const x = {
+    field: "value",
+    type: "quantitative",
+    title: delta ? "Δ tokens" : "tokens",
+    axis: { format: ",d", title: axis },
+    scale: { zero: true, nice: true },
+  };
   const y = { field: "run", type: "nominal", sort: null, title: null };
   const spec: ChartSpec = {
     ...BASE,

@@ -26,7 +26,8 @@ const SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle
  * sizes where both happen: results some check replaced and results still kept inline.
  */
 export function staircaseChartSpec(rows: StaircasePoint[], title: string): ChartSpec {
-  const drawn = rows.filter((r) => r.deltaTokens !== null && r.chars > 0);
+  // Escaped first: the colour and shape domains below must hold the same strings as the data they map.
+  const drawn = textSafe(rows.filter((r) => r.deltaTokens !== null && r.chars > 0));
   const sizes = drawn.map((r) => r.chars).sort((a, b) => a - b);
   const median = sizes.length ? sizes[Math.floor(sizes.length / 2)]! : 0;
   const values = drawn.map((r) => ({ ...r, outlier: r.chars > 3 * median, name: `${r.label} (${r.chars.toLocaleString("en-US")})` }));
@@ -73,7 +74,7 @@ export function staircaseChartSpec(rows: StaircasePoint[], title: string): Chart
   return {
     ...BASE,
     title: chartTitle(title),
-    data: { values: textSafe(values) },
+    data: { values },
     layer: [
       ...bandLayers,
       {

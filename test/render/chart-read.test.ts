@@ -51,6 +51,24 @@ test("compare chart: deltas from 0 against the named baseline, negative allowed,
   assert.equal((svg.match(/aria-roledescription="bar"/g) ?? []).length, rows.length);
 });
 
+test("chart text from evidence stays escaped in every text and aria-label (vega re-reads strings in expressions)", async () => {
+  const svg = await renderSvg(
+    compareChartSpec([{ label: "n\u202eone", run: "a", firstRequestTokens: 1, deltaVsBaseline: 0, baselineLabel: "n\u202eone" }], "m"),
+  );
+  assert.doesNotMatch(svg, /\u202e/);
+  assert.ok(texts(svg).includes("Δ request-1 tokens vs `n\\u202eone`"));
+  const stairs = await renderSvg(
+    staircaseChartSpec(
+      [
+        { chars: 500000, deltaTokens: 9, check: "in\u202eline", label: "l\u202e", run: "r\u202e" },
+        { chars: 1, deltaTokens: 1, check: "size", label: "x", run: "y" },
+      ],
+      "t\u202e",
+    ),
+  );
+  assert.doesNotMatch(stairs, /\u202e/);
+});
+
 test("compare chart without a baseline: absolute tokens, and the axis says how to get deltas", async () => {
   const svg = await renderSvg(
     compareChartSpec([{ label: "a", run: "a-1", firstRequestTokens: 20515, deltaVsBaseline: null, baselineLabel: null }], "m.json"),
