@@ -48,7 +48,7 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
   const x = {
     field: "value",
     type: "quantitative",
-    title: delta ? "Δ tokens" : "tokens",
+    title: delta ? "Δ vs baseline" : "request-1 tokens",
     axis: { format: ",d", title: axis },
     scale: { zero: true, nice: true },
   };
@@ -80,10 +80,11 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
       // Values beside the bars: past the end of a positive bar, before the start of a negative one.
       ...[true, false].map((positive) => ({
         transform: [{ filter: positive ? "datum.value >= 0" : "datum.value < 0" }],
-        mark: { type: "text", align: positive ? "left" : "right", dx: positive ? 4 : -4, fontSize: 11 },
+        // The bar already tells a screen reader its value: the label beside it is for the eye.
+        mark: { type: "text", align: positive ? "left" : "right", dx: positive ? 4 : -4, fontSize: 11, aria: false },
         encoding: { y, x, text: { field: "text" } },
       })),
-      { data: { values: [{}] }, mark: { type: "rule", color: "#444" }, encoding: { x: { datum: 0 } } },
+      { data: { values: [{}] }, mark: { type: "rule", color: "#444", aria: false }, encoding: { x: { datum: 0 } } },
     ],
   };
   return { title, spec };
