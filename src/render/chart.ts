@@ -15,7 +15,8 @@ export function requestsChartSpec(rows: Array<{ chain: string; index: number; to
     mark: { type: "line", point: true },
     encoding: {
       x: { field: "index", type: "quantitative", title: "request #", axis: { tickMinStep: 1 } },
-      y: { field: "totalInputTokens", type: "quantitative", title: "total input tokens" },
+      // A session starts at ~20,000 tokens and grows by hundreds a request: from 0 that growth is a flat line.
+      y: { field: "totalInputTokens", type: "quantitative", title: "total input tokens", scale: { zero: false } },
       color: { field: "chain", type: "nominal", title: "chain" },
       tooltip: [{ field: "chain" }, { field: "index" }, { field: "totalInputTokens", format: "," }],
     },
