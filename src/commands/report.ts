@@ -16,6 +16,7 @@ import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
 import { rpcTables } from "../report/rpc-tables.js";
+import { toolsSummary, toolsTables } from "../report/tools-tables.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
@@ -68,6 +69,8 @@ export function reportData(s: AssembledSession): Record<string, unknown> {
     baseline: l.baseline,
     pendingServers: l.pending,
     toolResults: s.outputs.rows,
+    tools: s.tools.rows,
+    systemPrompt: s.tools.systemPrompt,
     debug: s.debug?.result.debug ?? null,
     rpc: s.rpc?.result ?? null,
     run: s.run?.section ?? null,
@@ -187,6 +190,7 @@ function reportTables(s: AssembledSession): Table[] {
       requestTables(s.requests).map((t) => (s.requestsFrom === "claude-p-output" ? { ...t, notes: [FROM_RUN, ...(t.notes ?? [])] } : t)),
     ),
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
+    ...tag("Tool definitions", [summaryTable("tools-summary", "Tools and system prompt", toolsSummary(s.tools)), ...toolsTables(s.tools)]),
     ...tag("Tool outputs", [
       resultsTable(s.outputs),
       ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0),
