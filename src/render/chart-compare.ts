@@ -50,7 +50,9 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
     type: "quantitative",
     title: delta ? "Δ vs baseline" : "request-1 tokens",
     axis: { format: ",d", title: axis },
-    scale: { zero: true, nice: true },
+    // A negative bar's value label sits left of it: room for it, so "−500" never lands on the run labels.
+    // Positive labels may run past the plot (the SVG grows to hold them); padding there would draw an empty negative half.
+    scale: { zero: true, nice: true, ...(values.some((v) => v.value < 0) ? { padding: 56 } : {}) },
   };
   const y = { field: "run", type: "nominal", sort: null, title: null };
   const spec: ChartSpec = {
