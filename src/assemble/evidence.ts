@@ -1,7 +1,9 @@
 import type { DebugResult } from "../analyses/debug.js";
 import type { InstructionsScan } from "../analyses/instructions.js";
 import type { Truncation } from "../analyses/instructions-join.js";
+import type { FirstRequestComposition } from "../analyses/first-request.js";
 import type { InventoryResult } from "../analyses/inventory.js";
+import type { ToolSighting } from "../analyses/tool-sightings.js";
 import type { OutputsCollected } from "../analyses/outputs.js";
 import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
@@ -47,6 +49,8 @@ export interface TranscriptResults {
   instructions: InstructionsScan;
   outputs: OutputsCollected;
   inventory: InventoryResult;
+  firstRequest: FirstRequestComposition;
+  toolSightings: ToolSighting[];
 }
 
 /** A target's transcripts read in one pass: where they came from, each input's health, the results. */

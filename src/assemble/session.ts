@@ -18,7 +18,7 @@ import { assembleToolOutputs, type AssembledOutputs } from "./outputs.js";
 export interface SessionEvidence {
   target: string;
   run: string;
-  transcripts: TranscriptEvidence;
+  transcripts: TranscriptEvidence<"requests" | "instructions" | "outputs" | "inventory">;
   debug: Gathered<DebugEvidence> | null;
   /** With the requests the run's own events show, when they were read (report). */
   headless: (Gathered<HeadlessRun> & { requests?: RequestsResult }) | null;

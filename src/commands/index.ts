@@ -7,6 +7,7 @@ import { debugCommand } from "./debug.js";
 import { rpcCommand } from "./rpc.js";
 import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
+import { serversCommand } from "./servers.js";
 import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
@@ -19,6 +20,7 @@ export const COMMANDS: CommandSpec[] = [
   requestsCommand,
   instructionsCommand,
   outputsCommand,
+  serversCommand,
   debugCommand,
   rpcCommand,
   reportCommand,

@@ -1,9 +1,11 @@
 import { basename } from "node:path";
+import { firstRequestAnalysis } from "../analyses/first-request.js";
 import { instructionsAnalysis } from "../analyses/instructions.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import { requestsAnalysis, requestsAnalysisWith } from "../analyses/requests.js";
+import { toolSightingsAnalysis } from "../analyses/tool-sightings.js";
 import {
   type BaselineEvidence,
   type DebugEvidence,
@@ -47,6 +49,8 @@ const TRANSCRIPT_ANALYSES = {
   instructions: instructionsAnalysis,
   outputs: outputsAnalysis,
   inventory: inventoryAnalysis,
+  firstRequest: firstRequestAnalysis,
+  toolSightings: toolSightingsAnalysis,
 };
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */

@@ -64,6 +64,30 @@ export function staircaseChartSpec(
   };
 }
 
+/** Per MCP tool across sessions: the characters its results carried against the tokens their requests grew by. */
+export function toolCostChartSpec(
+  rows: Array<{ tool: string; server: string | null; resultChars: number; deltaTokens: number; results: number }>,
+  title: string,
+): ChartSpec {
+  return {
+    ...BASE,
+    title: sanitize(title),
+    data: { values: textSafe(rows) },
+    mark: { type: "point", filled: true, size: 90 },
+    encoding: {
+      x: { field: "resultChars", type: "quantitative", title: "result characters (all sessions)" },
+      y: { field: "deltaTokens", type: "quantitative", title: "request growth (tokens)" },
+      color: { field: "server", type: "nominal", title: "server" },
+      tooltip: [
+        { field: "tool" },
+        { field: "results", format: "," },
+        { field: "resultChars", format: "," },
+        { field: "deltaTokens", format: "," },
+      ],
+    },
+  };
+}
+
 /** Chain ids, run labels and titles come from evidence: the SVG shows their control and invisible characters as escapes. */
 function textSafe<T extends object>(rows: T[]): T[] {
   return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? sanitize(v) : v])) as T);
