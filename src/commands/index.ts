@@ -8,6 +8,7 @@ import { rpcCommand } from "./rpc.js";
 import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
 import { serversCommand } from "./servers.js";
+import { exportCommand } from "./export.js";
 import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
@@ -21,6 +22,7 @@ export const COMMANDS: CommandSpec[] = [
   instructionsCommand,
   outputsCommand,
   serversCommand,
+  exportCommand,
   debugCommand,
   rpcCommand,
   reportCommand,
