@@ -25,7 +25,7 @@ const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout",
 export interface FleetRow {
   name: string;
   sessions: number;
-  /** Distinct tools seen (deferred, defined or called); `toolsDeferred`, `toolsDefined`, `toolsCalled` split it. */
+  /** Distinct tools seen (deferred, defined, loaded or called); `toolsDeferred`, `toolsDefined`, `toolsLoaded`, `toolsCalled` split it. */
   tools: number;
   toolCalls: number;
   resultChars: number;
@@ -40,6 +40,8 @@ export interface FleetRow {
   tool: string | null;
   toolsDeferred: number;
   toolsDefined: number;
+  /** Whose full definition reached the model in some session (snapshot, ToolSearch load or call). */
+  toolsLoaded: number;
   toolsCalled: number;
   results: number;
   /** Results whose size is unknown (a legacy token error names tokens only). */
@@ -59,7 +61,7 @@ export interface FleetRow {
 
 interface Acc {
   row: FleetRow;
-  tools: Map<string, { deferred: boolean; defined: boolean; called: boolean }>;
+  tools: Map<string, { deferred: boolean; defined: boolean; loaded: boolean; called: boolean }>;
   /** Chars of results whose request growth is known, for tokensPerChar. */
   pricedChars: number;
   pricedTokens: number;
@@ -84,12 +86,13 @@ export class FleetAggregate {
       server === null ? null : this.by === "server" ? this.acc(normalizeServer(server), server, null) : this.acc(full, server, tool);
     for (const t of s.tools) {
       const split = splitToolName(t.name, known);
-      const a = keyOf(split.server, split.tool, t.name);
+      const a = keyOf(t.server, split.tool, t.name);
       if (!a) continue;
       touched.add(a);
-      const seen = a.tools.get(t.name) ?? { deferred: false, defined: false, called: false };
+      const seen = a.tools.get(t.name) ?? { deferred: false, defined: false, loaded: false, called: false };
       seen.deferred ||= t.deferred;
       seen.defined ||= t.defined;
+      seen.loaded ||= t.loaded;
       seen.called ||= t.calls > 0;
       a.tools.set(t.name, seen);
       a.row.toolCalls += t.calls;
@@ -152,6 +155,7 @@ export class FleetAggregate {
           tools: tools.length,
           toolsDeferred: tools.filter((t) => t.deferred).length,
           toolsDefined: tools.filter((t) => t.defined).length,
+          toolsLoaded: tools.filter((t) => t.loaded).length,
           toolsCalled: tools.filter((t) => t.called).length,
           tokensPerChar: a.pricedChars > 0 ? a.pricedTokens / a.pricedChars : null,
         };
@@ -187,6 +191,7 @@ function emptyRow(name: string, server: string | null, tool: string | null): Fle
     tool,
     toolsDeferred: 0,
     toolsDefined: 0,
+    toolsLoaded: 0,
     toolsCalled: 0,
     results: 0,
     resultCharsUnknown: 0,

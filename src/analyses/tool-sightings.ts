@@ -1,10 +1,15 @@
 import { arr, isObject, str, type JsonObject } from "../records/json.js";
-import type { AnyRecord } from "../records/transcript.js";
-import type { Analysis } from "./analysis.js";
+import type { RequestRow } from "./request-row.js";
+import type { ToolsScan } from "./tools.js";
+import { joinTools } from "./tools-join.js";
 
-/** How one session met a tool: listed as deferred (behind ToolSearch), defined in a prompt snapshot, called. */
+/** How one session met a tool: listed as deferred (behind ToolSearch), defined in a prompt snapshot, loaded, called. */
 export interface ToolSighting {
   name: string;
+  /** The MCP server, as the tools analysis split the name; null for built-ins. */
+  server: string | null;
+  /** Its full definition reached the model (snapshot, ToolSearch load, or a call). */
+  loaded: boolean;
   /** Named in a `deferred_tools_delta` attachment's `addedNames`: listed, loaded only on a ToolSearch. */
   deferred: boolean;
   /** Defined in a `prompt_snapshot`'s tools (loaded into the request), with its definition's JSON size. */
@@ -14,40 +19,21 @@ export interface ToolSighting {
   calls: number;
 }
 
-type State = Map<string, ToolSighting>;
-
 /**
- * The tools a session shows, from the transcript alone: deferred-tools lists, prompt snapshots' tool
- * definitions and tool_use names. Bounded by the number of distinct tools, whatever the session's length.
+ * The tools a session shows, from the tools analysis (prompt snapshots, deferred-tools deltas, calls and
+ * ToolSearch loads), in the shape the fleet aggregates read; the one place that knows that analysis.
  */
-export const toolSightingsAnalysis: Analysis<State, ToolSighting[]> = {
-  init: () => new Map(),
-  step(s, rec: AnyRecord) {
-    if (rec.kind === "assistant") {
-      for (const b of rec.content) if (b.type === "tool_use" && typeof b.name === "string") seen(s, b.name).calls++;
-    } else if (rec.kind === "attachment" && rec.attachmentType === "deferred_tools_delta") {
-      for (const n of arr(rec.attachment.addedNames) ?? []) if (typeof n === "string") seen(s, n).deferred = true;
-    } else if (rec.kind === "attachment" && rec.attachmentType === "prompt_snapshot") {
-      snapshot(s, rec.attachment);
-    } else if (rec.kind === "meta" && rec.type === "prompt_snapshot") {
-      snapshot(s, rec.raw);
-    }
-  },
-  finish: (s) => [...s.values()].sort((a, b) => a.name.localeCompare(b.name)),
-};
-
-function seen(s: State, name: string): ToolSighting {
-  let t = s.get(name);
-  if (!t) s.set(name, (t = { name, deferred: false, defined: false, definitionChars: null, calls: 0 }));
-  return t;
-}
-
-function snapshot(s: State, o: JsonObject): void {
-  for (const d of snapshotTools(o)) {
-    const t = seen(s, d.name);
-    t.defined = true;
-    t.definitionChars ??= d.chars;
-  }
+export function toolSightings(scan: ToolsScan, requests: Iterable<RequestRow>, servers: Iterable<string>): ToolSighting[] {
+  const { tools } = joinTools(scan, requests, { listed: [], servers, init: [] });
+  return tools.map((t) => ({
+    name: t.name,
+    server: t.server,
+    deferred: t.deferred === true,
+    defined: t.sources.includes("prompt-snapshot"),
+    loaded: t.loaded === true,
+    definitionChars: t.descriptionChars === null && t.schemaChars === null ? null : (t.descriptionChars ?? 0) + (t.schemaChars ?? 0),
+    calls: t.toolUses,
+  }));
 }
 
 /** A prompt snapshot's tool definitions (`tools: [{name, description, input_schema}]`), each with its JSON length. */

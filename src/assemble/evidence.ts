@@ -3,12 +3,12 @@ import type { InstructionsScan } from "../analyses/instructions.js";
 import type { Truncation } from "../analyses/instructions-join.js";
 import type { FirstRequestComposition } from "../analyses/first-request.js";
 import type { InventoryResult } from "../analyses/inventory.js";
-import type { ToolSighting } from "../analyses/tool-sightings.js";
 import type { OutputsCollected } from "../analyses/outputs.js";
 import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
+import type { ToolsScan } from "../analyses/tools.js";
 import type { Health, InputHealth } from "../records/health.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
@@ -50,7 +50,7 @@ export interface TranscriptResults {
   outputs: OutputsCollected;
   inventory: InventoryResult;
   firstRequest: FirstRequestComposition;
-  toolSightings: ToolSighting[];
+  tools: ToolsScan;
 }
 
 /** A target's transcripts read in one pass: where they came from, each input's health, the results. */

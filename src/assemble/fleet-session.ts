@@ -2,6 +2,7 @@ import type { FirstRequestComposition } from "../analyses/first-request.js";
 import type { InstructionRow } from "../analyses/instructions-join.js";
 import { compileProbe } from "../analyses/probe.js";
 import type { SessionFacts } from "../analyses/servers.js";
+import { toolSightings } from "../analyses/tool-sightings.js";
 import type { InputHealth } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { DebugEvidence, Gathered, SavedEvidence, TranscriptEvidence } from "./evidence.js";
@@ -9,7 +10,7 @@ import { assembleInstructions } from "./instructions.js";
 import { assembleToolOutputs, type AssembledOutputs } from "./outputs.js";
 
 /** The analyses every fleet session is read with (servers and export need the same ones). */
-export const FLEET_KEYS = ["requests", "instructions", "outputs", "inventory", "firstRequest", "toolSightings"] as const;
+export const FLEET_KEYS = ["requests", "instructions", "outputs", "inventory", "firstRequest", "tools"] as const;
 export type FleetKey = (typeof FLEET_KEYS)[number];
 
 /** One session of a fleet pass: its transcripts, debug log and saved outputs, read once. */
@@ -71,13 +72,14 @@ export function assembleFleetSession(ev: FleetEvidence): FleetSession {
   const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, null);
   const instructions = assembleInstructions({ transcripts: t, debug: ev.debug, headless: null, baseline: null }, IO);
   const debugServers = ev.debug?.result.debug.servers ?? [];
+  const known = [...t.results.outputs.knownServers, ...(ev.debug?.result.servers ?? [])];
   const facts: SessionFacts = {
     sessionId: t.sessionId,
     results: outputs.rows,
     instructions: instructions.rows,
-    tools: t.results.toolSightings,
+    tools: toolSightings(t.results.tools, t.results.requests.requests, known),
     debugServers,
-    knownServers: [...t.results.outputs.knownServers, ...(ev.debug?.result.servers ?? [])],
+    knownServers: known,
   };
   return {
     facts,

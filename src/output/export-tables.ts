@@ -3,7 +3,6 @@ import type { InstructionRow } from "../analyses/instructions-join.js";
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import { CHECKS, type FleetRow } from "../analyses/servers.js";
 import type { ToolSighting } from "../analyses/tool-sightings.js";
-import { splitToolName } from "../records/tool-names.js";
 import type { SessionComposition } from "../assemble/fleet-session.js";
 
 /** Column types as the files carry them: Parquet INT64, DOUBLE, BOOLEAN, UTF8 and TIMESTAMP_MILLIS; NDJSON numbers, booleans, strings, ISO times. */
@@ -166,9 +165,10 @@ export const TOOLS: ExportTable<S<ToolSighting>> = {
   columns: [
     session(),
     c("tool", "string", null, "the name as Claude Code calls it", (r) => r.row.name),
-    c("server", "string", null, "MCP server, null for built-ins", (r) => splitToolName(r.row.name).server),
+    c("server", "string", null, "MCP server, null for built-ins", (r) => r.row.server),
     c("deferred", "bool", null, "listed in a deferred_tools_delta (loaded through ToolSearch)", (r) => r.row.deferred),
     c("defined", "bool", null, "defined in a prompt snapshot", (r) => r.row.defined),
+    c("loaded", "bool", null, "its full definition reached the model (snapshot, ToolSearch load or call)", (r) => r.row.loaded),
     c("definition_chars", "int", "chars", "its definition as JSON", (r) => r.row.definitionChars),
     c("calls", "int", "count", "tool_use blocks calling it", (r) => r.row.calls),
   ],
@@ -183,6 +183,7 @@ export const SERVERS: ExportTable<FleetRow> = {
     c("sessions", "int", "count", "sessions it appeared in", (r) => r.sessions),
     c("tools", "int", "count", "distinct tools seen", (r) => r.tools),
     c("tools_deferred", "int", "count", "of which deferred", (r) => r.toolsDeferred),
+    c("tools_loaded", "int", "count", "of which loaded in some session", (r) => r.toolsLoaded),
     c("tool_calls", "int", "count", "tool_use calls", (r) => r.toolCalls),
     c("results", "int", "count", "tool results", (r) => r.results),
     c("result_chars", "int", "chars", "Σ result_chars", (r) => r.resultChars),

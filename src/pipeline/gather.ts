@@ -5,7 +5,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import { requestsAnalysis, requestsAnalysisWith } from "../analyses/requests.js";
-import { toolSightingsAnalysis } from "../analyses/tool-sightings.js";
+import { toolsAnalysis } from "../analyses/tools.js";
 import {
   type BaselineEvidence,
   type DebugEvidence,
@@ -50,7 +50,7 @@ const TRANSCRIPT_ANALYSES = {
   outputs: outputsAnalysis,
   inventory: inventoryAnalysis,
   firstRequest: firstRequestAnalysis,
-  toolSightings: toolSightingsAnalysis,
+  tools: toolsAnalysis,
 };
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */

@@ -13,7 +13,11 @@ export function fleetTable(rows: FleetRow[], by: FleetBy): Table {
     ...(by === "tool" ? [col("server", "server", "id", { priority: 3 })] : []),
     col("sessions", "sessions", "int", { priority: 1 }),
     ...(by === "server"
-      ? [col("tools", "tools", "int", { priority: 2 }), col("toolsDeferred", "deferred", "int", { priority: 3 })]
+      ? [
+          col("tools", "tools", "int", { priority: 2 }),
+          col("toolsDeferred", "deferred", "int", { priority: 3 }),
+          col("toolsLoaded", "loaded", "int", { priority: 3 }),
+        ]
       : [col("toolsDeferred", "deferred", "int", { priority: 3 }), col("toolsDefined", "defined", "int", { priority: 4 })]),
     col("toolCalls", "calls", "int", { priority: 2 }),
     col("results", "results", "int", { priority: 2 }),
@@ -39,6 +43,7 @@ export function fleetTable(rows: FleetRow[], by: FleetBy): Table {
     tools: r.tools,
     toolsDeferred: r.toolsDeferred,
     toolsDefined: r.toolsDefined,
+    toolsLoaded: r.toolsLoaded,
     toolCalls: r.toolCalls,
     results: r.results,
     resultChars: r.resultChars,

@@ -49,9 +49,9 @@ test("servers: sums per server across sessions, a request's growth once however 
         result({ tool: "Bash", resultChars: 5, deltaTokens: 7 }),
       ],
       tools: [
-        { name: "mcp__big__emit_text", deferred: true, defined: false, definitionChars: null, calls: 2 },
-        { name: "mcp__big__other", deferred: false, defined: true, definitionChars: 300, calls: 1 },
-        { name: "Bash", deferred: false, defined: true, definitionChars: 900, calls: 1 },
+        { name: "mcp__big__emit_text", server: "big", loaded: true, deferred: true, defined: false, definitionChars: null, calls: 2 },
+        { name: "mcp__big__other", server: "big", loaded: true, deferred: false, defined: true, definitionChars: 300, calls: 1 },
+        { name: "Bash", server: null, loaded: true, deferred: false, defined: true, definitionChars: 900, calls: 1 },
       ],
       instructions: [instr("big", 2_061, true)],
     }),
