@@ -2,23 +2,20 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestRow } from "../analyses/requests.js";
 import { FleetAggregate } from "../analyses/servers.js";
-import { assembleFleetSession, type FleetSession } from "../assemble/fleet-session.js";
-import { envelopeInputs } from "../assemble/inputs.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { prepareExportDir } from "../output/export-dir.js";
 import { INSTRUCTIONS, REQUESTS, schemaDocument, SERVERS, SESSIONS, TOOL_RESULTS, TOOLS } from "../output/export-tables.js";
 import { openSink, ROW_GROUP, type ExportFormat, type TableSink } from "../output/table-writer.js";
-import { fleetSessions, planFleet } from "../pipeline/gather-fleet.js";
-import { documentHealth, emptyHealth, mergeHealth } from "../records/health.js";
+import { documentHealth } from "../records/health.js";
+import type { FleetSession } from "../assemble/fleet-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import type { SessionFilter } from "../sources/session-filter.js";
-import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import { FILTERS, OUTPUT } from "./options.js";
-import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
+import { foldFleet } from "./fleet-pass.js";
 
 export interface ExportOptions extends CommonOptions {
   to?: string;
@@ -37,13 +34,13 @@ export interface ExportedTable {
 export async function runExport(targets: string[], opts: ExportOptions): Promise<CommandOutput> {
   if (opts.to === undefined) throw new UsageError("export needs --to DIR: the folder the tables are written to");
   const format = opts.as ?? "parquet";
-  const plan = planFleet(targets, opts);
+  // The targets named are checked now; the sessions a listing finds lie in the config dirs, protected anyway.
   const dir = prepareExportDir({
     to: opts.to,
     claudeDir: opts.claudeDir,
     env: opts.env,
     cwd: opts.cwd,
-    inputPaths: plan.targets.filter((t) => t !== "" && t !== "-"),
+    inputPaths: targets.filter((t) => t !== "" && t !== "-"),
   });
   const ext = format === "parquet" ? "parquet" : "ndjson";
   const path = (name: string) => join(dir, `${name}.${ext}`);
@@ -55,21 +52,12 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
     instructions: openSink(INSTRUCTIONS, path("instructions"), format, group),
     tools: openSink(TOOLS, path("tools"), format, group),
   };
-  const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: plan.bytes });
   const servers = new FleetAggregate("server");
-  const health = emptyHealth();
-  const inputs: InputFile[][] = [];
-  const warnings: string[] = [];
-  const gather = { ...opts, progress: progress ? { update: progress.update, done: () => undefined } : undefined };
-  for await (const ev of fleetSessions(plan, gather, targets.length === 0)) {
-    const s = assembleFleetSession(ev);
+  const pass = await foldFleet(targets, opts, async (s, ev) => {
     servers.add(s.facts);
-    mergeHealth(health, documentHealth(s.parts));
-    inputs.push(s.inputs);
-    warnings.push(...s.warnings);
     await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount);
-  }
-  progress?.done();
+  });
+  const { health, warnings } = pass;
   const serverSink = openSink(SERVERS, path("servers"), format, group);
   for (const r of servers.rows()) await serverSink.add(r);
   const written: ExportedTable[] = [];
@@ -90,7 +78,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   }
   return {
     command: "export",
-    inputs: envelopeInputs(...inputs),
+    inputs: pass.inputs,
     health,
     data: { to: dir, format, sessions: servers.sessions, tables: written, schema: schemaPath },
     document: {

@@ -1,19 +1,15 @@
 import { FleetAggregate, type FleetBy, type FleetRow } from "../analyses/servers.js";
-import { assembleFleetSession, type SessionComposition } from "../assemble/fleet-session.js";
-import { envelopeInputs } from "../assemble/inputs.js";
 import { UsageError } from "../errors.js";
 import { protectedDirs } from "../output/files.js";
-import { fleetSessions, planFleet } from "../pipeline/gather-fleet.js";
-import { documentHealth, emptyHealth, mergeHealth } from "../records/health.js";
 import { toolCostChartSpec } from "../render/chart.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { compositionTable, fleetTable } from "../report/servers-tables.js";
-import type { InputFile } from "../sources/input.js";
 import type { CommonOptions } from "./common.js";
 import { FILTERS, OUTPUT } from "./options.js";
-import { progressReporter } from "./progress.js";
 import type { CommandSpec } from "./registry.js";
+import { foldFleet } from "./fleet-pass.js";
+import type { SessionComposition } from "../assemble/fleet-session.js";
 
 export interface ServersOptions extends CommonOptions {
   by?: FleetBy;
@@ -27,31 +23,21 @@ export async function runServers(targets: string[], opts: ServersOptions): Promi
   const by = opts.by ?? "server";
   if (opts.chart !== undefined && !/\.svg$/i.test(opts.chart))
     throw new UsageError(`--chart ${opts.chart}: give a file name ending in .svg`);
-  const plan = planFleet(targets, opts);
-  const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: plan.bytes });
   const servers = new FleetAggregate("server");
   const tools = new FleetAggregate("tool");
-  const health = emptyHealth();
-  const inputs: InputFile[][] = [];
-  const warnings: string[] = [];
   const sessions: SessionComposition[] = [];
-  const gather = { ...opts, progress: progress ? { update: progress.update, done: () => undefined } : undefined };
-  for await (const ev of fleetSessions(plan, gather, targets.length === 0)) {
-    const s = assembleFleetSession(ev);
+  const pass = await foldFleet(targets, opts, (s) => {
     servers.add(s.facts);
     tools.add(s.facts);
-    mergeHealth(health, documentHealth(s.parts));
-    inputs.push(s.inputs);
-    warnings.push(...s.warnings);
     sessions.push(s.composition);
-  }
-  progress?.done();
+  });
+  const { plan, health, warnings } = pass;
   const rows = by === "server" ? servers.rows() : tools.rows();
   const toolRows = by === "tool" ? rows : tools.rows();
   const title = `MCP tools: result size against cost — ${servers.sessions} session(s)`;
   const spec = toolCostChartSpec(chartPoints(toolRows), title);
   const files: OutputFile[] = [];
-  const all = envelopeInputs(...inputs);
+  const all = pass.inputs;
   if (opts.chart !== undefined)
     files.push({
       kind: "chart",

@@ -74,7 +74,9 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+// A wrapped key/value line can break inside a long path, where the checkout's own path length decides the
+// break: whitespace is dropped altogether, so only the characters shown are compared.
+const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await runCli(args(command), { env: { COLUMNS: "100", CLAUDE_CONFIG_DIR: sample("claude-home") } });

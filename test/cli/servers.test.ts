@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseEnvelope, runCli, sample } from "../helpers.js";
+import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
 
 /** Every sample folder that is a Claude config dir (holds projects/). */
 function configDirs(): string[] {
@@ -146,4 +146,21 @@ test("servers --by tool: one row per MCP tool; --chart writes the size-against-c
   assert.match(r.stdout, /^tools,mcp__big__emit_text,big,9,/m);
   const bad = await runCli(["servers", "--claude-dir", dir, "--chart", join(dir, "x.svg")]);
   assert.equal(bad.code, 2);
+});
+
+test("servers over many sessions keeps 50 warnings word for word and counts the rest; html carries the chart inline", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-fleet-warn-"));
+  const { genFleet } = (await import(join(ROOT, "bench", "gen-fleet.mjs"))) as { genFleet(dir: string, n: number): void };
+  genFleet(dir, 90);
+  // Two in three sessions print a saved path; with the files gone each says so.
+  for (const p of readdirSync(join(dir, "projects")))
+    for (const s of readdirSync(join(dir, "projects", p)))
+      if (!s.endsWith(".jsonl")) rmSync(join(dir, "projects", p, s), { recursive: true });
+  const r = await runCli(["servers", "--claude-dir", dir, "--format", "html"]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.filter((l) => l.includes("saved output not found")).length, 50);
+  assert.match(lines.at(-1)!, /… and 10 more warning\(s\) like these$/);
+  assert.match(r.stdout, /<svg[^>]*>/);
+  assert.match(r.stdout, /MCP tools: result size against cost — 90 session\(s\)/);
 });
