@@ -1,6 +1,6 @@
 import { FLEET_KEYS, type FleetEvidence } from "../assemble/fleet-session.js";
 import { UsageError } from "../errors.js";
-import { configDirs, listSessionFiles } from "../sources/discover.js";
+import { configDirs, listOrphanSessions, listSessionFiles } from "../sources/discover.js";
 import { filterSessions } from "../sources/newest.js";
 import { filtering } from "../sources/session-filter.js";
 import { gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
@@ -25,8 +25,10 @@ export function planFleet(targets: string[], opts: GatherOptions): FleetPlan {
     if (targets.filter((t) => t === "-" || t === "").length > 1) throw new UsageError("stdin (-) can be given once");
     return { targets, searched };
   }
-  const files = filterSessions(listSessionFiles(searched), opts.filter ?? {});
-  return { targets: files.map((f) => f.path), searched, bytes: totalBytes(files.map((f) => ({ path: f.path }))) };
+  const files = filterSessions([...listSessionFiles(searched), ...listOrphanSessions(searched)], opts.filter ?? {});
+  // An orphan subagent folder has no main file to name: its id finds it, and reads its subagents.
+  const listed = files.map((f) => (f.mainMissing ? f.id : f.path));
+  return { targets: listed, searched, bytes: totalBytes(files.filter((f) => !f.mainMissing).map((f) => ({ path: f.path }))) };
 }
 
 /**

@@ -1,7 +1,17 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir, skippedSoFar } from "./guard.js";
+import {
+  admitDiscovered,
+  admitDiscoveredDir,
+  isDir,
+  pathExists,
+  plainName,
+  realish,
+  realPath,
+  safeReaddir,
+  skippedSoFar,
+} from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 
 export { isFile, pathExists, safeReaddir } from "./guard.js";
@@ -34,14 +44,16 @@ export interface SessionFile {
   path: string;
   projectDir: string;
   configDir: string;
+  /**
+   * An orphan subagent folder (FORMATS.md 11): `<project>/<id>/subagents/` with no `<id>.jsonl` beside it
+   * (moved, deleted, too big to copy). `path` is where the main file would be; nothing opens it.
+   */
+  mainMissing?: true;
 }
 
-/**
- * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
- * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
- */
-export function listSessionFiles(dirs: string[]): SessionFile[] {
-  const out: SessionFile[] = [];
+/** Each project folder under the config dirs once (real path), with its sorted entries; links leaving a config dir are skipped (guard). */
+function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: string[] }> {
+  const out: Array<{ configDir: string; projectDir: string; entries: string[] }> = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
@@ -51,11 +63,40 @@ export function listSessionFiles(dirs: string[]): SessionFile[] {
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      for (const f of safeReaddir(projectDir)) {
-        if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
-        const path = join(projectDir, f);
-        if (admitDiscovered(path, configDir) !== undefined) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
-      }
+      out.push({ configDir, projectDir, entries: safeReaddir(projectDir) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
+ * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ */
+export function listSessionFiles(dirs: string[]): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+    for (const f of entries) {
+      if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
+      const path = join(projectDir, f);
+      if (admitDiscovered(path, configDir) !== undefined) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+    }
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
+ * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
+ */
+export function listOrphanSessions(dirs: string[]): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+    const names = new Set(entries);
+    for (const id of entries) {
+      if (id.includes(".") || names.has(`${id}.jsonl`) || !plainName(id)) continue;
+      if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
+      out.push({ id, path: join(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true });
     }
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
@@ -72,7 +113,7 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = listSessionFiles(dirs);
+  const all = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -81,7 +122,7 @@ export function findSession(
   if (unique.length === 1) return unique[0]!;
   if (unique.length === 0 && found.length > 0 && narrow) {
     throw new UsageError(
-      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`,
+      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n")}`,
     );
   }
   if (unique.length === 0) {
@@ -94,8 +135,13 @@ export function findSession(
       `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
     );
   }
-  const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
+  const list = unique.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
+}
+
+/** Where a listed session lies: its main file, or for an orphan its subagents folder. */
+function shownPath(s: SessionFile): string {
+  return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
 }
 
 export interface SubagentFile {
@@ -130,6 +176,20 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
   walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
   return out.sort((a, b) => byPath.compare(a.path, b.path));
+}
+
+/**
+ * A file that speaks for an orphan session where its main file would (a glance at its times and cwd): the
+ * first of its top-level subagent files, admitted by the guard like every discovered file.
+ */
+export function orphanStandIn(f: SessionFile): string | undefined {
+  const d = join(f.projectDir, f.id, "subagents");
+  for (const name of safeReaddir(d)) {
+    if (!AGENT_FILE.test(name)) continue;
+    const p = join(d, name);
+    if (admitDiscovered(p, f.configDir) !== undefined) return p;
+  }
+  return undefined;
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
@@ -197,6 +257,16 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
   return undefined;
 }
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A file name's id when it is shaped like a session id (a uuid, as Claude Code names them); a file of
+ * any other name (`transcript.jsonl`) says nothing about its session, so its first records decide.
+ */
+export function sessionIdFromName(id: string | null | undefined): string | undefined {
+  return id && SESSION_ID.test(id) ? id : undefined;
+}
+
 /** The session id a main transcript's file name carries. */
 export function sessionIdFromPath(path: string): string {
   return basename(path).replace(/\.jsonl$/, "");
@@ -204,7 +274,7 @@ export function sessionIdFromPath(path: string): string {
 
 function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
   const seen = new Set<string>();
-  return hits.filter((h) => firstVisit(seen, h.path));
+  return hits.filter((h) => firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path));
 }
 
 function firstVisit(seen: Set<string>, p: string): boolean {

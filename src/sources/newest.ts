@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
-import { listSessionFiles, type SessionFile } from "./discover.js";
+import { listOrphanSessions, listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
 import { skip, statPath } from "./guard.js";
 
@@ -19,13 +19,17 @@ export interface Picked {
  * so once a file's mtime is older than the best time found no later file can beat it.
  */
 export function newestSession(dirs: string[], filter: SessionFilter): Picked | undefined {
-  const files = listSessionFiles(dirs).map((f) => ({ f, mtime: mtimeOf(f.path) }));
+  // An orphan session (subagents, no main file) is ranked and glanced at through one of its subagent files.
+  const files = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)].flatMap((f) => {
+    const path = f.mainMissing ? orphanStandIn(f) : f.path;
+    return path === undefined ? [] : [{ f, path, mtime: mtimeOf(path) }];
+  });
   files.sort((a, b) => b.mtime - a.mtime || a.f.id.localeCompare(b.f.id));
   let best: Picked | undefined;
   let bestMs = -Infinity;
-  for (const { f, mtime } of files) {
+  for (const { f, path, mtime } of files) {
     if (mtime < bestMs) break;
-    const g = safeGlance(f.path);
+    const g = safeGlance(path);
     if (!g || !matches(filter, f, g)) continue;
     const ms = g.last !== null ? Date.parse(g.last) : g.mtimeMs;
     if (ms > bestMs || (ms === bestMs && best !== undefined && f.id < best.file.id)) {
@@ -48,7 +52,7 @@ export function noSessionError(dirs: string[], filter: SessionFilter): UsageErro
 export function filterSessions(files: SessionFile[], filter: SessionFilter): SessionFile[] {
   if (!filtering(filter)) return files;
   return files.filter((f) => {
-    const g = safeGlance(f.path);
+    const g = glanceSession(f);
     return g !== undefined && matches(filter, f, g);
   });
 }
@@ -62,6 +66,13 @@ export function describe(f: SessionFilter): string {
 function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {
   const fileTime = new Date(g.mtimeMs).toISOString();
   return sessionMatches(filter, { cwd: g.cwd, projectDir: f.projectDir, first: g.first ?? fileTime, last: g.last ?? fileTime });
+}
+
+/** An orphan session (no main file) is glanced at through one of its subagent files. */
+function glanceSession(f: SessionFile): Glance | undefined {
+  if (!f.mainMissing) return safeGlance(f.path);
+  const p = orphanStandIn(f);
+  return p === undefined ? undefined : safeGlance(p);
 }
 
 /** A file that cannot be glanced at is passed over and listed (health.skipped), never silently. */

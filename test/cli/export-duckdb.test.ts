@@ -33,18 +33,22 @@ async function exportTo(args: string[], as: "parquet" | "ndjson", env?: NodeJS.P
   return { dir, j: parseEnvelope(r, "export") };
 }
 
+/** A listed session as a target: its main file, or for an orphan subagent folder its id. */
+const one = (s: { path: string; sessionId: string; mainFileMissing?: boolean }, dir: string) =>
+  s.mainFileMissing ? [s.sessionId, "--claude-dir", dir] : [s.path];
+
 /** The same figures from the JSON of the single commands, session by session. */
 async function fromJson(configDir: string) {
   const list = parseEnvelope(await runCli(["sessions", "--claude-dir", configDir, "--json"]), "sessions");
   const want = { requests: 0, totalInput: 0, delta: 0, results: 0, resultChars: 0, checks: {} as Record<string, number>, instructions: 0 };
   for (const s of list.sessions) {
-    const req = parseEnvelope(await runCli(["requests", s.path, "--json"]), "requests");
+    const req = parseEnvelope(await runCli(["requests", ...one(s, configDir), "--json"]), "requests");
     for (const q of req.requests) {
       want.requests++;
       want.totalInput += q.totalInputTokens ?? 0;
       want.delta += q.deltaTokens ?? 0;
     }
-    const out = parseEnvelope(await runCli(["outputs", s.path, "--json"]), "outputs");
+    const out = parseEnvelope(await runCli(["outputs", ...one(s, configDir), "--json"]), "outputs");
     for (const r of out.toolResults) {
       want.results++;
       want.resultChars += r.resultChars ?? 0;

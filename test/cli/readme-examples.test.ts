@@ -74,8 +74,8 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-// A wrapped key/value line can break inside a long path, where the checkout's own path length decides the
-// break: whitespace is dropped altogether, so only the characters shown are compared.
+// A wrap can fall inside a long path (`…/-tmp-lab-demo/` + newline + `c0ffee00….jsonl`) in one checkout and not in
+// another, so whitespace is dropped altogether, not just collapsed.
 const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -26,13 +26,17 @@ interface Expected {
   followUpReads: number;
 }
 
+/** A listed session as a target: its main file, or for an orphan subagent folder its id. */
+const one = (s: { path: string; sessionId: string; mainFileMissing?: boolean }, dir: string) =>
+  s.mainFileMissing ? [s.sessionId, "--claude-dir", dir] : [s.path];
+
 /** What `servers` must say, summed here from `outputs` and `instructions` JSON of each session on its own. */
 async function expectedFrom(dir: string) {
   const list = parseEnvelope(await runCli(["sessions", "--claude-dir", dir, "--json"]), "sessions");
   const byServer = new Map<string, Expected>();
   const instr = new Map<string, { deliveries: number; chars: number; truncated: number }>();
   for (const s of list.sessions) {
-    const out = parseEnvelope(await runCli(["outputs", s.path, "--json"]), "outputs");
+    const out = parseEnvelope(await runCli(["outputs", ...one(s, dir), "--json"]), "outputs");
     for (const r of out.toolResults) {
       if (r.server === null) continue;
       const e: Expected = byServer.get(r.server) ?? {
@@ -51,7 +55,7 @@ async function expectedFrom(dir: string) {
       e.followUpReads += r.followUpReadCount;
       if (r.deltaTokens !== null && r.requestIndex !== null) e.requests.set(`${s.sessionId}/${r.chain}#${r.requestIndex}`, r.deltaTokens);
     }
-    const ins = parseEnvelope(await runCli(["instructions", s.path, "--json"]), "instructions");
+    const ins = parseEnvelope(await runCli(["instructions", ...one(s, dir), "--json"]), "instructions");
     for (const i of ins.instructions) {
       if (i.removed) continue;
       const e = instr.get(i.server) ?? { deliveries: 0, chars: 0, truncated: 0 };
