@@ -92,6 +92,11 @@ export function normaliseArgs(args: string[], commands: CommandSpec[]): string[]
       out.push(...args.slice(i));
       break;
     }
+    // yargs drops a lone "-" from an array positional (`servers - x`) but keeps "", which targets read as stdin.
+    if (a === "-") {
+      out.push("");
+      continue;
+    }
     if (a.startsWith("--") && a.endsWith("=") && valued.has(a.slice(2, -1))) throw new UsageError(`${a.slice(0, -1)} needs a value`);
     if (!a.startsWith("--") || a.includes("=") || !valued.has(a.slice(2))) {
       out.push(a);

@@ -32,6 +32,30 @@ export function requestsChartTitle(session: string): string {
   return chartTitle(`Token growth per request — ${isFile ? name : `session ${session8}`}`);
 }
 
+/** Per MCP tool across sessions: the characters its results carried against the tokens their requests grew by. */
+export function toolCostChartSpec(
+  rows: Array<{ tool: string; server: string | null; resultChars: number; deltaTokens: number; results: number }>,
+  title: string,
+): ChartSpec {
+  return {
+    ...BASE,
+    title: chartTitle(title),
+    data: { values: textSafe(rows) },
+    mark: { type: "point", filled: true, size: 90 },
+    encoding: {
+      x: { field: "resultChars", type: "quantitative", title: "result characters (all sessions)" },
+      y: { field: "deltaTokens", type: "quantitative", title: "request growth (tokens)" },
+      color: { field: "server", type: "nominal", title: "server" },
+      tooltip: [
+        { field: "tool" },
+        { field: "results", format: "," },
+        { field: "resultChars", format: "," },
+        { field: "deltaTokens", format: "," },
+      ],
+    },
+  };
+}
+
 /** Compiles vega-lite and renders SVG headless with vega (no browser, no canvas). Loaded only when asked for. */
 export async function renderSvg(spec: ChartSpec): Promise<string> {
   const [vega, vl] = await Promise.all([import("vega"), import("vega-lite")]);
