@@ -1,6 +1,7 @@
 import { renderAttachment } from "../records/attachments.js";
-import { imageCount, visibleText } from "../records/content.js";
-import type { AssistantRecord, UserRecord } from "../records/transcript.js";
+import { imageCount, visibleLength } from "../records/content.js";
+import { isStringAt, stringLength } from "../records/lazy-strings.js";
+import type { AssistantRecord, ContentBlock, UserRecord } from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
 import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
@@ -277,21 +278,22 @@ function closeAll(s: State, c: ChainState): void {
   while (c.open.length) closeOldest(s, c);
 }
 
+/** Counts from lengths only: a long text stays undecoded (records/lazy-strings.ts). */
 function onUser(a: Added, rec: UserRecord): void {
-  const content = rec.content;
-  if (typeof content === "string") {
-    if (rec.isMeta) a.metaTextChars += content.length;
-    else a.userTextChars += content.length;
+  const own = stringLength(rec, "content");
+  if (own !== undefined) {
+    if (rec.isMeta) a.metaTextChars += own;
+    else a.userTextChars += own;
     return;
   }
-  for (const b of content ?? []) {
+  for (const b of (rec.content as ContentBlock[] | undefined) ?? []) {
     if (b.type === "tool_result") {
       a.toolResults += 1;
-      a.toolResultChars += visibleText(b.content).length;
-      a.images += imageCount(b.content);
-    } else if (b.type === "text" && typeof b.text === "string") {
-      if (rec.isMeta) a.metaTextChars += b.text.length;
-      else a.userTextChars += b.text.length;
+      a.toolResultChars += visibleLength(b);
+      a.images += imageCount(stringLength(b, "content") === undefined ? b.content : undefined);
+    } else if (b.type === "text" && isStringAt(b, "text")) {
+      if (rec.isMeta) a.metaTextChars += stringLength(b, "text")!;
+      else a.userTextChars += stringLength(b, "text")!;
     } else if (b.type === "image") {
       a.images += 1;
     }
