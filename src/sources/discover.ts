@@ -1,7 +1,19 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { admitDiscovered, admitDiscoveredDir, isDir, pathExists, realish, realPath, safeReaddir, skippedSoFar } from "./guard.js";
+import { closeSync, readSync } from "node:fs";
+import {
+  admitDiscovered,
+  admitDiscoveredDir,
+  isDir,
+  openEvidenceFd,
+  pathExists,
+  realish,
+  realPath,
+  safeReaddir,
+  safeReaddirTyped,
+  skippedSoFar,
+} from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 
 export { isFile, pathExists, safeReaddir } from "./guard.js";
@@ -127,7 +139,8 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
       } else walk(p, seen, depth + 1);
     }
   };
-  walk(join(dir, sessionId, "subagents"), new Set(), 0);
+  // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
+  if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
   return out.sort((a, b) => byPath.compare(a.path, b.path));
 }
@@ -138,6 +151,14 @@ const byPath = new Intl.Collator();
 /** Old-layout agent files per project folder, grouped by the session id their records carry: listed and read once for all sessions. */
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
+  private readonly listings = new Map<string, Set<string>>();
+
+  /** The names in a project folder, listed once. */
+  names(projectDir: string): Set<string> {
+    let n = this.listings.get(projectDir);
+    if (!n) this.listings.set(projectDir, (n = new Set(safeReaddir(projectDir))));
+    return n;
+  }
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
@@ -148,11 +169,14 @@ export class SubagentIndex {
 
 async function groupOldLayout(dir: string, root: string): Promise<Map<string, SubagentFile[]>> {
   const bySession = new Map<string, SubagentFile[]>();
-  for (const f of safeReaddir(dir)) {
-    const m = AGENT_FILE.exec(f);
-    const p = join(dir, f);
-    if (!m || admitDiscovered(p, root) === undefined) continue;
-    const id = await sessionIdOf(p);
+  const realDir = admitDiscoveredDir(dir, root);
+  if (realDir === undefined) return bySession;
+  for (const e of safeReaddirTyped(dir)) {
+    const m = AGENT_FILE.exec(e.name);
+    const p = join(dir, e.name);
+    // A plain file in a folder already inside the root is inside it too: only links need resolving.
+    if (!m || (!e.isFile() && admitDiscovered(p, root) === undefined)) continue;
+    const id = peekSessionId(p) ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
     const entry = { path: p, agentId: m[1]! };
@@ -192,6 +216,43 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
     if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
     const o = v as Record<string, unknown>;
     const id = o.sessionId ?? o.session_id;
+    if (typeof id === "string") return id;
+  }
+  return undefined;
+}
+
+const PEEK_BYTES = 64 * 1024;
+
+/**
+ * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
+ * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
+ */
+export function peekSessionId(path: string): string | undefined {
+  let text: string;
+  try {
+    const fd = openEvidenceFd(path);
+    try {
+      const buf = Buffer.allocUnsafe(PEEK_BYTES);
+      const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
+      const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
+      // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
+      const from = end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      text = buf.toString("utf8", from, end < 0 ? from : end);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n").slice(0, 50)) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+    const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
     if (typeof id === "string") return id;
   }
   return undefined;
