@@ -26,7 +26,8 @@ export const toolsListAnalysis: Analysis<{ r: ToolsListResult; seen: Set<string>
 export const rpcToolsAnalysis: Analysis<ToolMeta[], ToolMeta[], RpcRecord> = {
   init: () => [],
   step(out, rec) {
-    if (rec.kind === "rpc" && rec.shape === "result") out.push(...toolsFromResult(rec.message.result));
+    if (rec.kind === "rpc" && rec.shape === "result")
+      for (const t of toolsFromResult(rec.message.result)) out.push(rec.server === null ? t : { ...t, server: rec.server });
   },
   finish: (out) => out,
 };

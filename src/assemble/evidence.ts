@@ -7,6 +7,7 @@ import type { DebugFacts } from "../analyses/outputs-evidence.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import type { RpcResult } from "../analyses/rpc.js";
+import type { ToolsScan } from "../analyses/tools.js";
 import type { Health, InputHealth } from "../records/health.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
@@ -47,6 +48,7 @@ export interface TranscriptResults {
   instructions: InstructionsScan;
   outputs: OutputsCollected;
   inventory: InventoryResult;
+  tools: ToolsScan;
 }
 
 /** A target's transcripts read in one pass: where they came from, each input's health, the results. */

@@ -43,7 +43,7 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
     transcripts,
     transcriptMissing,
     target: found,
-  } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory"]);
+  } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory", "tools"]);
   target = found;
   const debug = await gatherDebug(transcripts, opts);
   const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;

@@ -4,6 +4,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
 import { requestsAnalysis, requestsAnalysisWith } from "../analyses/requests.js";
+import { toolsAnalysis } from "../analyses/tools.js";
 import {
   type BaselineEvidence,
   type DebugEvidence,
@@ -47,6 +48,7 @@ const TRANSCRIPT_ANALYSES = {
   instructions: instructionsAnalysis,
   outputs: outputsAnalysis,
   inventory: inventoryAnalysis,
+  tools: toolsAnalysis,
 };
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */

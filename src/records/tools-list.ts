@@ -8,12 +8,18 @@ import { isObject, num } from "./json.js";
 import type { Pos } from "./pos.js";
 import type { MalformedLine, Source } from "./source.js";
 
-/** One tool of a `tools/list` result as far as outputs care: its name and the `_meta` keys of FORMATS.md 9.4. */
+/** One tool of a `tools/list` result: its name, the `_meta` keys of FORMATS.md 9.4, and the sizes `tools` compares with what was delivered. */
 export interface ToolMeta {
   name: string;
   /** `_meta["anthropic/maxResultSizeChars"]` (≤ 500,000, v2.1.91+): raises the size check for this tool's text. */
   maxResultSizeChars: number | null;
   alwaysLoad: boolean | null;
+  /** JS length of the server's own `description` (the unit of the 2,048 cap), null when it has none. */
+  descriptionChars?: number | null;
+  /** `inputSchema` as compact JSON, in chars; null when absent. */
+  schemaChars?: number | null;
+  /** The server the log line named (Claude Desktop's `[server]`); null or absent when the log does not say. */
+  server?: string | null;
 }
 
 export const MAX_RESULT_SIZE_KEY = "anthropic/maxResultSizeChars";
@@ -27,7 +33,19 @@ export function toolMetaOf(v: unknown): ToolMeta | undefined {
     name: v.name,
     maxResultSizeChars: num(meta[MAX_RESULT_SIZE_KEY]) ?? null,
     alwaysLoad: typeof always === "boolean" ? always : null,
+    descriptionChars: typeof v.description === "string" ? v.description.length : null,
+    schemaChars: schemaChars(v.inputSchema ?? v.input_schema),
   };
+}
+
+/** A schema's size as compact JSON; null when there is none (or it cannot be serialised). */
+export function schemaChars(schema: unknown): number | null {
+  if (schema === undefined || schema === null) return null;
+  try {
+    return JSON.stringify(schema)?.length ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Elements of any array under a `tools` key (`result.tools`, `tools`), or of a bare top-level array. */

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { ROOT } from "../helpers.js";
 
 /**
- * The layers of README "Design", lowest first: sources ← records ← analyses ← assemble ← report ←
+ * The layers of docs/REFERENCE.md "Design", lowest first: sources ← records ← analyses ← assemble ← report ←
  * render, then gathering (pipeline) and file output, the lab, commands and the CLI on top. errors.ts,
  * io.ts and package-root.ts are leaves every layer may use. A file may import its own folder and lower layers only;
  * renderers see the report model alone. `errors.ts` is shared by every layer.

@@ -59,7 +59,9 @@ test("npm pack builds dist; the tarball installs into a fresh prefix and runs --
     ]) {
       assert.ok(files.includes(f), `${f} missing from the tarball`);
     }
-    const stray = files.filter((f) => !/^(dist\/|samples\/(demo|claude-home)\/|LICENSE$|README\.md$|package\.json$)/.test(f));
+    const stray = files.filter(
+      (f) => !/^(dist\/|samples\/(demo|claude-home)\/|LICENSE$|README\.md$|docs\/REFERENCE\.md$|package\.json$)/.test(f),
+    );
     assert.deepEqual(stray, [], "only dist, the demo evidence and the package docs ship");
     assert.ok(!files.some((f) => f.includes("abcdef12") || f.endsWith(".ts")), "no other sample session, no TypeScript sources");
 
