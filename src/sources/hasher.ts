@@ -25,14 +25,15 @@ export function inlineHasher(): Hasher {
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: unknown } })
   .waitAsync;
 
-const SLOTS = 8;
-const SLOT_BYTES = 1 << 20;
+const SLOTS = 4;
+const SLOT_BYTES = 4 << 20;
 
 /**
  * A hasher on a worker thread. The bytes go through a fixed ring of shared slots (copying a MiB costs
- * far less than hashing it), so memory stays at SLOTS MiB however far the worker falls behind on a busy
- * machine: the reader then waits for a free slot. Fresh shared buffers per chunk were tried: the worker
- * allocates so little that it never collected them, and peak RSS doubled.
+ * far less than hashing it), so memory stays at 16 MiB however far the worker falls behind on a busy
+ * machine: the reader then waits for a free slot. A slot is handed over when full, so a 200 MB file
+ * costs 50 messages. Fresh shared buffers per chunk were tried first: the worker allocates so little
+ * that it never collected them, and peak RSS doubled.
  */
 export function workerHasher(): Hasher {
   const slots = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
@@ -52,24 +53,33 @@ export function workerHasher(): Hasher {
     worker.once("error", (e) => reject((failure = e)));
   });
   done.catch(() => {});
-  let next = 0;
+  let slot = 0;
+  let fill = 0;
+  const send = () => {
+    Atomics.store(flags, slot, 1);
+    worker.postMessage({ slot, length: fill });
+    slot = (slot + 1) % SLOTS;
+    fill = 0;
+  };
   return {
     async update(b) {
-      for (let at = 0; at < b.length; at += SLOT_BYTES) {
-        const slot = next;
-        next = (next + 1) % SLOTS;
-        while (Atomics.load(flags, slot) === 1) {
-          if (failure) throw failure;
-          const w = waitAsync(flags, slot, 1, 1000);
-          if (w.async) await w.value;
+      for (let at = 0; at < b.length;) {
+        if (fill === 0) {
+          while (Atomics.load(flags, slot) === 1) {
+            if (failure) throw failure;
+            const w = waitAsync(flags, slot, 1, 1000);
+            if (w.async) await w.value;
+          }
         }
-        const piece = b.subarray(at, Math.min(b.length, at + SLOT_BYTES));
-        ring.set(piece, slot * SLOT_BYTES);
-        Atomics.store(flags, slot, 1);
-        worker.postMessage({ slot, length: piece.length });
+        const n = Math.min(b.length - at, SLOT_BYTES - fill);
+        ring.set(b.subarray(at, at + n), slot * SLOT_BYTES + fill);
+        fill += n;
+        at += n;
+        if (fill === SLOT_BYTES) send();
       }
     },
     async digest() {
+      if (fill > 0) send();
       worker.postMessage("end");
       try {
         return await done;
