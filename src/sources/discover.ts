@@ -52,7 +52,7 @@ export interface SessionFile {
  * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
  * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
  */
-export function listSessionFiles(dirs: string[]): SessionFile[] {
+export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
   const out: SessionFile[] = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
@@ -63,10 +63,14 @@ export function listSessionFiles(dirs: string[]): SessionFile[] {
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      for (const f of safeReaddir(projectDir)) {
-        if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
+      for (const e of safeReaddirTyped(projectDir)) {
+        const f = e.name;
+        // A lookup by id resolves and checks only the names it could mean, not every session file.
+        if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
         const path = join(projectDir, f);
-        if (admitDiscovered(path, configDir) !== undefined) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+        // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
+        if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
+          out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
       }
     }
   }
@@ -84,7 +88,7 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = listSessionFiles(dirs);
+  const all = listSessionFiles(dirs, idOrPrefix);
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
