@@ -1,3 +1,5 @@
+import type { SubagentTask } from "./subagent-tasks.js";
+
 /** The shapes `requests` produces (CONTRACT.md `requests`, `totals`), apart so its helpers can share them. */
 /** What entered a chain between one request and the next: the seed write-ups' "request N+1 − request N". */
 export interface Added {
@@ -69,6 +71,10 @@ export interface ChainTotals {
   apiErrors: number;
   /** Assistant records with no message or no usage object (listed in health). */
   notRequests: number;
+  /** Requests whose output count came from the parent's Task/Agent result (0 or 1: the chain's last). */
+  outputFromParent: number;
+  /** A subagent chain's Task/Agent result in its parent, when one was joined to it; null otherwise. */
+  task: SubagentTask | null;
 }
 
 /** A total that would pass 2^53 − 1: named at the request that pushed it over, for health. */

@@ -55,6 +55,8 @@ export class TotalsAccumulator {
       synthetic: counts.synthetic,
       apiErrors: counts.apiErrors,
       notRequests: counts.notRequests,
+      outputFromParent: 0,
+      task: null,
     };
   }
 

@@ -8,14 +8,19 @@ import type { Analysis } from "./analysis.js";
 import type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
+import { applyTaskOutputs } from "./requests-tasks.js";
+import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
 
 export type { Added, ChainTotals, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
+export type { SubagentTask } from "./subagent-tasks.js";
 
 export interface RequestsResult {
   /** Chains in order, each chain's rows by index; streamed by `--json`, `toArray()` for joins. */
   requests: RowList<RequestRow>;
   totals: ChainTotals[];
   overflows: TotalOverflow[];
+  /** Every Task/Agent result a parent chain holds, joined to its subagent chain where one was read. */
+  subagents: SubagentTask[];
 }
 
 /**
@@ -37,6 +42,8 @@ interface ChainState {
   /** The total input of the chain's last final row (null when none or unknown): deltas are taken against it. */
   prevTotal: number | null;
   totals: TotalsAccumulator;
+  /** The last final row that is no copy: what a parent's Task/Agent result is checked against. */
+  last: LastRequest | null;
   pending: Added;
   compacted: boolean;
   synthetic: number;
@@ -61,6 +68,7 @@ interface State {
   seq: number;
   runs: Run[];
   spool: RowSpool<RequestRow>;
+  tasks: TaskCollector;
 }
 
 const emptyAdded = (): Added => ({
@@ -97,6 +105,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
       seq: 0,
       runs: [],
       spool: new RowSpool(opts.memoryRows, opts.spoolDir),
+      tasks: new TaskCollector(),
     }),
     step(s, rec) {
       if (rec.kind === "malformed") return;
@@ -111,6 +120,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           byKey: new Map(),
           prevTotal: null,
           totals: new TotalsAccumulator(rec.chain),
+          last: null,
           pending: emptyAdded(),
           compacted: false,
           synthetic: 0,
@@ -127,9 +137,14 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
       switch (rec.kind) {
         case "assistant":
           onAssistant(s, c, rec);
+          s.tasks.assistant(rec);
           break;
         case "user":
           onUser(c.pending, rec);
+          s.tasks.user(rec);
+          break;
+        case "progress":
+          s.tasks.progress(rec);
           break;
         case "attachment": {
           const r = renderAttachment(rec.attachment, rec.raw);
@@ -155,7 +170,8 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
         overflows.push(...c.totals.overflows());
         totals.push(c.totals.totals(c));
       }
-      return { requests: new SpooledRows(s.spool, s.order.length, s.seq), totals, overflows };
+      const { tasks, fixes } = s.tasks.join(new Map(s.order.map((c) => [c.name, c.last])));
+      return applyTaskOutputs({ requests: new SpooledRows(s.spool, s.order.length, s.seq), totals, overflows, subagents: tasks }, fixes);
     },
   };
 }
@@ -270,6 +286,16 @@ function closeOldest(s: State, c: ChainState): void {
   row.totalInputTokens = addCounts(addCounts(row.inputTokens, row.cacheCreationInputTokens), row.cacheReadInputTokens);
   row.deltaTokens = c.prevTotal !== null && row.totalInputTokens !== null ? row.totalInputTokens - c.prevTotal : null;
   c.prevTotal = row.totalInputTokens;
+  if (row.duplicateOf === null) {
+    c.last = {
+      index: row.index,
+      inputTokens: row.inputTokens,
+      cacheCreationInputTokens: row.cacheCreationInputTokens,
+      cacheReadInputTokens: row.cacheReadInputTokens,
+      outputTokens: row.outputTokens,
+      placeholder: row.outputPlaceholder,
+    };
+  }
   c.totals.add(row);
   s.spool.push(c.ordinal, row);
 }

@@ -29,7 +29,8 @@ export interface ToolsJoined {
 
 /**
  * The rows of `tools`: every name the transcripts, the init event or a tools/list answer gave, each
- * with its sizes, truncation, deferral and first request. Requests are read once, in order.
+ * with its sizes, truncation, deferral and first request. Requests are read once, in order; a caller
+ * that needs no request indices (per-server counts) may pass `[]`, and every index is then null.
  */
 export function joinTools(scan: ToolsScan, requests: Iterable<RequestRow>, ctx: ToolsContext): ToolsJoined {
   const warnings: string[] = [];
@@ -40,7 +41,7 @@ export function joinTools(scan: ToolsScan, requests: Iterable<RequestRow>, ctx: 
   const listedBy = matchListed(tools, ctx.listed, servers, warnings);
 
   const sightings: Sighting[] = [];
-  for (const t of tools.values()) sightings.push(...t.first.values());
+  for (const t of tools.values()) sightings.push(...t.first.values(), ...t.loadFirst.values());
   if (scan.systemPrompt) sightings.push(scan.systemPrompt.at);
   const requestOf = assignRequests(sightings, requests);
 
@@ -71,6 +72,7 @@ function bare(name: string, source: ToolSource): ToolSeen {
     loadedBySearch: false,
     toolUses: 0,
     first: new Map(),
+    loadFirst: new Map(),
   };
 }
 
@@ -137,6 +139,7 @@ function toRow(t: ToolSeen, l: ToolMeta | null, servers: Set<string>, requestOf:
   const src = l?.descriptionChars ?? null;
   const first = t.first.get("main") ?? [...t.first.values()][0];
   const req = first ? requestOf.get(first) : undefined;
+  const whole = first ? t.loadFirst.get(first.chain) : undefined;
   let truncated: boolean | null = null;
   let basis: ToolRow["truncationBasis"] = null;
   if (snap?.descriptionChars != null) {
@@ -160,6 +163,7 @@ function toRow(t: ToolSeen, l: ToolMeta | null, servers: Set<string>, requestOf:
     sourceDescriptionChars: src,
     truncationBasis: basis,
     loaded: snap !== null || t.loadedBySearch || called ? true : t.deferred ? false : null,
+    loadedRequestIndex: whole ? (requestOf.get(whole)?.index ?? null) : null,
     removed: t.removed,
     toolUses: t.toolUses,
     alwaysLoad: l?.alwaysLoad ?? null,

@@ -44,6 +44,8 @@ export interface ToolRow {
   truncationBasis: "marker" | "shorter-than-source" | "source-over-cap" | "delivered-whole" | null;
   /** The full definition reached the model: in a snapshot, loaded through ToolSearch, or called. */
   loaded: boolean | null;
+  /** The first request that carried the full definition (same chain as `requestIndex` when known). */
+  loadedRequestIndex: number | null;
   /** A deferred-tools delta later said it was no longer available. */
   removed: boolean;
   toolUses: number;
@@ -103,6 +105,8 @@ export interface ToolSeen {
   toolUses: number;
   /** The first sighting per chain. */
   first: Map<string, Sighting>;
+  /** Per chain, the first place its full definition went out: a snapshot, a ToolSearch load, a call. */
+  loadFirst: Map<string, Sighting>;
 }
 
 export interface PromptSeen {
@@ -141,21 +145,37 @@ export const toolsAnalysis: Analysis<ToolsScan, ToolsScan> = {
     }
     if (rec.kind === "assistant") {
       for (const b of rec.content)
-        if (b.type === "tool_use" && typeof b.name === "string") seen(s, b.name, "tool-use", at("at")).toolUses += 1;
+        if (b.type === "tool_use" && typeof b.name === "string") loadedAt(seen(s, b.name, "tool-use", at("at")), at("at")).toolUses += 1;
       return;
     }
     if (rec.kind === "user" && Array.isArray(rec.content)) {
       for (const b of rec.content)
-        if (b.type === "tool_result") for (const n of toolReferences(b)) seen(s, n, "deferred-tools", at("before")).loadedBySearch = true;
+        if (b.type === "tool_result")
+          for (const n of toolReferences(b)) loadedAt(seen(s, n, "deferred-tools", at("before")), at("before")).loadedBySearch = true;
     }
   },
   finish: (s) => s,
 };
 
+function loadedAt(t: ToolSeen, at: Sighting): ToolSeen {
+  if (!t.loadFirst.has(at.chain)) t.loadFirst.set(at.chain, at);
+  return t;
+}
+
 function seen(s: ToolsScan, name: string, source: ToolSource, at: Sighting): ToolSeen {
   let t = s.tools.get(name);
   if (!t) {
-    t = { name, sources: new Set(), snapshot: null, deferred: false, removed: false, loadedBySearch: false, toolUses: 0, first: new Map() };
+    t = {
+      name,
+      sources: new Set(),
+      snapshot: null,
+      deferred: false,
+      removed: false,
+      loadedBySearch: false,
+      toolUses: 0,
+      first: new Map(),
+      loadFirst: new Map(),
+    };
     s.tools.set(name, t);
   }
   t.sources.add(source);
@@ -177,7 +197,7 @@ function onSnapshot(s: ToolsScan, o: JsonObject, at: Sighting): void {
   }
   for (const d of arr(o.tools) ?? []) {
     if (!isObject(d) || typeof d.name !== "string") continue;
-    const t = seen(s, d.name, "prompt-snapshot", at);
+    const t = loadedAt(seen(s, d.name, "prompt-snapshot", at), at);
     const desc = str(d.description);
     t.snapshot ??= {
       descriptionChars: desc?.length ?? null,

@@ -13,6 +13,7 @@ import { headlessSection, type HeadlessSection } from "./headless-section.js";
 import { assembleInstructions, type AssembledInstructions, type InstructionsOptions } from "./instructions.js";
 import { envelopeInputs } from "./inputs.js";
 import { assembleToolOutputs, type AssembledOutputs } from "./outputs.js";
+import { assembleTools, type AssembledTools } from "./tools.js";
 
 /** Everything gathered about one session (pipeline/gather-session.ts). */
 export interface SessionEvidence {
@@ -42,6 +43,8 @@ export interface AssembledSession {
   inventory: InventoryResult;
   instructions: AssembledInstructions;
   outputs: AssembledOutputs;
+  /** The tool definitions (`tools`); its inputs and health are already among the session's. */
+  tools: AssembledTools;
   debug: Gathered<DebugEvidence> | null;
   rpc: { input: InputFile; result: RpcResult } | null;
   /** The `--tools FILE` given, if any. */
@@ -68,6 +71,16 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     warnings.push(`${ev.rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
   warnings.push(...outputs.warnings);
+  const toolDefinitions = assembleTools({
+    target: ev.target,
+    transcripts: t,
+    debug: ev.debug,
+    rpc: ev.rpc,
+    toolsList: tl,
+    headless: ev.headless,
+  });
+  // Only what the join itself found: the logs' own warnings are said above.
+  warnings.push(...toolDefinitions.warnings.filter((w) => w.startsWith("tools/list tool ")));
   const run = ev.headless ? { input: ev.headless.input, run: ev.headless.result, section: headlessSection(ev.headless.result) } : null;
   const inputs = envelopeInputs(
     t.resolved.inputs,
@@ -90,6 +103,7 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     inventory: t.results.inventory,
     instructions,
     outputs,
+    tools: toolDefinitions,
     // count_tokens requests inside a result's window get that result (a tool result of N chars, a Read).
     debug: ev.debug ? { ...ev.debug, result: { ...ev.debug.result, debug: joinCountTokens(ev.debug.result.debug, outputs.rows) } } : null,
     rpc: ev.rpc ? { input: ev.rpc.input, result: ev.rpc.result.rpc } : null,

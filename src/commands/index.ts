@@ -12,6 +12,7 @@ import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
 import { compareCommand } from "./compare.js";
 import { demoCommand } from "./demo.js";
+import { toolsCommand } from "./tools.js";
 
 /** Every command the CLI knows, in help order. Add a command by adding its spec here. */
 export const COMMANDS: CommandSpec[] = [
@@ -25,6 +26,7 @@ export const COMMANDS: CommandSpec[] = [
   demoCommand,
   compareCommand,
   inventoryCommand,
+  toolsCommand,
   labCommand,
   runCommand,
 ].map(guarded);

@@ -15,7 +15,9 @@ import { progressReporter } from "./progress.js";
 import { TOOLS_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
+import { orphanNote } from "./requests.js";
 import { rpcTables } from "../report/rpc-tables.js";
+import { toolsSummary, toolsTables } from "../report/tools-tables.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
@@ -63,11 +65,14 @@ export function reportData(s: AssembledSession): Record<string, unknown> {
     summary: sessionSummary(s),
     requests: s.requests.requests,
     totals: s.requests.totals,
+    subagents: s.requests.subagents,
     instructions: l.rows,
     answer: l.answer,
     baseline: l.baseline,
     pendingServers: l.pending,
     toolResults: s.outputs.rows,
+    tools: s.tools.rows,
+    systemPrompt: s.tools.systemPrompt,
     debug: s.debug?.result.debug ?? null,
     rpc: s.rpc?.result ?? null,
     run: s.run?.section ?? null,
@@ -91,8 +96,12 @@ export interface SessionSummary {
   /** "transcript", or "claude-p-output" when the transcript was missing or empty and the run's events were read. */
   requestsFrom: AssembledSession["requestsFrom"];
   transcriptMissing: boolean;
+  /** An orphan subagent folder: the main file is gone, its subagents were read. */
+  mainFileMissing: boolean;
   firstRequestTokens: number | null;
   lastRequestTokens: number | null;
+  /** The chain those two are of: "main", else the first chain read (an orphan folder has no main chain). */
+  firstLastChain: string | null;
   toolResultsDir: string | null;
   debugLog: string | null;
   rpcLog: string | null;
@@ -124,8 +133,10 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
     requestsMainChain: s.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
     requestsFrom: s.requestsFrom,
     transcriptMissing: s.transcriptMissing,
+    mainFileMissing: s.resolved.mainMissing === true,
     firstRequestTokens: main?.firstTotalInputTokens ?? null,
     lastRequestTokens: main?.lastTotalInputTokens ?? null,
+    firstLastChain: main?.chain ?? null,
     toolResultsDir: s.outputs.toolResultsDir,
     debugLog: s.debug?.input.path ?? null,
     rpcLog: s.rpc?.input.path ?? null,
@@ -141,7 +152,11 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["session", x.sessionId],
     [
       "transcript",
-      x.transcriptMissing ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})` : (x.transcript ?? "(stdin)"),
+      x.transcriptMissing
+        ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})`
+        : x.mainFileMissing
+          ? orphanNote(x.sessionId, s.resolved.inputs.length)
+          : (x.transcript ?? "(stdin)"),
     ],
     ["project (cwd)", x.project],
     ["Claude Code", x.versions.join(", ")],
@@ -153,8 +168,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ...(x.requestsFrom === "claude-p-output"
       ? [["requests read from", "the claude -p output's assistant events (no transcript requests)"] as [string, unknown]]
       : []),
-    ["first request (total input tokens)", x.firstRequestTokens, "int"],
-    ["last request (main chain)", x.lastRequestTokens, "int"],
+    ...firstLast(x),
     ["tool results", s.outputs.rows.length, "int"],
     ["MCP instruction deliveries", s.instructions.rows.length, "int"],
     ["tool-results folder", x.toolResultsDir],
@@ -164,6 +178,20 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ...(x.toolsList ? [["tools/list", x.toolsList] as [string, unknown]] : []),
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
+  ];
+}
+
+/** The first and last request's size, saying which chain they are of when it is not the main one. */
+function firstLast(x: SessionSummary): Array<[string, unknown, ColumnKind?]> {
+  if (x.firstLastChain === null || x.firstLastChain === "main") {
+    return [
+      ["first request (total input tokens)", x.firstRequestTokens, "int"],
+      ["last request (main chain)", x.lastRequestTokens, "int"],
+    ];
+  }
+  return [
+    [`first request (chain ${x.firstLastChain}, total input tokens)`, x.firstRequestTokens, "int"],
+    [`last request (chain ${x.firstLastChain})`, x.lastRequestTokens, "int"],
   ];
 }
 
@@ -187,6 +215,7 @@ function reportTables(s: AssembledSession): Table[] {
       requestTables(s.requests).map((t) => (s.requestsFrom === "claude-p-output" ? { ...t, notes: [FROM_RUN, ...(t.notes ?? [])] } : t)),
     ),
     ...tag("MCP server instructions", [summaryTable("instructions-summary", "Findings", ir.summary ?? []), ...noHealth(ir.tables)]),
+    ...tag("Tool definitions", [summaryTable("tools-summary", "Tools and system prompt", toolsSummary(s.tools)), ...toolsTables(s.tools)]),
     ...tag("Tool outputs", [
       resultsTable(s.outputs),
       ...[savedTable([s.outputs]), readsTable([s.outputs]), annotationsTable([s.outputs])].filter((t) => t.rows.length > 0),

@@ -13,7 +13,13 @@ import { gatherWithRun } from "../pipeline/gather-session.js";
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
   if (opts.streamJson !== undefined) return runRequestsWithRun(target, opts);
   const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
-  return requestsOutput(resolved.sessionId ?? resolved.target, envelopeInputs(resolved.inputs), health, results.requests, opts, []);
+  const notes = resolved.mainMissing ? [orphanNote(resolved.sessionId, resolved.inputs.length)] : [];
+  return requestsOutput(resolved.sessionId ?? resolved.target, envelopeInputs(resolved.inputs), health, results.requests, opts, notes);
+}
+
+/** What an orphan subagent folder's requests are: its subagents', the main file being gone. */
+export function orphanNote(sessionId: string | null, files: number): string {
+  return `main file missing: ${sessionId ?? "the session"}.jsonl is not beside its subagents/ folder; read its ${files} subagent file(s)`;
 }
 
 /** With `--stream-json`: the run's session when no target is given, its own events when that transcript is missing. */
@@ -43,16 +49,18 @@ function requestsOutput(
 ): CommandOutput {
   const tables = opts.format === "json" ? [] : requestTables(r);
   if (tables[0] && notes.length) tables[0] = { ...tables[0], notes: [...notes, ...(tables[0].notes ?? [])] };
+  // With no request table to carry them (an orphan folder read with --no-subagents), the notes are warnings.
+  const orphaned = opts.format !== "json" && !tables[0] ? notes : [];
   return {
     command: "requests",
     inputs,
     health,
-    data: { requests: r.requests, totals: r.totals },
+    data: { requests: r.requests, totals: r.totals, subagents: r.subagents },
     document: {
       title: `Requests — ${title}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
       tables: opts.format === "json" ? [] : [...tables, healthTable(health)],
-      warnings: healthWarnings(health),
+      warnings: [...orphaned, ...healthWarnings(health)],
     },
   };
 }

@@ -3,7 +3,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
-import { configDirs, findSubagents, listSessionFiles, SubagentIndex } from "../sources/discover.js";
+import { configDirs, findSubagents, listOrphanSessions, listSessionFiles, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
@@ -40,19 +40,29 @@ export const sessionsCommand: CommandSpec = {
     const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const files = listSessionFiles(dirs);
+    const files = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)];
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: totalBytes(files) });
     const index = new SubagentIndex();
     for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
-      const main: InputFile = { path: s.path, kind: "transcript", bytes: 0, sha256: "", chain: "main" };
+      const home = sessionIdFromName(s.id);
+      const at = (path: string, kind: InputFile["kind"], chain: string): InputFile => ({
+        path,
+        kind,
+        bytes: 0,
+        sha256: "",
+        chain,
+        ...(home ? { sessionId: home } : {}),
+      });
+      // An orphan folder's subagents stand in for the main file it lacks: its times, cwd and versions are theirs.
+      const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
       const pass = await readTranscripts(
-        [main],
+        read,
         { requests: requestsAnalysis, inventory: inventoryAnalysis },
         { onProgress: progress?.update },
       );
       const res = pass.results;
-      const h = pass.inputs[0]!.health;
+      const h = documentHealth(pass.inputs.map((p) => ({ health: p.health, share: "whole" as const })));
       const inv = res.inventory;
       const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
       const row: SessionRow = {
@@ -62,16 +72,17 @@ export const sessionsCommand: CommandSpec = {
         path: s.path,
         firstTimestamp: inv.firstTimestamp,
         lastTimestamp: inv.lastTimestamp,
-        bytes: main.bytes + subs.reduce((n, f) => n + safeSize(f.path), 0),
+        bytes: s.mainMissing ? read.reduce((n, f) => n + f.bytes, 0) : read[0]!.bytes + subs.reduce((n, f) => n + safeSize(f.path), 0),
         requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
         subagents: subs.length,
         versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
         malformed: h.malformedCount,
+        mainFileMissing: s.mainMissing === true,
       };
       if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))
         continue;
-      parts.push({ health: h, share: "whole" });
-      inputs.push(main);
+      parts.push(...pass.inputs.map((p) => ({ health: p.health, share: "whole" as const })));
+      inputs.push(...read);
       rows.push(row);
     }
     progress?.done();

@@ -41,7 +41,7 @@ export async function* readRecords<R extends { kind: string; pos: Pos }>(
       return: async () => ({ done: true, value: undefined }),
     }),
   };
-  for await (const rec of source.records(chunks, { file: input.path, chain: input.chain })) {
+  for await (const rec of source.records(chunks, { file: input.path, chain: input.chain, sessionId: input.sessionId })) {
     if (rec.kind === "blank") health.blankLines += 1;
     else {
       const r = rec as R;

@@ -29,6 +29,8 @@ export interface SourceInput {
   file: string;
   /** The chain the records belong to ("main" or an agent id); transcripts only. */
   chain?: string;
+  /** The session the input belongs to, when its name or its parent says so (transcripts: records/chains.ts). */
+  sessionId?: string;
 }
 
 /**

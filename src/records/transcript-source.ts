@@ -1,17 +1,23 @@
 import type { RecordFacts } from "./health.js";
 import { parseLine } from "./json.js";
 import { decodeLines, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
+import { ChainSplitter, type ChainHome } from "./chains.js";
 import { toRecord, type AnyRecord } from "./transcript.js";
 
 /** Transcript JSONL (FORMATS.md 4): one JSON object per physical line; bad lines become `malformed` records of the chain. */
-function transcriptDecoder(file: string, chain: string): LineDecoder<AnyRecord> {
+function transcriptDecoder(file: string, home: ChainHome): LineDecoder<AnyRecord> {
+  const chain = home.chain;
+  const split = new ChainSplitter(home);
   return {
     line(raw, out) {
       const pos = { file, line: raw.line };
       const parsed = parseLine(raw);
       if (parsed.ok === "blank") out.push({ kind: "blank", pos } satisfies BlankLine);
-      else if (parsed.ok) out.push(toRecord(parsed.value, pos, chain));
-      else out.push({ kind: "malformed", pos, chain, reason: parsed.reason, excerpt: parsed.excerpt });
+      else if (parsed.ok) {
+        const rec = toRecord(parsed.value, pos, chain);
+        rec.chain = split.chainOf(rec);
+        out.push(rec);
+      } else out.push({ kind: "malformed", pos, chain, reason: parsed.reason, excerpt: parsed.excerpt });
     },
     end() {},
   };
@@ -45,7 +51,11 @@ function transcriptKind(kind: Extract<EvidenceKind, "transcript" | "subagent-tra
   return {
     kind,
     recognise: (head) => TRANSCRIPT_HEAD.test(head.split("\n", 1)[0] ?? ""),
-    records: (chunks, input) => decodeLines(chunks, transcriptDecoder(input.file, input.chain ?? "main")),
+    records: (chunks, input) => {
+      const chain = input.chain ?? "main";
+      const home = { chain, sessionId: input.sessionId, agentId: kind === "subagent-transcript" ? chain : undefined };
+      return decodeLines(chunks, transcriptDecoder(input.file, home));
+    },
     facts,
   };
 }

@@ -7,7 +7,9 @@ import type { CommandOutput } from "./envelope.js";
  * everywhere in one output, and two different ids never collapse into one: the prefix grows until
  * it is unique. Numbers are left alone.
  */
-const HOME = /(?:\/Users\/[^/\s"'`\\]+|\/home\/[^/\s"'`\\]+|\/root(?=[/\s"'`]|$)|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\s"'`/]+)/g;
+// A home dir starts a path: `/tmp/home/alice` is not one (nothing that can be part of a path name precedes it).
+const HOME =
+  /(?:(?<![\w.~/-])(?:\/Users\/[^/\s"'`\\]+|\/home\/[^/\s"'`\\]+|\/root(?=[/\s"'`]|$))|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\s"'`/]+)/g;
 
 interface IdKind {
   re: RegExp;

@@ -1,4 +1,6 @@
-import type { ChainTotals, RequestRow, RequestsResult } from "../analyses/requests.js";
+import { basename } from "node:path";
+import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
+import { chainKind } from "../records/chains.js";
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
@@ -18,7 +20,15 @@ export const REQUEST_COLUMNS = [
   col("totalInputTokens", "total input", "int", { priority: 1 }),
   col("deltaTokens", "delta", "signed", { priority: 1 }),
   // Left-aligned since its `*` mark was first printed that way.
-  col("output", "output", "int", { priority: 2, align: "left", marks: [{ key: "outputPlaceholder", text: "*" }], empty: "?" }),
+  col("output", "output", "int", {
+    priority: 2,
+    align: "left",
+    marks: [
+      { key: "outputPlaceholder", text: "*" },
+      { key: "outputFromParent", text: "^" },
+    ],
+    empty: "?",
+  }),
   col("fragments", "recs", "int", { priority: 4 }),
   col("addedResults", "+results (chars)", "countOf", { priority: 3, parts: ["addedResultChars"] }),
   col("addedUserText", "+user chars", "int", { priority: 3 }),
@@ -35,7 +45,7 @@ export function requestTables(r: RequestsResult): Table[] {
     else byChain.set(q.chain, [q]);
   }
   const totals = new Map(r.totals.map((t) => [t.chain, t]));
-  return [...byChain].map(([chain, requests]) => {
+  const tables: Table[] = [...byChain].map(([chain, requests]) => {
     const t = totals.get(chain);
     const notes: string[] = [];
     const placeholders = requests.filter((x) => x.outputPlaceholder).length;
@@ -44,6 +54,11 @@ export function requestTables(r: RequestsResult): Table[] {
     if (confirmed)
       notes.push(
         `output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`,
+      );
+    const fromParent = requests.find((x) => x.outputSource === "parent-task-result");
+    if (fromParent)
+      notes.push(
+        `^ output of request ${fromParent.index} is the parent's ${t?.task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${t?.task ? ` at ${basename(t.task.file)}:${t.task.line}` : ""}), whose input side equals this request's; the file recorded ${fromParent.outputTokensRecorded ?? "no count"}`,
       );
     const dups = requests.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
@@ -59,13 +74,70 @@ export function requestTables(r: RequestsResult): Table[] {
     if (models.size === 1) notes.unshift(`model: ${[...models][0] || "(none)"}`);
     return {
       id: `requests:${chain}`,
-      title: chain === "main" ? "Requests (main chain)" : `Requests (subagent ${chain})`,
+      title: chainTitle(chain),
       columns,
       rows: requests.map(requestRow),
       footer: t ? [totalsRow(t)] : [],
       notes,
     };
   });
+  if (r.subagents.length) tables.push(subagentsTable(r.subagents));
+  return tables;
+}
+
+const SUBAGENT_COLUMNS = [
+  col("agent", "agent", "id", { priority: 1 }),
+  col("tool", "tool", "text", { priority: 3 }),
+  col("status", "status", "text", { priority: 3 }),
+  col("joinedBy", "joined by", "text", { priority: 3 }),
+  col("totalDurationMs", "duration", "ms", { priority: 2 }),
+  col("totalToolUseCount", "tool uses", "int", { priority: 2 }),
+  col("totalTokens", "total tokens", "int", { priority: 2 }),
+  col("lastRequest", "last request", "int", { priority: 3 }),
+  col("outputTokens", "output (parent)", "int", { priority: 1 }),
+  col("matches", "input side matches", "bool", { priority: 2 }),
+  col("at", "result at", "path", { priority: 4 }),
+];
+
+/** Each subagent as its parent's Task/Agent result describes it (FORMATS.md 11), joined to its chain where one was read. */
+export function subagentsTable(tasks: SubagentTask[]): Table {
+  const unjoined = tasks.filter((t) => t.chain === null).length;
+  const mismatched = tasks.filter((t) => t.matchesLastRequest === false).length;
+  const noUsage = tasks.filter((t) => t.usage === null).length;
+  const notes: string[] = [];
+  if (noUsage < tasks.length) notes.push("output (parent): toolUseResult.usage.output_tokens, the final count a subagent's own file lacks");
+  if (noUsage) notes.push(`${noUsage} result(s) carry no usage: their chains keep their own output counts`);
+  if (unjoined) notes.push(`${unjoined} result(s) joined to no chain read (subagent file missing, or --no-subagents)`);
+  if (mismatched)
+    notes.push(`${mismatched} result(s) whose usage differs from their chain's last request: that request keeps its own output`);
+  return {
+    id: "subagents",
+    title: "Subagents (the parent's Task/Agent results)",
+    columns: SUBAGENT_COLUMNS,
+    rows: tasks.map((t) => ({
+      agent: t.chain ?? t.agentId ?? t.toolUseId,
+      tool: t.tool,
+      status: t.status,
+      joinedBy: t.joinedBy ?? "none",
+      totalDurationMs: t.totalDurationMs,
+      totalToolUseCount: t.totalToolUseCount,
+      totalTokens: t.totalTokens,
+      lastRequest: t.lastRequestIndex,
+      outputTokens: t.usage?.outputTokens ?? null,
+      matches: t.matchesLastRequest,
+      at: `${basename(t.file)}:${t.line}`,
+    })),
+    notes,
+  };
+}
+
+/** A chain's table title: the main chain, a subagent, or another session's records found in the file. */
+export function chainTitle(chain: string): string {
+  const kind = chainKind(chain);
+  if (kind === "main") return "Requests (main chain)";
+  if (kind === "session") return `Requests (session ${chain}, records of another session)`;
+  const at = chain.indexOf("@");
+  return at < 0 ? `Requests (subagent ${chain})` : `Requests (subagent ${chain.slice(0, at)} of session ${chain.slice(at + 1)})`;
 }
 
 function requestRow(q: RequestRow): Row {
@@ -85,6 +157,7 @@ function requestRow(q: RequestRow): Row {
     deltaTokens: q.deltaTokens,
     output: q.outputTokens,
     outputPlaceholder: q.outputPlaceholder,
+    outputFromParent: q.outputSource === "parent-task-result",
     fragments: q.fragments,
     addedResults: a.toolResults,
     addedResultChars: a.toolResultChars,

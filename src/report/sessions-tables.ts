@@ -11,6 +11,8 @@ export interface SessionListing {
   subagents: number;
   versions: string[];
   malformed: number;
+  /** An orphan subagent folder: no `<session>.jsonl` beside it (FORMATS.md 11). */
+  mainFileMissing: boolean;
 }
 
 /** Sessions, newest first (the rows come sorted). */
@@ -19,7 +21,7 @@ export function sessionsTable(rows: SessionListing[]): Table {
     id: "sessions",
     title: "Sessions (newest first)",
     columns: [
-      col("sessionId", "session", "id", { priority: 1 }),
+      col("sessionId", "session", "id", { priority: 1, marks: [{ key: "mainFileMissing", text: " (main file missing)" }] }),
       col("project", "project (cwd)", "path", { priority: 1 }),
       col("firstTimestamp", "first", "time", { priority: 3 }),
       col("lastTimestamp", "last", "time", { priority: 1 }),
@@ -30,5 +32,12 @@ export function sessionsTable(rows: SessionListing[]): Table {
       col("malformed", "malformed", "int", { priority: 3 }),
     ],
     rows: rows.map((r) => ({ ...r })),
+    ...(rows.some((r) => r.mainFileMissing)
+      ? {
+          notes: [
+            "main file missing: an orphan subagent folder (<session>/subagents/ with no <session>.jsonl); its subagents are read instead",
+          ],
+        }
+      : {}),
   };
 }

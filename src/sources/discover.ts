@@ -1,13 +1,14 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { closeSync, readSync } from "node:fs";
+import { closeSync, readSync, type Dirent } from "node:fs";
 import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
   openEvidenceFd,
   pathExists,
+  plainName,
   realish,
   realPath,
   safeReaddir,
@@ -46,14 +47,16 @@ export interface SessionFile {
   path: string;
   projectDir: string;
   configDir: string;
+  /**
+   * An orphan subagent folder (FORMATS.md 11): `<project>/<id>/subagents/` with no `<id>.jsonl` beside it
+   * (moved, deleted, too big to copy). `path` is where the main file would be; nothing opens it.
+   */
+  mainMissing?: true;
 }
 
-/**
- * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
- * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
- */
-export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
-  const out: SessionFile[] = [];
+/** Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving a config dir are skipped (guard). */
+function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
+  const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
@@ -63,15 +66,44 @@ export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      for (const e of safeReaddirTyped(projectDir)) {
-        const f = e.name;
-        // A lookup by id resolves and checks only the names it could mean, not every session file.
-        if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
-        const path = join(projectDir, f);
-        // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
-        if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
-          out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
-      }
+      out.push({ configDir, projectDir, entries: safeReaddirTyped(projectDir) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
+ * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
+ */
+export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+    for (const e of entries) {
+      const f = e.name;
+      if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
+      const path = join(projectDir, f);
+      // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
+      if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
+        out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+    }
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
+ * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
+ */
+export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+    const names = new Set(entries.map((e) => e.name));
+    for (const id of names) {
+      if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
+      if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
+      out.push({ id, path: join(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true });
     }
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
@@ -88,7 +120,7 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = listSessionFiles(dirs, idOrPrefix);
+  const all = [...listSessionFiles(dirs, idOrPrefix), ...listOrphanSessions(dirs, idOrPrefix)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -97,7 +129,7 @@ export function findSession(
   if (unique.length === 1) return unique[0]!;
   if (unique.length === 0 && found.length > 0 && narrow) {
     throw new UsageError(
-      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${s.path}`).join("\n")}`,
+      `"${idOrPrefix}" matches ${found.length} session(s), none of them ${narrow.by}:\n${found.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n")}`,
     );
   }
   if (unique.length === 0) {
@@ -110,8 +142,13 @@ export function findSession(
       `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
     );
   }
-  const list = unique.map((s) => `  ${s.id}  ${s.path}`).join("\n");
+  const list = unique.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
+}
+
+/** Where a listed session lies: its main file, or for an orphan its subagents folder. */
+function shownPath(s: SessionFile): string {
+  return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
 }
 
 export interface SubagentFile {
@@ -147,6 +184,20 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
   if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
   return out.sort((a, b) => byPath.compare(a.path, b.path));
+}
+
+/**
+ * A file that speaks for an orphan session where its main file would (a glance at its times and cwd): the
+ * first of its top-level subagent files, admitted by the guard like every discovered file.
+ */
+export function orphanStandIn(f: SessionFile): string | undefined {
+  const d = join(f.projectDir, f.id, "subagents");
+  for (const name of safeReaddir(d)) {
+    if (!AGENT_FILE.test(name)) continue;
+    const p = join(d, name);
+    if (admitDiscovered(p, f.configDir) !== undefined) return p;
+  }
+  return undefined;
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
@@ -262,6 +313,16 @@ export function peekSessionId(path: string): string | undefined {
   return undefined;
 }
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A file name's id when it is shaped like a session id (a uuid, as Claude Code names them); a file of
+ * any other name (`transcript.jsonl`) says nothing about its session, so its first records decide.
+ */
+export function sessionIdFromName(id: string | null | undefined): string | undefined {
+  return id && SESSION_ID.test(id) ? id : undefined;
+}
+
 /** The session id a main transcript's file name carries. */
 export function sessionIdFromPath(path: string): string {
   return basename(path).replace(/\.jsonl$/, "");
@@ -269,7 +330,7 @@ export function sessionIdFromPath(path: string): string {
 
 function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
   const seen = new Set<string>();
-  return hits.filter((h) => firstVisit(seen, h.path));
+  return hits.filter((h) => firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path));
 }
 
 function firstVisit(seen: Set<string>, p: string): boolean {

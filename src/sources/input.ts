@@ -13,6 +13,8 @@ export interface InputFile {
   sha256: string;
   /** The chain this input's records belong to: "main" or an agent id. Transcripts only. */
   chain?: string;
+  /** The session a transcript belongs to, from its file name or its parent's (records/chains.ts); not in the envelope. */
+  sessionId?: string;
 }
 
 export interface ReadOptions {

@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
-import { listSessionFiles, type SessionFile } from "./discover.js";
+import { listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
 import { skip, statPath } from "./guard.js";
 
@@ -48,7 +48,7 @@ export function noSessionError(dirs: string[], filter: SessionFilter): UsageErro
 export function filterSessions(files: SessionFile[], filter: SessionFilter): SessionFile[] {
   if (!filtering(filter)) return files;
   return files.filter((f) => {
-    const g = safeGlance(f.path);
+    const g = glanceSession(f);
     return g !== undefined && matches(filter, f, g);
   });
 }
@@ -62,6 +62,13 @@ export function describe(f: SessionFilter): string {
 function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {
   const fileTime = new Date(g.mtimeMs).toISOString();
   return sessionMatches(filter, { cwd: g.cwd, projectDir: f.projectDir, first: g.first ?? fileTime, last: g.last ?? fileTime });
+}
+
+/** An orphan session (no main file) is glanced at through one of its subagent files. */
+function glanceSession(f: SessionFile): Glance | undefined {
+  if (!f.mainMissing) return safeGlance(f.path);
+  const p = orphanStandIn(f);
+  return p === undefined ? undefined : safeGlance(p);
 }
 
 /** A file that cannot be glanced at is passed over and listed (health.skipped), never silently. */

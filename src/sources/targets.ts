@@ -1,7 +1,15 @@
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import type { InputFile } from "./input.js";
-import { configDirs, findSession, findSubagents, sessionIdFromPath, type ConfigDirOptions, type SessionFile } from "./discover.js";
+import {
+  configDirs,
+  findSession,
+  findSubagents,
+  sessionIdFromName,
+  sessionIdFromPath,
+  type ConfigDirOptions,
+  type SessionFile,
+} from "./discover.js";
 import { checkNamedFile, pathExists } from "./guard.js";
 import { describe, filterSessions, newestSession, noSessionError, type Picked } from "./newest.js";
 import { filtering, type SessionFilter } from "./session-filter.js";
@@ -20,6 +28,8 @@ export interface ResolvedTarget {
   mainPath: string | null;
   inputs: InputFile[];
   searched: string[];
+  /** The session's main file is gone (an orphan subagent folder): its inputs are its subagents only. */
+  mainMissing?: boolean;
   /** Set when no target was given on a terminal and the newest session was picked (the CLI names it on stderr). */
   picked?: Picked;
 }
@@ -55,7 +65,15 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
     ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` }
     : undefined;
   const found = findSession(target, dirs, narrow);
-  return fromPath(target, found.path, opts, dirs);
+  return found.mainMissing ? fromOrphan(target, found, opts, dirs) : fromPath(target, found.path, opts, dirs);
+}
+
+/** A session whose main file is gone: its subagents are all there is to read (FORMATS.md 11). */
+async function fromOrphan(target: string, f: SessionFile, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
+  const home = sessionIdFromName(f.id);
+  const subs = opts.subagents === false ? [] : await findSubagents(f.path, f.id);
+  const inputs = subs.map((s) => input(s.path, "subagent-transcript", s.agentId, home));
+  return { target, sessionId: f.id, mainPath: null, inputs, searched: dirs, mainMissing: true };
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
@@ -65,13 +83,14 @@ async function fromPath(target: string, path: string, opts: TargetOptions, dirs:
     return { target, sessionId: null, mainPath: null, inputs: [input(path, "subagent-transcript", agent[1]!)], searched: dirs };
   }
   const sessionId = sessionIdFromPath(path);
-  const inputs = [input(path, "transcript", "main")];
+  const home = sessionIdFromName(sessionId);
+  const inputs = [input(path, "transcript", "main", home)];
   if (opts.subagents !== false) {
-    for (const s of await findSubagents(path, sessionId)) inputs.push(input(s.path, "subagent-transcript", s.agentId));
+    for (const s of await findSubagents(path, sessionId)) inputs.push(input(s.path, "subagent-transcript", s.agentId, home));
   }
   return { target, sessionId, mainPath: path, inputs, searched: dirs };
 }
 
-function input(path: string, kind: InputFile["kind"], chain: string): InputFile {
-  return { path, kind, bytes: 0, sha256: "", chain };
+function input(path: string, kind: InputFile["kind"], chain: string, sessionId?: string): InputFile {
+  return { path, kind, bytes: 0, sha256: "", chain, ...(sessionId !== undefined ? { sessionId } : {}) };
 }

@@ -141,3 +141,20 @@ test("no tool evidence: no rows and no system prompt, not zeros", () => {
   const { tools, systemPrompt } = run([userText("hi"), assistant({ id: "m1" })]);
   assert.deepEqual([tools, systemPrompt], [[], null]);
 });
+
+test("a tool a subagent alone had names its chain; with no requests given every index is null", () => {
+  const fan = new Fanout({ requests: requestsAnalysis, tools: toolsAnalysis });
+  const recs: Array<[Record<string, unknown>, string]> = [
+    [userText("hi"), "main"],
+    [assistant({ id: "m1" }), "main"],
+    [attachment({ type: "deferred_tools_delta", addedNames: ["WebFetch"], addedLines: [], removedNames: [] }), "a0f1e2d3"],
+    [assistant({ id: "s1" }), "a0f1e2d3"],
+  ];
+  recs.forEach(([r, chain], i) => fan.step(toRecord(r, { file: "t.jsonl", line: i + 1 }, chain)));
+  const res = fan.finish();
+  const ctx = { listed: [], servers: [], init: [] };
+  const [wf] = joinTools(res.tools, res.requests.requests, ctx).tools;
+  assert.deepEqual([wf!.name, wf!.chain, wf!.requestIndex], ["WebFetch", "a0f1e2d3", 1]);
+  const [none] = joinTools(res.tools, [], ctx).tools;
+  assert.deepEqual([none!.chain, none!.requestIndex, none!.deferred], [null, null, true]);
+});

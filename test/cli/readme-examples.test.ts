@@ -74,7 +74,9 @@ function glob(pattern: string): string[] {
   return paths;
 }
 
-const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+// A wrap can fall inside a long path (`…/-tmp-lab-demo/` + newline + `c0ffee00….jsonl`) in one checkout and not in
+// another, so whitespace is dropped altogether, not just collapsed.
+const normal = (s: string) => s.replace(/\s+/g, "");
 
 async function run(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await runCli(args(command), { env: { COLUMNS: "100", CLAUDE_CONFIG_DIR: sample("claude-home") } });

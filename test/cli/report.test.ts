@@ -61,6 +61,8 @@ test("report: sections without evidence are null or empty, never missing", async
   assert.equal(j.run, null);
   assert.deepEqual(j.instructions, []);
   assert.equal(j.requests.length, 4);
+  assert.equal(j.systemPrompt, null);
+  assert.ok(Array.isArray(j.tools));
 });
 
 test("report: markdown is a write-up appendix with a heading per section", async () => {
@@ -71,6 +73,7 @@ test("report: markdown is a write-up appendix with a heading per section", async
     "### Summary",
     "### Requests",
     "### MCP server instructions",
+    "### Tool definitions",
     "### Tool outputs",
     "### Debug log",
     "### MCP message log",

@@ -29,6 +29,7 @@ const SMOKE: Record<string, () => string[]> = {
   demo: () => ["demo", "--json"],
   compare: () => ["compare", sample("runs"), "--json"],
   inventory: () => ["inventory", BASIC, "--json"],
+  tools: () => ["tools", DEMO, "--claude-dir", HOME, "--json"],
   run: () => ["run", noServerMatrix(), "--out", join(tmpdir(), "ccf-smoke-runs"), "--dry-run", "--json"],
 };
 

@@ -10,6 +10,12 @@ test("home directories of any user and OS become ~", () => {
   assert.equal(r.apply(s), "~/x ~/.claude/projects/p ~\\a ~/.claude ~");
 });
 
+test("a home dir only where a path starts: /tmp/home/alice and /srv/Users/x are left alone", () => {
+  const r = makeRedactor();
+  const s = 'cwd=/home/dev/a "/Users/eve/b" (/root/c) /tmp/home/alice/x /srv/Users/x/y a.b/home/z';
+  assert.equal(r.apply(s), 'cwd=~/a "~/b" (~/c) /tmp/home/alice/x /srv/Users/x/y a.b/home/z');
+});
+
 test("ids keep a short stable prefix; two ids sharing it stay distinct", () => {
   const r = makeRedactor();
   const s =
