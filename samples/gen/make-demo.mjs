@@ -265,6 +265,40 @@ function labLogLines(t0, { dual, initAfter }) {
   return out.join("\n") + "\n";
 }
 
+/**
+ * The lab's log as `ccforensics lab instructions --log` writes it now: every message both ways, whole,
+ * `{t, dir: "in"|"out", …}`. The probe's -32601 (or a dual-era server's DiscoverResult), initialize's
+ * params and result with the source text, and the tools/list result are all in the evidence.
+ */
+function labLogBoth(t0, { dual, initAfter, initText, discoverText }) {
+  const out = [];
+  const add = (ms, dir, msg) => out.push(JSON.stringify({ t: at(t0, ms), dir, jsonrpc: "2.0", ...msg }));
+  const serverInfo = { name: "lab", version: "0.0.1" };
+  const complete = (result) => (dual ? { resultType: "complete", ...result } : result);
+  const probeId = "server-discover-probe-1";
+  add(0, "in", { id: probeId, method: "server/discover", params: { _meta: CLIENT_META } });
+  if (dual) {
+    add(1, "out", { id: probeId, result: complete({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": serverInfo }, ...(discoverText !== undefined ? { instructions: discoverText } : {}), ttlMs: 0, cacheScope: "private" }) });
+    add(4, "in", { id: 1, method: "tools/list", params: { _meta: CLIENT_META } });
+    add(5, "out", { id: 1, result: complete({ tools: LAB_TOOL_DEFS, ttlMs: 0, cacheScope: "private" }) });
+  } else {
+    add(1, "out", { id: probeId, error: { code: -32601, message: "Method not found" } });
+    add(initAfter, "in", { id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: {}, elicitation: {} }, clientInfo: { name: "claude-code", version: VERSION } } });
+    add(initAfter + 1, "out", { id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo, ...(initText !== undefined ? { instructions: initText } : {}) } });
+    add(initAfter + 2, "in", { method: "notifications/initialized" });
+    add(initAfter + 4, "in", { id: 1, method: "tools/list" });
+    add(initAfter + 5, "out", { id: 1, result: { tools: LAB_TOOL_DEFS } });
+  }
+  return out.join("\n") + "\n";
+}
+
+/** The lab instructions server's tools/list (src/lab/instructions-server.ts INSTRUCTIONS_TOOLS). */
+const LAB_TOOL_DEFS = [
+  { name: "lookup_part", description: "Look up one part number: stock count and bin.", inputSchema: { type: "object", properties: { part: { type: "string", description: "part number, e.g. PN-1234" } }, required: ["part"] } },
+  { name: "list_bins", description: "List the storage bins and what each one holds.", inputSchema: { type: "object", properties: {} } },
+  { name: "lab_ping", description: "Check that the lab server answers.", inputSchema: { type: "object", properties: {} } },
+];
+
 /** The big server's answer to tools/list (seed 003's server.py): emit_text_annotated raises its own size limit. */
 function bigToolsList() {
   const schema = { type: "object", properties: { chars: { type: "integer" } }, required: ["chars"] };
@@ -388,14 +422,23 @@ function debugFigures(debugText) {
 }
 
 function rpcFigures(rpcText) {
-  const msgs = rpcText.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const all = rpcText.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  // A log of both directions has the answers too; a received-only one (the demo's) has requests alone.
+  const msgs = all.filter((m) => m.dir !== "out");
+  const answer = (id) => all.find((m) => m.dir === "out" && m.id === id);
   const probeMsg = msgs.find((m) => m.method === "server/discover");
   const init = msgs.find((m) => m.method === "initialize");
+  const meta = (m) => m._meta ?? m.params?._meta;
+  const probeAnswer = probeMsg ? answer(probeMsg.id) : undefined;
+  const initAnswer = init ? answer(init.id) : undefined;
+  const answered = probeAnswer?.error ? `error ${probeAnswer.error.code}` : probeAnswer?.result ? "result" : null;
   return {
-    messages: msgs.length, methods: msgs.map((m) => m.method), firstMethod: msgs[0]?.method ?? null,
-    era: init ? "legacy" : msgs.some((m) => m.method !== "server/discover" && m._meta?.["io.modelcontextprotocol/protocolVersion"]) ? "modern" : "unknown",
-    probeAnswered: probeMsg ? (init ? "error (inferred: initialize follows)" : "result (inferred: modern tools/list, no initialize)") : null,
+    messages: all.length, methods: msgs.map((m) => m.method), firstMethod: msgs[0]?.method ?? null,
+    era: init ? "legacy" : msgs.some((m) => m.method !== "server/discover" && meta(m)?.["io.modelcontextprotocol/protocolVersion"]) ? "modern" : "unknown",
+    probeAnswered: probeMsg ? answered ?? (init ? "error (inferred: initialize follows)" : "result (inferred: modern tools/list, no initialize)") : null,
     initializeMsAfterProbe: init && probeMsg ? Date.parse(init.t) - Date.parse(probeMsg.t) : null,
+    ...(init?.params ? { initializeProtocolVersion: init.params.protocolVersion ?? null } : {}),
+    ...(probeAnswer || initAnswer ? { sourceInstructionsChars: ((init ? initAnswer : probeAnswer)?.result?.instructions ?? null)?.length ?? null } : {}),
   };
 }
 
@@ -744,7 +787,7 @@ function makeRuns() {
       log.add(at(t0, 11), 'MCP server "lab": Starting connection with timeout of 30000ms');
       const cms = CONNECT_MS[folder];
       const probeAt = modern ? at(t0, 11 + cms - 6) : at(t0, 11 + cms - INIT_AFTER[folder] - 5);
-      const rpcText = labLogLines(probeAt, { dual: modern, initAfter: INIT_AFTER[folder] });
+      const rpcText = labLogBoth(probeAt, { dual: modern, initAfter: INIT_AFTER[folder], initText: initSource ?? source ?? undefined, discoverText: modern ? source : undefined });
       log.add(at(t0, 11 + cms), `MCP server "lab": Successfully connected (transport: stdio) in ${cms}ms`);
       if (delivered !== null && delivered.length !== source.length) log.add(at(t0, 12 + cms), `MCP server "lab": Server instructions truncated from ${source.length} to ${cfg.limit ?? 2048} chars`);
       log.add(at(t0, 12 + cms), 'MCP server "lab": ' + capabilities("lab", "0.0.1", modern));
@@ -782,7 +825,8 @@ function makeRuns() {
         durationMs: s.t - firstTs + cms + 190, apiMs: thinkMs + 880, resultText: answer,
       });
       writeText(join(runDir, "stream.jsonl"), stream.text);
-      const runJson = { label: cfg.label, session: sid, claudeDir: "claude", debugFile: "debug.txt", rpcLog: "rpc-log.jsonl", streamJson: "stream.jsonl" };
+      const env = cfg.limit ? { CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH: String(cfg.limit) } : {};
+      const runJson = { label: cfg.label, session: sid, claudeDir: "claude", debugFile: "debug.txt", rpcLog: "rpc-log.jsonl", rpcLogs: { lab: "rpc-log.jsonl" }, streamJson: "stream.jsonl", exitCode: 0, repeat: ab, env };
       writeText(join(runDir, "run.json"), json(runJson));
       writeText(join(runDir, "README.md"), `Run \`${folder}\` (\`claude -p … --max-turns 1\`, Claude Code ${VERSION}): ${cfg.what}; see ../EXPECTED.md. Generated by \`${GEN}\`.\n`);
 
@@ -795,7 +839,7 @@ function makeRuns() {
       const debugText = readFileSync(join(runDir, "debug.txt"), "utf8");
       runs.push({
         folder, label: cfg.label, session: sid, runJson, transcript: rel(transcript), config: cfg.what,
-        env: cfg.limit ? { CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH: String(cfg.limit) } : {},
+        env,
         firstRequest: a.requests[0], instructions: instr[0] ?? null,
         sourceChars: source?.length ?? null, sourceUtf8Bytes: source ? Buffer.byteLength(source) : null,
         notDelivered: initSource ? { from: "initialize", chars: initSource.length, probe: probe(initSource) } : null,
@@ -830,8 +874,8 @@ function makeRuns() {
 
 function writeRunsDocs(dir, runs, base) {
   writeText(join(dir, "README.md"), [
-    `A runs dir for \`ccforensics compare\`: ${runs.length} \`claude -p\` runs of the seed 000 instructions matrix (${MATRIX.length} labels × 2), one folder per run with \`run.json\` (paths relative to the folder) and its transcript (\`claude/\`), debug log, lab message log and stream-json output; \`manifest.json\` lists the same runs with paths relative to this dir. Figures in EXPECTED.md.`,
-    `Try: \`node dist/cli.js compare samples/runs\` or \`node dist/cli.js compare samples/runs/manifest.json\`.`,
+    `A runs dir for \`ccforensics compare\`: ${runs.length} \`claude -p\` runs of the seed 000 instructions matrix (${MATRIX.length} labels × 2), one folder per run with \`run.json\` (paths relative to the folder) and its transcript (\`claude/\`), debug log, lab message log (both directions: the probe's -32601 or DiscoverResult, initialize with its result and the source text, tools/list) and stream-json output; \`manifest.json\` lists the same runs with paths relative to this dir. Figures in EXPECTED.md.`,
+    `Try: \`node dist/cli.js compare samples/runs\` (also the fitted wrapper and chars per token per script) or \`node dist/cli.js compare samples/runs/manifest.json\`.`,
     `Generated by \`${GEN}\`; do not edit by hand.`,
   ].join("\n") + "\n");
   const row = (r) => {
@@ -846,7 +890,7 @@ function writeRunsDocs(dir, runs, base) {
     ``,
     `Computed by \`${GEN}\` from the files it wrote. Machine-readable copy: \`EXPECTED.json\`. Claude Code ${VERSION}, \`${MODEL}\`, cwd \`/tmp/lab\`, entrypoint \`sdk-cli\`, one request per run (\`--max-turns 1\`), one stdio server \`lab\`.`,
     ``,
-    `Request 1 = input + cache creation + cache read (shown as total (input / creation / read)); delta vs the \`none\` runs (both ${fmt(base)}). Instruction chars = JS length of the text under \`## lab\` as delivered (marker included); kept = chars before \`… [truncated]\`; code points / UTF-8 bytes of the delivered text. Probe = BEGIN / END / largest \`[at N]\` in the delivered text. rpc = what the lab server received after the \`server/discover\` probe.`,
+    `Request 1 = input + cache creation + cache read (shown as total (input / creation / read)); delta vs the \`none\` runs (both ${fmt(base)}). Instruction chars = JS length of the text under \`## lab\` as delivered (marker included); kept = chars before \`… [truncated]\`; code points / UTF-8 bytes of the delivered text. Probe = BEGIN / END / largest \`[at N]\` in the delivered text. rpc = what the lab server received after the \`server/discover\` probe and how it answered.`,
     ``,
     `| run | session | request 1 | Δ vs none | source chars | delivered chars | kept | truncated | code points | UTF-8 bytes | probe | answer | debug truncation | debug era | rpc after probe | connect ms | total_cost_usd |`,
     `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,

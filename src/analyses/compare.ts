@@ -1,7 +1,11 @@
+import { fitInstructions, type FitPoint, type InstructionsFit } from "./compare-fit.js";
+
 /** One run of a comparison: the figures the seed write-ups tabulate, computed from that run's files. */
 export interface CompareRow {
   label: string;
   run: string;
+  /** The variables the run's configuration set (`K=V …`), from run.json. */
+  env: string | null;
   session: string | null;
   version: string | null;
   model: string | null;
@@ -12,11 +16,17 @@ export interface CompareRow {
   baselineLabel: string | null;
   instructionServers: string | null;
   instructionChars: number | null;
+  /** The first request that carried instructions: a late server's arrive after request 1, which then does not measure them. */
+  instructionsRequest: number | null;
   keptChars: number | null;
   sourceChars: number | null;
   truncated: boolean | null;
   codePoints: number | null;
   utf8Bytes: number | null;
+  /** UTF-8 bytes of the text the servers sent (the message logs' answers), before any cut. */
+  sourceUtf8Bytes: number | null;
+  /** latin, cjk or mixed: the delivered text's bytes per code point. */
+  script: string | null;
   renderedChars: number | null;
   tokensPerChar: number | null;
   probeBegin: string | null;
@@ -48,6 +58,7 @@ export const DEFAULT_COLUMNS: Array<keyof CompareRow> = [
   "firstRequestTokens",
   "deltaVsBaseline",
   "instructionChars",
+  "instructionsRequest",
   "truncated",
   "probeBegin",
   "probeEnd",
@@ -73,6 +84,10 @@ export interface CompareGroup {
   answerMatches: boolean | null;
   era: string | null;
   costUsd: number | null;
+  /** max − min between the repeats of every numeric column (null where a repeat lacks the value). */
+  spreads: Record<string, number | null>;
+  /** Request 1 differs between repeats of one configuration (seed 003: 3,462 vs 3,295 with nothing changed). */
+  drift: boolean;
 }
 
 /**
@@ -94,8 +109,10 @@ export function applyBaselines(rows: CompareRow[], opts: { cli?: string; perRun:
     const b = mean(own);
     r.baselineLabel = own;
     r.deltaVsBaseline = b !== null && r.firstRequestTokens !== null ? r.firstRequestTokens - b : null;
-    // The write-up's cost per character of instructions (heading and wrapper included in the delta).
-    if (r.deltaVsBaseline !== null && r.instructionChars) r.tokensPerChar = r.deltaVsBaseline / r.instructionChars;
+    // The write-up's cost per character of instructions (heading and wrapper included in the delta);
+    // only when request 1, the one measured, carried them.
+    if (r.deltaVsBaseline !== null && r.instructionChars && r.instructionsRequest === 1)
+      r.tokensPerChar = r.deltaVsBaseline / r.instructionChars;
   });
   return fallback;
 }
@@ -124,6 +141,48 @@ export function groupRows(rows: CompareRow[]): CompareGroup[] {
       answerMatches: rs.every((r) => r.answerMatches === true) ? true : rs.some((r) => r.answerMatches === false) ? false : null,
       era: one(rs.map((r) => r.era)),
       costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+      spreads: spreadsOf(rs),
+      drift: min !== null && max !== null && max > min,
     };
   });
+}
+
+function spreadsOf(rs: CompareRow[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const k of Object.keys(rs[0]!) as Array<keyof CompareRow>) {
+    const vals = rs.map((r) => r[k]);
+    if (!vals.some((v) => typeof v === "number") || vals.some((v) => v !== null && typeof v !== "number")) continue;
+    const nums = vals.filter((v): v is number => typeof v === "number");
+    out[k] = nums.length === rs.length ? Math.max(...nums) - Math.min(...nums) : null;
+  }
+  return out;
+}
+
+/** What every run cost together (`total_cost_usd` of each); null when no run reports one. */
+export function totalCost(rows: CompareRow[]): number | null {
+  const costs = rows.map((r) => r.costUsd).filter((x): x is number => x !== null);
+  return costs.length ? costs.reduce((a, b) => a + b, 0) : null;
+}
+
+/**
+ * The fit over the runs that measure instructions alone: one server's text in request 1, a delta
+ * against the baseline, and no variable that changes request 1 by itself (tool search off sends
+ * every tool definition).
+ */
+export function compareFit(rows: CompareRow[]): InstructionsFit {
+  const points: FitPoint[] = rows
+    .filter(
+      (r) =>
+        r.error === null &&
+        r.label !== r.baselineLabel &&
+        r.deltaVsBaseline !== null &&
+        r.instructionChars !== null &&
+        r.instructionsRequest === 1 &&
+        r.script !== null &&
+        r.instructionServers !== null &&
+        !r.instructionServers.includes(",") &&
+        !/(^| )ENABLE_TOOL_SEARCH=/.test(r.env ?? ""),
+    )
+    .map((r) => ({ run: r.run, label: r.label, script: r.script!, chars: r.instructionChars!, deltaTokens: r.deltaVsBaseline! }));
+  return fitInstructions(points);
 }

@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from "../records/json.js";
+import { utf8Bytes } from "../records/content.js";
 import type { RpcDir, RpcMessage, RpcShape, RpcLineFormat } from "../records/rpc.js";
 
 /** The 2026-07-28 `_meta` keys every modern request carries (FORMATS.md 9.2). */
@@ -26,6 +27,8 @@ export interface RpcSummary {
   errorCode: number | null;
   /** Length of `result.instructions`. */
   instructionsChars: number | null;
+  /** Its UTF-8 size: the source text's bytes, which the transcript (holding only what was kept) cannot give. */
+  instructionsUtf8Bytes: number | null;
   note: string;
 }
 
@@ -59,6 +62,7 @@ export function summarize(m: RpcMessage): RpcSummary {
     clientVersion: client ? text(client.version) : null,
     errorCode: err && typeof err.code === "number" ? err.code : null,
     instructionsChars: res && typeof res.instructions === "string" ? res.instructions.length : null,
+    instructionsUtf8Bytes: res && typeof res.instructions === "string" ? utf8Bytes(res.instructions) : null,
     note: "",
   };
   sum.note = noteOf(sum, params, err, res);

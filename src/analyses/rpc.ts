@@ -61,6 +61,7 @@ export interface InstructionsCarrier {
   id: string | number | null;
   line: number;
   chars: number;
+  utf8Bytes: number | null;
 }
 
 export interface TimelineRow {
@@ -197,7 +198,15 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
     if (m.shape !== "result" && m.shape !== "error") continue;
     const req = requests.get(String(m.id));
     const chars = m.instructionsChars;
-    if (chars !== null) carriers.push({ handshake: s.hs.index, method: req?.method ?? null, id: m.id, line: m.line, chars });
+    if (chars !== null)
+      carriers.push({
+        handshake: s.hs.index,
+        method: req?.method ?? null,
+        id: m.id,
+        line: m.line,
+        chars,
+        utf8Bytes: m.instructionsUtf8Bytes,
+      });
     if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
       s.hs.probe.answered = m.shape;
       s.hs.probe.outcome = m.shape;

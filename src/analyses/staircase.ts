@@ -7,8 +7,14 @@ import type { ToolResultRow } from "./outputs-join.js";
  * a chart are all drawn from these rows.
  */
 export interface StaircaseRow {
-  /** The target as given (run label, session id or path). */
+  /** The target as given (run folder, session id or path). */
   run: string;
+  /** The configuration's label, for a run read from a runs dir. */
+  label: string | null;
+  /** The variables the configuration set (`MAX_MCP_OUTPUT_TOKENS=5000`), from run.json. */
+  env: string | null;
+  /** Request 1 of the run: it should not move between runs of one prompt (seed 003 saw 3,462, then 3,295). */
+  firstRequestTokens: number | null;
   sessionId: string | null;
   toolUseId: string;
   tool: string;
@@ -32,6 +38,9 @@ export interface StaircaseRow {
 export interface StaircaseRun {
   run: string;
   rows: ToolResultRow[];
+  label?: string | null;
+  env?: string | null;
+  firstRequestTokens?: number | null;
 }
 
 export interface StaircaseOptions {
@@ -45,13 +54,16 @@ export interface StaircaseOptions {
  */
 export function staircaseRows(runs: StaircaseRun[], opts: StaircaseOptions = {}): StaircaseRow[] {
   const out: StaircaseRow[] = [];
-  for (const { run, rows } of runs) {
+  for (const { run, rows, label = null, env = null, firstRequestTokens = null } of runs) {
     const followUps = new Set(rows.flatMap((r) => r.followUpReads.map((f) => f.toolUseId)));
     for (const r of rows) {
       if (followUps.has(r.toolUseId)) continue;
       if (opts.tool !== undefined && r.tool !== opts.tool && r.toolName !== opts.tool) continue;
       out.push({
         run,
+        label,
+        env,
+        firstRequestTokens,
         sessionId: r.sessionId,
         toolUseId: r.toolUseId,
         tool: r.tool,
@@ -75,4 +87,18 @@ export function staircaseRows(runs: StaircaseRun[], opts: StaircaseOptions = {})
   // Unknown sizes go last.
   const size = (r: StaircaseRow) => r.chars ?? Number.POSITIVE_INFINITY;
   return out.sort((a, b) => size(a) - size(b) || a.run.localeCompare(b.run) || a.toolUseId.localeCompare(b.toolUseId));
+}
+
+/**
+ * Where request 1 is not the same in every run: each value with its runs, the most common first.
+ * Empty when all agree (or only one run says). Runs of one prompt should agree; different prompts
+ * differ by their length, so read this next to the labels.
+ */
+export function firstRequestDrift(
+  runs: Array<{ run: string; firstRequestTokens: number | null }>,
+): Array<{ tokens: number; runs: string[] }> {
+  const by = new Map<number, string[]>();
+  for (const r of runs) if (r.firstRequestTokens !== null) by.set(r.firstRequestTokens, [...(by.get(r.firstRequestTokens) ?? []), r.run]);
+  if (by.size < 2) return [];
+  return [...by].map(([tokens, rs]) => ({ tokens, runs: rs })).sort((a, b) => b.runs.length - a.runs.length || a.tokens - b.tokens);
 }

@@ -1,11 +1,21 @@
 import type { CompareRow } from "../analyses/compare.js";
+import { scriptOf } from "../analyses/compare-fit.js";
+import type { RpcResult } from "../analyses/rpc.js";
 import type { AssembledSession } from "./session.js";
+
+/** The run's identity as `compare` reads it (pipeline/manifest.ts RunSpec). */
+export interface CompareSpec {
+  label: string;
+  name: string;
+  env: Record<string, string>;
+}
 
 /**
  * One run's row of the cross-run table: the assembled session reduced to the columns of a write-up.
- * Pure; deltas against the baseline label are added over all rows by `applyBaselines`.
+ * `logs` are every server's message log of the run, in `mcpServers` order. Pure; deltas against the
+ * baseline label are added over all rows by `applyBaselines`.
  */
-export function compareRow(spec: { label: string; name: string }, s: AssembledSession): CompareRow {
+export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResult[]): CompareRow {
   const main = s.requests.totals.find((t) => t.chain === "main") ?? s.requests.totals[0];
   const instr = s.instructions.rows.filter((r) => !r.removed);
   const sum = (f: (r: (typeof instr)[number]) => number | null) => (instr.length ? instr.reduce((n, r) => n + (f(r) ?? 0), 0) : null);
@@ -15,10 +25,19 @@ export function compareRow(spec: { label: string; name: string }, s: AssembledSe
   const servers = s.debug?.result.debug.servers ?? [];
   const res = s.run?.run.result ?? null;
   const inv = s.inventory;
+  const distinct = (vals: Array<string | null>) => {
+    const set = [...new Set(vals.filter((v): v is string => v !== null))];
+    return set.length ? set.join(", ") : null;
+  };
+  const carried = instr.map((r) => r.requestIndex).filter((x): x is number => x !== null);
+  const sources = logs.map(sourceCarrier).filter((c) => c !== null);
+  const points = sum((r) => r.codePoints);
+  const bytes = sum((r) => r.utf8Bytes);
   const top = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   return {
     label: spec.label,
     run: spec.name,
+    env: envText(spec.env),
     session: s.sessionId,
     version: top(inv.versions),
     model: top(Object.fromEntries(Object.entries(inv.models).filter(([m]) => m !== "<synthetic>"))),
@@ -29,11 +48,14 @@ export function compareRow(spec: { label: string; name: string }, s: AssembledSe
     baselineLabel: null,
     instructionServers: instr.length ? [...new Set(instr.map((r) => r.server))].join(", ") : null,
     instructionChars: sum((r) => r.chars),
+    instructionsRequest: carried.length ? Math.min(...carried) : null,
     keptChars: instr.some((r) => r.truncated) ? sum((r) => r.keptChars ?? r.chars) : null,
     sourceChars: instr.some((r) => r.sourceChars !== null) ? sum((r) => r.sourceChars ?? r.chars) : null,
     truncated: instr.length ? instr.some((r) => r.truncated) : null,
-    codePoints: sum((r) => r.codePoints),
-    utf8Bytes: sum((r) => r.utf8Bytes),
+    codePoints: points,
+    utf8Bytes: bytes,
+    sourceUtf8Bytes: sources.length && sources.every((c) => c.utf8Bytes !== null) ? sources.reduce((n, c) => n + c.utf8Bytes!, 0) : null,
+    script: points !== null && bytes !== null ? scriptOf(points, bytes) : null,
     renderedChars: instr[0]?.renderedChars ?? null,
     tokensPerChar: null,
     probeBegin: withProbe?.probe?.begin ?? null,
@@ -41,9 +63,9 @@ export function compareRow(spec: { label: string; name: string }, s: AssembledSe
     probeLast: withProbe?.probe?.lastMarker ?? null,
     answer: s.instructions.answer?.text?.trim() ?? res?.result?.trim() ?? null,
     answerMatches: s.instructions.answer?.matches ?? null,
-    firstMethod: s.rpc?.result.firstMethod ?? null,
-    era: s.rpc?.result.era ?? null,
-    initializeMsAfterProbe: s.rpc?.result.initialize?.msAfterProbe ?? null,
+    firstMethod: distinct(logs.map((l) => l.firstMethod)),
+    era: distinct(logs.map((l) => l.era)),
+    initializeMsAfterProbe: maxOf(logs.map((l) => l.initialize?.msAfterProbe ?? null)),
     debugEra: servers.map((x) => x.protocolEra).find((x) => x !== null) ?? null,
     negotiatedProtocolVersion: servers.map((x) => x.negotiatedProtocolVersion).find((x) => x !== null) ?? null,
     connectMs: servers.length ? Math.max(...servers.map((x) => x.connectMs ?? 0)) : null,
@@ -58,4 +80,31 @@ export function compareRow(spec: { label: string; name: string }, s: AssembledSe
     malformed: s.health.malformedCount,
     error: null,
   };
+}
+
+/**
+ * `K=V` pairs in name order; null when the configuration set none. CLAUDE_CONFIG_DIR says where the
+ * run wrote, not what it measured (and the runs dir holds its own copy), so it is left out.
+ */
+export function envText(env: Record<string, string>): string | null {
+  const keys = Object.keys(env)
+    .filter((k) => k !== "CLAUDE_CONFIG_DIR")
+    .sort();
+  return keys.length ? keys.map((k) => `${k}=${env[k]}`).join(" ") : null;
+}
+
+function maxOf(vals: Array<number | null>): number | null {
+  const nums = vals.filter((v): v is number => v !== null);
+  return nums.length ? Math.max(...nums) : null;
+}
+
+/**
+ * The answer whose instructions the client took: the DiscoverResult on the modern path, the
+ * initialize result on the legacy one (a dual-era server offers both), of the log's last handshake.
+ */
+function sourceCarrier(log: RpcResult): RpcResult["instructions"][number] | null {
+  const last = Math.max(0, ...log.instructions.map((c) => c.handshake));
+  const mine = log.instructions.filter((c) => c.handshake === last);
+  const method = log.era === "modern" ? "server/discover" : "initialize";
+  return mine.find((c) => c.method === method) ?? mine[0] ?? null;
 }

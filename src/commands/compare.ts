@@ -1,5 +1,9 @@
 import { COMPARE_COLUMNS } from "../report/compare-columns.js";
-import { applyBaselines, DEFAULT_COLUMNS, groupRows, type CompareRow } from "../analyses/compare.js";
+import { applyBaselines, compareFit, DEFAULT_COLUMNS, groupRows, totalCost, type CompareRow } from "../analyses/compare.js";
+import type { Gathered, RpcEvidence } from "../assemble/evidence.js";
+import { readRpcEvidence } from "../pipeline/evidence.js";
+import { evidenceInput } from "../sources/evidence.js";
+import { compareFitTable, compareResidualsTable } from "../report/compare-fit-tables.js";
 import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
@@ -7,14 +11,15 @@ import { compareChartSpec } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { compareGroupsTable, compareRunsTable } from "../report/compare-tables.js";
+import { compareGroupsTable, compareRunsTable, compareSpreadsTable } from "../report/compare-tables.js";
 import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { readRuns, type RunSpec } from "../pipeline/manifest.js";
+import { runGatherOptions } from "../pipeline/runs-targets.js";
 import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandSpec } from "./registry.js";
-import { compareRow } from "../assemble/compare-row.js";
+import { compareRow, envText } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import { OUTPUT } from "./options.js";
@@ -55,13 +60,29 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const inputs: InputFile[][] = [];
   const warnings: string[] = [];
   const rows: CompareRow[] = [];
+  const alongside: Health[] = [];
   for (const spec of specs) {
+    if (spec.failed) {
+      warnings.push(`${spec.name} (${spec.from}): ${spec.failed}`);
+      rows.push({ ...emptyRow(spec), error: spec.failed });
+      continue;
+    }
     try {
-      const s = assembleSession(await gatherSession(spec.session, runOptions(spec, opts)), { probe, wrapperTokens: null });
+      const ev = await gatherSession(spec.session, runGatherOptions(opts, spec));
+      const more = await readOtherLogs(spec);
+      // Every server's tools/list counts for the tool annotations, not only the first log's.
+      if (ev.rpc && more.length)
+        ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [...ev.rpc.result.tools, ...more.flatMap((m) => m.result.tools)] } };
+      const s = assembleSession(ev, { probe, wrapperTokens: null });
       healths.push(s.health);
-      inputs.push(s.inputs);
+      alongside.push(...more.map((m) => m.health));
+      inputs.push(
+        s.inputs,
+        more.map((m) => m.input),
+      );
       warnings.push(...s.warnings.map((w) => `${spec.name}: ${w}`));
-      rows.push(compareRow(spec, s));
+      const logs = [...(s.rpc ? [s.rpc.result] : []), ...more.map((m) => m.result.rpc)];
+      rows.push(compareRow(spec, s, logs));
     } catch (e) {
       // One broken run must not hide the others: it gets a row with its error.
       const msg = (e as Error).message.split("\n")[0]!;
@@ -70,13 +91,18 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     }
   }
   // Each run's health is already its document's; merging them whole keeps their shares.
-  const health = documentHealth(healths.map((h) => ({ health: h, share: "whole" })));
+  const health = documentHealth([
+    ...healths.map((h) => ({ health: h, share: "whole" as const })),
+    ...alongside.map((h) => ({ health: h, share: "bad-lines" as const })),
+  ]);
   const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
     throw new UsageError(
       `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,
     );
   const groups = groupRows(rows);
+  const fit = compareFit(rows);
+  const cost = totalCost(rows);
   const files: OutputFile[] = [];
   if (opts.chart) {
     const dirs = protectedDirs(
@@ -96,7 +122,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     inputs: envelopeInputs(...inputs),
     health,
     ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
-    data: { baseline, runs: rows, groups },
+    data: { baseline, runs: rows, groups, totalCostUsd: cost, fit },
     files,
     document: {
       title: `Comparison — ${manifest}`,
@@ -104,8 +130,16 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
         ["runs", rows.length, "int"],
         ["configurations", groups.length, "int"],
         ["baseline", baseline ?? "none (--baseline LABEL)"],
+        ["cost (all runs)", cost, "usd"],
       ],
-      tables: [compareRunsTable(rows, columns), compareGroupsTable(groups, baseline), healthTable(health)],
+      tables: [
+        compareRunsTable(rows, columns),
+        compareGroupsTable(groups, baseline),
+        ...(groups.some((g) => g.runs > 1) ? [compareSpreadsTable(groups)] : []),
+        // Two numbers need two sizes of one script at least; below that there is nothing to show.
+        ...(fit.scripts.some((f) => f.wrapperFrom !== null) ? [compareFitTable(fit), compareResidualsTable(fit)] : []),
+        healthTable(health),
+      ],
       charts: [
         { title: `First-request tokens per run — ${manifest}`, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`) },
       ],
@@ -125,19 +159,14 @@ function pickColumns(arg: string | undefined): Array<keyof CompareRow> {
   return keys as Array<keyof CompareRow>;
 }
 
-/** A run's own files replace the command line's: each run is read as if given alone. */
-function runOptions(spec: RunSpec, opts: CompareOptions): CommonOptions {
-  return {
-    ...opts,
-    claudeDir: spec.claudeDir ? [spec.claudeDir] : opts.claudeDir,
-    debugFile: spec.debugFile,
-    rpcLog: spec.rpcLog,
-    streamJson: spec.streamJson,
-    baseline: undefined,
-  };
-}
-
 function emptyRow(spec: RunSpec): CompareRow {
   const row = Object.fromEntries(Object.keys(COMPARE_COLUMNS).map((k) => [k, null])) as unknown as CompareRow;
-  return { ...row, label: spec.label, run: spec.name, requests: 0, toolResults: 0, malformed: 0, error: null };
+  return { ...row, label: spec.label, run: spec.name, env: envText(spec.env), requests: 0, toolResults: 0, malformed: 0, error: null };
+}
+
+/** The message logs of a run's other servers (the first is read with the session). */
+async function readOtherLogs(spec: RunSpec): Promise<Array<Gathered<RpcEvidence>>> {
+  const out: Array<Gathered<RpcEvidence>> = [];
+  for (const path of spec.rpcLogs.filter((p) => p !== spec.rpcLog)) out.push(await readRpcEvidence(evidenceInput(path, "rpc-log")));
+  return out;
 }

@@ -2,8 +2,11 @@ import type { Options } from "yargs";
 import { documentHealth } from "../records/health.js";
 import { assembleToolOutputs, type AssembledOutputs } from "../assemble/outputs.js";
 import { gatherOutputs } from "../pipeline/gather.js";
-import { gatherTools } from "../pipeline/gather-tools.js";
-import { staircaseRows } from "../analyses/staircase.js";
+import { gatherTools, type GatheredTools } from "../pipeline/gather-tools.js";
+import type { ToolMeta } from "../records/tools-list.js";
+import { firstRequestDrift, staircaseRows, type StaircaseRow, type StaircaseRun } from "../analyses/staircase.js";
+import { envText } from "../assemble/compare-row.js";
+import { expandRunsDirs, isRunsDir, runGatherOptions } from "../pipeline/runs-targets.js";
 import { staircaseChartSpec } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
@@ -15,7 +18,7 @@ import type { CommonOptions } from "./common.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import { progressReporter } from "./progress.js";
 import { evidenceInput } from "../sources/evidence.js";
-import { annotationsTable, readsTable, resultsTable, savedTable, staircaseTable } from "../report/outputs-tables.js";
+import { annotationsTable, failedRunsTable, readsTable, resultsTable, savedTable, staircaseTable } from "../report/outputs-tables.js";
 import type { CommandSpec } from "./registry.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
@@ -39,13 +42,41 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     evidenceInput(opts.debugFile, "debug-log");
   }
   const side = await gatherTools(opts);
+  const items = opts.staircase ? await expandRunsDirs(list) : list.map((target) => ({ target, spec: null }));
+  if (!opts.staircase)
+    for (const t of list) if (t && isRunsDir(t)) throw new UsageError(`${t} is a runs dir; use outputs --staircase ${t} (one row per run)`);
   const loaded: AssembledOutputs[] = [];
-  for (const t of list)
-    loaded.push(
-      assembleToolOutputs(await gatherOutputs(t, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), side.tools),
-    );
-  const health = documentHealth([...side.parts, ...loaded.flatMap((l) => l.parts)]);
-  const warnings = [...side.warnings, ...loaded.flatMap((l) => l.warnings)];
+  const runs: Array<Required<Omit<StaircaseRun, "rows">>> = [];
+  const failed: Array<{ run: string; label: string; error: string }> = [];
+  const parts = [...side.parts];
+  const sideInputs = [...side.inputs];
+  const sideWarnings = [...side.warnings];
+  for (const { target, spec } of items) {
+    if (spec?.failed) {
+      failed.push({ run: spec.name, label: spec.label, error: spec.failed });
+      continue;
+    }
+    try {
+      const o = spec ? runGatherOptions(opts, spec) : opts;
+      // A run's tool annotations are in its own servers' logs.
+      const tools = spec ? await gatherRunTools(spec.rpcLogs) : side;
+      if (spec) {
+        parts.push(...tools.parts);
+        sideInputs.push(...tools.inputs);
+      }
+      const ev = await gatherOutputs(target, { ...o, progress: progressReporter(opts.stderr, opts.stderrIsTTY) });
+      const a = assembleToolOutputs(ev, tools.tools);
+      loaded.push(spec ? { ...a, run: spec.name, warnings: a.warnings.map((w) => `${spec.name}: ${w}`) } : a);
+      const first = ev.transcripts.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null;
+      runs.push({ run: spec?.name ?? a.run, label: spec?.label ?? null, env: spec ? envText(spec.env) : null, firstRequestTokens: first });
+    } catch (e) {
+      // Only runs of a runs dir are reported and passed over; a target named outright fails as before.
+      if (!spec) throw e;
+      failed.push({ run: spec.name, label: spec.label, error: (e as Error).message.split("\n")[0]! });
+    }
+  }
+  const health = documentHealth([...parts, ...loaded.flatMap((l) => l.parts)]);
+  const warnings = [...sideWarnings, ...loaded.flatMap((l) => l.warnings), ...failed.map((f) => `${f.run}: ${f.error}`)];
   const toolResults = loaded.flatMap((l) => l.rows);
   const tables: Table[] = [];
   const files: OutputFile[] = [];
@@ -53,14 +84,18 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const data: Record<string, unknown> = { toolResults };
   if (opts.staircase) {
     const stairs = staircaseRows(
-      loaded.map((l) => ({ run: l.run, rows: l.rows })),
+      loaded.map((l, i) => ({ ...runs[i]!, rows: l.rows })),
       { tool: opts.only },
     );
     data.staircase = stairs;
-    tables.push(staircaseTable(stairs));
+    data.failedRuns = failed;
+    // Only runs with a step in the table: an instructions run's request 1 is another experiment's.
+    const stepped = new Set(stairs.map((r) => r.run));
+    tables.push(staircaseTable(stairs, firstRequestDrift(runs.filter((r) => stepped.has(r.run)))));
+    if (failed.length) tables.push(failedRunsTable(failed));
     const points = stairs
       .filter((r) => r.chars !== null)
-      .map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: `${r.run} ${r.tool}` }));
+      .map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: staircasePointLabel(r) }));
     const title = `Tool output size staircase — ${loaded.length} run(s)`;
     charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
@@ -78,8 +113,9 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   const one = loaded.length === 1 ? loaded[0]! : null;
   return {
     command: "outputs",
-    inputs: envelopeInputs(...loaded.map((l) => l.inputs), side.inputs),
+    inputs: envelopeInputs(...loaded.map((l) => l.inputs), sideInputs),
     health,
+    ...(failed.length ? { failure: `${failed.length} of ${items.length} run(s) could not be read (see the warnings)` } : {}),
     data,
     files,
     document: {
@@ -104,6 +140,25 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };
+}
+
+/** A chart point names the configuration and its variables when the run has them, else the run and tool. */
+function staircasePointLabel(r: StaircaseRow): string {
+  return r.label !== null ? [r.label, r.env].filter(Boolean).join(" ") : `${r.run} ${r.tool}`;
+}
+
+/** Tool definitions from each of a run's message logs. */
+async function gatherRunTools(logs: string[]): Promise<GatheredTools> {
+  const out: GatheredTools = { tools: null, inputs: [], parts: [], warnings: [] };
+  const all = new Map<string, ToolMeta>();
+  for (const rpcLog of logs) {
+    const g = await gatherTools({ rpcLog });
+    out.inputs.push(...g.inputs);
+    out.parts.push(...g.parts);
+    for (const [k, v] of g.tools ?? []) if (!all.has(k)) all.set(k, v);
+  }
+  if (logs.length) out.tools = all;
+  return out;
 }
 
 /** `--tools FILE`, shared with report. */
@@ -131,11 +186,17 @@ export const outputsCommand: CommandSpec = {
       "the size staircase of many runs, as a markdown table",
     ],
     [
+      "ccforensics outputs --staircase samples/outputs/staircase-runs --format markdown",
+      "a runs dir (ccforensics run --out): each run from its own folder, with its label and environment",
+    ],
+    [
       "ccforensics outputs --staircase samples/outputs/staircase/claude/projects/*/*.jsonl --chart staircase.svg",
       "the same, drawn: size against Δ tokens by check",
     ],
   ],
-  positionals: { targets: { describe: "session ids or prefixes, transcript paths, or - for stdin", array: true } },
+  positionals: {
+    targets: { describe: "session ids or prefixes, transcript paths, - for stdin; with --staircase also runs dirs", array: true },
+  },
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
     tools: TOOLS_OPTION,

@@ -129,6 +129,10 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     else if (done.json.exitCode !== 0)
       warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
     if (!done.json.session) warnings.push(`${p.folder}: no session id in ${RUN_FILES.streamJson} (no init or result event)`);
+    else if (!done.json.claudeDir)
+      warnings.push(
+        `${p.folder}: the transcript of session ${done.json.session} was not found under ${p.claudeDir ?? "~/.claude or ~/.config/claude"}; the run folder holds no copy, so compare cannot read it`,
+      );
   }
   if (dryRun && existing.length)
     warnings.push(

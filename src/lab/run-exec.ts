@@ -8,6 +8,7 @@ import type { Health } from "../records/health.js";
 import { readHeadlessRun } from "../pipeline/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { RUN_FILES, type PlannedRun } from "./run-plan.js";
+import { copySessionTree, RUN_CLAUDE_DIR } from "./run-copy.js";
 
 /**
  * `run.json`, one per run folder: what `ccforensics compare <runs-dir>` reads. Paths are relative to
@@ -16,6 +17,7 @@ import { RUN_FILES, type PlannedRun } from "./run-plan.js";
 export interface RunJson {
   label: string;
   session: string | null;
+  /** `claude`: the copy of the session's transcripts, subagents and tool results inside the run folder. */
   claudeDir?: string;
   debugFile?: string;
   /** The first server's log: what `compare` reads. */
@@ -39,6 +41,9 @@ export interface RunJson {
   envInherited: Record<string, string>;
   claudeVersion: string | null;
   model: string | null;
+  /** The config dir the session was copied from, and the files copied (relative to the run folder). */
+  sourceClaudeDir?: string;
+  copied?: string[];
 }
 
 export interface ExecutedRun {
@@ -57,7 +62,7 @@ export interface ExecOptions {
 /**
  * Runs one planned `claude -p` in a fresh empty directory (outside any project, so no CLAUDE.md or
  * git repo of ours leaks into its context), stdout and stderr straight into the run folder, then
- * reads the session id from the stream and writes run.json.
+ * reads the session id from the stream, copies the session's files into the folder and writes run.json.
  */
 export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<ExecutedRun> {
   mkdirSync(p.dir, { recursive: true });
@@ -83,10 +88,13 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
   const input: InputFile = { path: streamPath, kind: "stream-json", bytes: 0, sha256: "" };
   const { result: run, health } = await readHeadlessRun(input);
   const has = (f: string) => existsSync(join(p.dir, f));
+  const session = headlessSessionId(run);
+  const env = { ...p.childEnv, ...(p.claudeDir ? { CLAUDE_CONFIG_DIR: p.claudeDir } : {}) };
+  const copied = session ? await copySessionTree(session, p.dir, { env, cwd: p.dir }) : null;
   const json: RunJson = {
     label: p.label,
-    session: headlessSessionId(run),
-    ...(p.claudeDir ? { claudeDir: p.claudeDir } : {}),
+    session,
+    ...(copied ? { claudeDir: RUN_CLAUDE_DIR } : {}),
     ...(has(RUN_FILES.debugFile) ? { debugFile: RUN_FILES.debugFile } : {}),
     ...(p.servers[0] && has(p.servers[0].rpcLog) ? { rpcLog: p.servers[0].rpcLog } : {}),
     streamJson: RUN_FILES.streamJson,
@@ -106,6 +114,7 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
     envInherited: p.envInherited,
     claudeVersion: run.init?.version ?? null,
     model: run.init?.model ?? null,
+    ...(copied ? { sourceClaudeDir: copied.from, copied: copied.files } : {}),
   };
   writeFileSync(join(p.dir, RUN_FILES.runJson), `${JSON.stringify(json, null, 2)}\n`);
   return { json, run, health, input };

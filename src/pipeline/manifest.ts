@@ -16,13 +16,19 @@ export interface RunSpec {
   debugFile?: string;
   rpcLog?: string;
   streamJson?: string;
+  /** Every server's message log (run.json `rpcLogs`, else `rpcLog`), in `mcpServers` order. */
+  rpcLogs: string[];
+  /** The variables the configuration set (run.json `env`). */
+  env: Record<string, string>;
   /** true: this run is a baseline; a string: the label this run is measured against. */
   baseline?: boolean | string;
+  /** Why the run has nothing to read (`"session": null`: claude failed before a session existed). */
+  failed?: string;
   /** Where it was declared, for messages. */
   from: string;
 }
 
-const KEYS = new Set(["label", "session", "claudeDir", "debugFile", "rpcLog", "streamJson", "baseline"]);
+const KEYS = new Set(["label", "session", "claudeDir", "debugFile", "rpcLog", "rpcLogs", "streamJson", "baseline", "env"]);
 const PATH_KEYS = ["claudeDir", "debugFile", "rpcLog", "streamJson"] as const;
 
 /** A manifest file (a JSON array of runs) or a runs dir (one folder per run, each with run.json). */
@@ -63,9 +69,11 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
   for (const k of Object.keys(v))
     if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
   if (typeof v.label !== "string" || v.label === "") throw new UsageError(`${from}: "label" must be a non-empty string`);
+  const env = envOf(v.env, from);
+  if (v.session === null) return { label: v.label, name, session: "", rpcLogs: [], env, failed: failure(v), from };
   if (typeof v.session !== "string" || v.session === "")
-    throw new UsageError(`${from}: "session" must be a session id or a transcript path`);
-  const spec: RunSpec = { label: v.label, name, session: v.session, from };
+    throw new UsageError(`${from}: "session" must be a session id or a transcript path (or null for a run that failed)`);
+  const spec: RunSpec = { label: v.label, name, session: v.session, rpcLogs: [], env, from };
   // A session that names an existing file (relative to the manifest) is a transcript path.
   const asPath = resolve(base, v.session);
   if (/[\\/]|\.jsonl$/.test(v.session) || pathExists(asPath)) spec.session = asPath;
@@ -77,7 +85,33 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
     if (typeof p !== "string") throw new UsageError(`${from}: "${k}" must be a path`);
     spec[k] = resolve(base, p);
   }
+  // run.json has them by server name; a hand-written manifest may list them.
+  const listed = Array.isArray(v.rpcLogs) ? v.rpcLogs : isObject(v.rpcLogs) ? Object.values(v.rpcLogs) : [];
+  if (listed.some((p) => typeof p !== "string")) throw new UsageError(`${from}: "rpcLogs" must name paths`);
+  const logs = listed as string[];
+  spec.rpcLogs = logs.length ? logs.map((p) => resolve(base, p)) : spec.rpcLog ? [spec.rpcLog] : [];
+  if (spec.rpcLog && !spec.rpcLogs.includes(spec.rpcLog)) spec.rpcLogs.unshift(spec.rpcLog);
   return spec;
+}
+
+function envOf(v: unknown, from: string): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isObject(v) || Object.values(v).some((x) => typeof x !== "string"))
+    throw new UsageError(`${from}: "env" must be an object of strings`);
+  return v as Record<string, string>;
+}
+
+/** What run.json says of a run with no session: its exit, signal or timeout, and where claude's stderr went. */
+function failure(v: JsonObject): string {
+  const how =
+    v.timedOut === true
+      ? "stopped by --timeout-ms"
+      : typeof v.signal === "string"
+        ? `claude killed by ${v.signal}`
+        : typeof v.exitCode === "number"
+          ? `claude exited ${v.exitCode}`
+          : "claude gave no session id";
+  return `no session: ${how}${typeof v.stderr === "string" ? ` (see ${v.stderr})` : ""}`;
 }
 
 /** Keys `ccforensics run` adds to run.json beside the manifest keys; read and ignored here. */
@@ -92,12 +126,12 @@ const RUN_JSON_EXTRAS = new Set([
   "mcpConfig",
   "cwd",
   "command",
-  "env",
   "envRemoved",
   "envInherited",
   "claudeVersion",
   "model",
-  "rpcLogs",
+  "copied",
+  "sourceClaudeDir",
 ]);
 
 /** Streams a JSON array's items (or a file's top-level values) without holding the document as text. */

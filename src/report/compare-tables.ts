@@ -1,19 +1,26 @@
 import type { CompareGroup, CompareRow } from "../analyses/compare.js";
 import { COMPARE_COLUMNS } from "./compare-columns.js";
-import { col, type Table } from "./model.js";
+import { col, type ColumnKind, type Table } from "./model.js";
 
 const KEY_COLUMNS = new Set<string>(["label", "run", "firstRequestTokens", "deltaVsBaseline"]);
 
 /** One row per run, in the columns `--columns` chose. */
-export function compareRunsTable(rows: CompareRow[], columns: Array<keyof CompareRow>): Table {
+export function compareRunsTable(rows: CompareRow[], chosen: Array<keyof CompareRow>): Table {
   const notes = ["Δ vs baseline = this run's first request − the mean first request of the baseline label's runs"];
-  if (rows.some((r) => r.error)) notes.push("runs with an error could not be read; see the error column (--columns …,error) and stderr");
+  const failed = rows.some((r) => r.error);
+  // A run that could not be read must say why in the table itself, whatever columns were chosen.
+  const columns: Array<keyof CompareRow> = failed && !chosen.includes("error") ? [...chosen, "error"] : chosen;
+  if (failed) notes.push("runs with an error could not be read: the error column says why, stderr has the details");
+  if (rows.some((r) => r.instructionsRequest !== null && r.instructionsRequest > 1))
+    notes.push(
+      "instr. request > 1: the instructions arrived after request 1 (a late server), so request 1's Δ does not measure them and tokens/char is left blank",
+    );
   return {
     id: "runs",
     title: "Runs",
     // The first chosen column is kept too, so a `--columns` list without the usual keys still has a row label.
     columns: columns.map((k, i) =>
-      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: i === 0 || KEY_COLUMNS.has(k) ? 1 : 2 }),
+      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: i === 0 || KEY_COLUMNS.has(k) || k === "error" ? 1 : 2 }),
     ),
     rows: rows.map((r) => ({ ...r })),
     notes,
@@ -40,6 +47,51 @@ export function compareGroupsTable(groups: CompareGroup[], baseline: string | nu
       col("costUsd", "cost (sum)", "usd", { priority: 3 }),
     ],
     rows: groups.map((g) => ({ ...g })),
-    notes: [`largest spread between repeats of one label: ${Math.max(0, ...groups.map((g) => g.spread ?? 0))} tokens`],
+    notes: [
+      `largest spread between repeats of one label: ${Math.max(0, ...groups.map((g) => g.spread ?? 0))} tokens`,
+      ...driftNotes(groups),
+    ],
   };
+}
+
+/** Request 1 should not move between repeats of one configuration; say where it did, by how much. */
+function driftNotes(groups: CompareGroup[]): string[] {
+  const moved = groups.filter((g) => g.drift);
+  if (!moved.length) return [];
+  const n = (x: number | null) => (x === null ? "?" : x.toLocaleString("en-US"));
+  return [
+    `request 1 drifted between repeats (nothing in the configuration changed): ${moved
+      .map((g) => `${g.label} ${n(g.firstRequestMin)}–${n(g.firstRequestMax)} (${n(g.spread)})`)
+      .join("; ")}`,
+  ];
+}
+
+/**
+ * max − min between repeats for every numeric column that varies in some label: the seed's "each pair
+ * matched within 8 tokens", for every figure and not only request 1.
+ */
+export function compareSpreadsTable(groups: CompareGroup[]): Table {
+  const keys = [...new Set(groups.flatMap((g) => Object.keys(g.spreads)))].filter(
+    (k) => k in COMPARE_COLUMNS && groups.some((g) => g.runs > 1 && (g.spreads[k] ?? 0) !== 0),
+  ) as Array<keyof CompareRow>;
+  return {
+    id: "spreads",
+    title: "Spread between repeats (max − min)",
+    columns: [
+      col("label", "label", "id", { priority: 1 }),
+      col("runs", "runs", "int", { priority: 1 }),
+      ...keys.map((k) => col(k, COMPARE_COLUMNS[k][0], spreadKind(COMPARE_COLUMNS[k][1]), { priority: 2 })),
+    ],
+    rows: groups.map((g) => ({ label: g.label, runs: g.runs, ...Object.fromEntries(keys.map((k) => [k, g.spreads[k] ?? null])) })),
+    notes: [
+      keys.length
+        ? "columns where some label's repeats differ; blank: a repeat lacks the value"
+        : "every numeric column agrees between the repeats of each label",
+    ],
+  };
+}
+
+/** A spread is a size, never signed: a `signed` column's spread reads as a plain count. */
+function spreadKind(kind: ColumnKind): ColumnKind {
+  return kind === "signed" ? "int" : kind;
 }

@@ -204,13 +204,43 @@ export const STAIRCASE_COLUMNS = [
   col("run", "run", "id", { priority: 1 }),
 ];
 
-/** The size staircase: rows already sorted by size. */
-export function staircaseTable(rows: StaircaseRow[]): Table {
+/** Shown when the runs came from a runs dir: which configuration, with which variables. */
+const RUN_COLUMNS = [col("label", "label", "id", { priority: 1 }), col("env", "environment", "text", { priority: 1 })];
+
+/** The size staircase: rows already sorted by size; `drift` is request 1 where the runs disagree on it. */
+export function staircaseTable(rows: StaircaseRow[], drift: Array<{ tokens: number; runs: string[] }> = []): Table {
+  const labelled = rows.some((r) => r.label !== null);
+  const notes = ["Δ tokens: growth of the request that first carried the result (tool call included); tok/char = Δ tokens / size"];
+  if (drift.length && rows.length) {
+    const n = (x: number) => x.toLocaleString("en-US");
+    const [most, ...rest] = drift;
+    const others =
+      rest.length <= 3
+        ? rest.map((d) => `${n(d.tokens)} in ${d.runs.join(", ")}`).join("; ")
+        : `${rest.length} other values from ${n(Math.min(...rest.map((d) => d.tokens)))} to ${n(Math.max(...rest.map((d) => d.tokens)))}`;
+    notes.push(
+      `request 1 is not the same in every run: ${n(most!.tokens)} in ${most!.runs.length} run(s); ${others} (compare Δ tokens within a run, not request 1 across runs)`,
+    );
+  }
   return {
     id: "staircase",
     title: "Size staircase",
-    columns: STAIRCASE_COLUMNS,
+    columns: labelled ? [...RUN_COLUMNS, ...STAIRCASE_COLUMNS] : STAIRCASE_COLUMNS,
     rows: rows.map((r) => ({ ...r, followUpReads: r.followUpReads || null })),
-    notes: ["Δ tokens: growth of the request that first carried the result (tool call included); tok/char = Δ tokens / size"],
+    notes,
+  };
+}
+
+/** Runs of a runs dir with nothing to read: a claude that failed, a transcript that is not there. */
+export function failedRunsTable(rows: Array<{ run: string; label: string; error: string }>): Table {
+  return {
+    id: "failedRuns",
+    title: "Runs not read",
+    columns: [
+      col("run", "run", "id", { priority: 1 }),
+      col("label", "label", "id", { priority: 2 }),
+      col("error", "error", "text", { priority: 1 }),
+    ],
+    rows: rows.map((r) => ({ ...r })),
   };
 }

@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
-import { listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
+import { listOrphanSessions, listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
 import { skip, statPath } from "./guard.js";
 
@@ -19,13 +19,17 @@ export interface Picked {
  * so once a file's mtime is older than the best time found no later file can beat it.
  */
 export function newestSession(dirs: string[], filter: SessionFilter): Picked | undefined {
-  const files = listSessionFiles(dirs).map((f) => ({ f, mtime: mtimeOf(f.path) }));
+  // An orphan session (subagents, no main file) is ranked and glanced at through one of its subagent files.
+  const files = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)].flatMap((f) => {
+    const path = f.mainMissing ? orphanStandIn(f) : f.path;
+    return path === undefined ? [] : [{ f, path, mtime: mtimeOf(path) }];
+  });
   files.sort((a, b) => b.mtime - a.mtime || a.f.id.localeCompare(b.f.id));
   let best: Picked | undefined;
   let bestMs = -Infinity;
-  for (const { f, mtime } of files) {
+  for (const { f, path, mtime } of files) {
     if (mtime < bestMs) break;
-    const g = safeGlance(f.path);
+    const g = safeGlance(path);
     if (!g || !matches(filter, f, g)) continue;
     const ms = g.last !== null ? Date.parse(g.last) : g.mtimeMs;
     if (ms > bestMs || (ms === bestMs && best !== undefined && f.id < best.file.id)) {

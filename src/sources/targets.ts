@@ -48,7 +48,10 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
   if (target === undefined && opts.stdinIsTTY === true) {
     const picked = newestSession(dirs, filter);
     if (!picked) throw noSessionError(dirs, filter);
-    return { ...(await fromPath(picked.file.id, picked.file.path, opts, dirs)), picked };
+    const from = picked.file.mainMissing
+      ? fromOrphan(picked.file.id, picked.file, opts, dirs)
+      : fromPath(picked.file.id, picked.file.path, opts, dirs);
+    return { ...(await from), picked };
   }
   const given = target === undefined || target === "-" ? "stdin" : pathExists(target) ? "a transcript path" : undefined;
   if (given && filtering(filter)) {

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, runCli, sample } from "../helpers.js";
 
@@ -189,6 +190,20 @@ test("orphan folder: the id (or a prefix) is looked up, requests and report read
   assert.equal(rep.summary.requestsAllChains, 3);
   assert.equal(rep.summary.firstLastChain, "a0c0ffe");
   assert.match(rep.summary.toolResultsDir, /c4a1c4a1-0000-4000-8000-000000000003[\\/]tool-results$/);
+});
+
+test("orphan folder: with no target at a terminal it can be the newest session, ranked by its subagent file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-orphan-newest-"));
+  const proj = join(dir, "projects", "-home-dev-ledger");
+  mkdirSync(proj, { recursive: true });
+  cpSync(file(ORPHAN), join(proj, ORPHAN), { recursive: true });
+  const r = await runCli(["requests", "--claude-dir", dir, "--json"], { tty: { stdin: true } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`newest session: ${ORPHAN}`));
+  assert.deepEqual(
+    parseEnvelope(r, "requests").totals.map((t: any) => [t.chain, t.requests]),
+    [["a0c0ffe", 3]],
+  );
 });
 
 test("orphan folder: report labels its first and last request with the chain, not the main chain", async () => {

@@ -9,10 +9,12 @@ import { join } from "node:path";
  * handshake is "failed" and the others go on. It cuts each server's instructions at 2,048 chars (or
  * CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH) with the 13-char marker and answers BEGIN=… END=… LAST=…
  * from what it kept (one `name: …` part per server when there are several). A prompt "Call
- * mcp__<server>__<tool> once with chars=N" makes it call that tool; a text result over 50,000 chars
- * (unless the tool declares a larger maxResultSizeChars) is replaced by a <persisted-output> stub, as
- * Claude Code's size check does, and the answer is END=<end marker or NOMARKER> CHARS=<text chars>
- * [IMAGES=<bytes>]. With CLAUDE_CONFIG_DIR set it writes a transcript there (user prompt, the
+ * mcp__<server>__<tool> once with chars=N" makes it call that tool. As seed 003 measured: a result
+ * over 2 × MAX_MCP_OUTPUT_TOKENS chars (default 25,000; never for a tool that declares
+ * maxResultSizeChars) gets a count_tokens line in the debug log, and over the limit at 2.6 chars a
+ * token the token check's error with a saved .txt; else one over 50,000 chars (or the declared size)
+ * a <persisted-output> stub with a saved .json, as the size check does. The answer is
+ * END=<end marker or NOMARKER> CHARS=<text chars> [IMAGES=<bytes>]. With CLAUDE_CONFIG_DIR set it writes a transcript there (user prompt, the
  * mcp_instructions_delta attachment, requests with usage, tool_use/tool_result), as `compare` reads.
  * It writes a debug file and prints an init and a result event. FAKE_EXIT sets its exit code;
  * FAKE_FAIL=1 fails before any session exists (no stdout, exit 1), as a claude that cannot start.
@@ -125,17 +127,30 @@ if (call) {
   const content = res.result?.content ?? [];
   const text = content.filter((c) => c.type === "text").map((c) => c.text).join("");
   const images = content.filter((c) => c.type === "image").map((c) => Buffer.from(c.data, "base64").length);
-  const cap = Math.max(50000, def?._meta?.["anthropic/maxResultSizeChars"] ?? 0);
-  let seen = text;
-  if (res.error) seen = "Error: " + res.error.message;
-  else if (text.length > cap) {
-    const json = JSON.stringify(content, null, 2);
-    const dir = join(process.env.CLAUDE_CONFIG_DIR || "/nonexistent-fake-home", "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"), session, "tool-results");
+  const declared = def?._meta?.["anthropic/maxResultSizeChars"];
+  const cap = Math.max(50000, declared ?? 0);
+  const maxTokens = /^\d+$/.test(process.env.MAX_MCP_OUTPUT_TOKENS || "") ? Number(process.env.MAX_MCP_OUTPUT_TOKENS) : 25000;
+  const dir = join(process.env.CLAUDE_CONFIG_DIR || "/nonexistent-fake-home", "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"), session, "tool-results");
+  const save = (name, body) => {
     if (process.env.CLAUDE_CONFIG_DIR) {
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, id + ".json"), json);
+      writeFileSync(join(dir, name), body);
     }
-    seen = "<persisted-output>\nOutput too large (" + (json.length / 1024).toFixed(1) + "KB). Full output saved to: " + join(dir, id + ".json") + "\n\nPreview (first 2KB):\n" + json.slice(0, 2048) + "\n...\n</persisted-output>";
+    log("Persisted tool result to " + join(dir, name) + " (" + (body.length / 1024).toFixed(1) + "KB)");
+    return join(dir, name);
+  };
+  // The token check counts only results long in chars (seed 003: 2 × the limit), and not an annotated tool's.
+  const counted = !res.error && declared === undefined && text.length > 2 * maxTokens;
+  if (counted) log("[API REQUEST] /v1/messages/count_tokens x-client-request-id=" + randomUUID() + " source=sdk");
+  let seen = text;
+  if (res.error) seen = "Error: " + res.error.message;
+  else if (counted && text.length / 2.6 > maxTokens) {
+    const path = save("mcp-" + sname + "-" + tool + "-" + Date.now() + ".txt", text);
+    seen = "Error: result (" + text.length.toLocaleString("en-US") + " characters) exceeds maximum allowed tokens. Output has been saved to " + path + ".\nFormat: Plain text\nUse offset and limit parameters to read specific portions of the file, search within it for specific content, and jq to make structured queries.";
+  } else if (text.length > cap) {
+    const json = JSON.stringify(content, null, 2);
+    const path = save(id + ".json", json);
+    seen = "<persisted-output>\nOutput too large (" + (json.length / 1024).toFixed(1) + "KB). Full output saved to: " + path + "\n\nPreview (first 2KB):\n" + json.slice(0, 2048) + "\n...\n</persisted-output>";
   }
   rec({ type: "user", message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: seen }] }, toolUseResult: content });
   tokens += 40 + Math.round(seen.length / 2.6) + images.length * 100;

@@ -159,7 +159,8 @@ test("run end to end with the fake claude: two servers in order, a crashing and 
 
   const two = JSON.parse(readFileSync(join(out, "two-a", "run.json"), "utf8"));
   assert.deepEqual([two.rpcLog, two.rpcLogs], ["rpc-log-zeta.jsonl", { zeta: "rpc-log-zeta.jsonl", alpha: "rpc-log-alpha.jsonl" }]);
-  assert.equal(two.claudeDir, config);
+  assert.equal(two.claudeDir, "claude", "the session is copied into the run folder");
+  assert.equal(two.sourceClaudeDir, config);
   for (const name of ["zeta", "alpha"]) {
     const r = parseEnvelope(await runCli(["rpc", join(out, "two-a", `rpc-log-${name}.jsonl`), "--json"]), "rpc");
     assert.deepEqual([r.rpc.era, r.rpc.probe.errorCode, r.rpc.initialize.protocolVersion], ["legacy", -32601, "2025-11-25"], name);

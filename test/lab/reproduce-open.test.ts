@@ -1,0 +1,52 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readmeReproductions, reproduce } from "./reproduce-commands.js";
+
+const only: Record<string, string[]> = {
+  "content.json": ["json-24000"],
+  "order-two.json": ["zeta-alpha"],
+  "order-three.json": ["c-a-b"],
+  "per-server-caps.json": ["two-5000"],
+  "negotiation.json": ["legacy-probe-crash"],
+};
+
+test("the open-question matrices as README gives them, with the stand-in claude: each command prints its table", async () => {
+  for (const r of readmeReproductions()) {
+    const name = r.matrix.replace("samples/matrices/", "");
+    // The late-server matrices wait 8 s per run on the stand-in's handshake; their plan is tested by --dry-run.
+    if (!(name in only)) continue;
+    const { run, then } = await reproduce(r, only[name]!);
+    assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+    const [out] = then;
+    assert.equal(out!.code, 0, `${name}: ${out!.stderr}`);
+    const text = out!.stdout;
+    switch (name) {
+      case "content.json":
+        assert.match(text, /^\| json-24000 \| — \| 24,000 \|/m);
+        break;
+      case "order-two.json":
+        assert.match(
+          text,
+          /^\| zeta-alpha \| zeta-alpha-a \| zeta, alpha \| 2,000 \| zeta: BEGIN=\S+ END=\S+ LAST=763 \\\| alpha: BEGIN=/m,
+        );
+        break;
+      case "order-three.json":
+        assert.match(text, /^\| c-a-b \| c-a-b-a \| charlie, alpha, bravo \| legacy \|/m);
+        break;
+      case "per-server-caps.json":
+        assert.match(
+          text,
+          /^\| two-5000 \| two-5000-a \| — \| alpha, bravo \| 4,122 \| 4,096 \| 10,000 \| yes \|/m,
+          "each server cut at its own 2,048",
+        );
+        break;
+      case "negotiation.json":
+        assert.match(
+          text,
+          /^\| legacy-probe-crash \| legacy-probe-crash-a \| — \| server\/discover \| unknown \|.*\| BEGIN=NONE END=NONE LAST=NONE \|/m,
+          "the crashed server is never connected",
+        );
+        break;
+    }
+  }
+});
