@@ -4,7 +4,7 @@ import type { ToolMeta } from "../records/tools-list.js";
 import type { OutputsCollected, ResultSeen, ToolUseSeen } from "./outputs.js";
 import { NameMatcher } from "./name-matcher.js";
 import { matchAnnotation, matchDebug, type DebugFacts } from "./outputs-evidence.js";
-import type { RequestRow } from "./requests.js";
+import type { Compaction, RequestRow } from "./requests.js";
 
 /** A later tool call that names a result's saved file (FORMATS.md 6.3 `followUpReads`). */
 export interface FollowUpRead {
@@ -75,6 +75,10 @@ export interface ToolResultRow {
   requestTotalTokens: number | null;
   /** Tool results the carrying request brought in: above 1 its delta is shared. */
   resultsInRequest: number | null;
+  /** The carrying request follows a compaction: its growth is a reset, so `deltaTokens` and `tokensPerChar` are null. */
+  afterCompaction: boolean;
+  /** That compaction; a boundary after this result's line means the result went into the summary, not into a request as such. */
+  compaction: Compaction | null;
   /** deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. */
   tokensPerChar: number | null;
   /** Total input of the last request of this chain (the write-up's "final request"). */
@@ -169,7 +173,9 @@ function baseRow(
   const sizeBytes = saved?.bytes ?? null;
   const dbg = matchDebug(ev.debug, msg.savedPath, ms(use?.timestamp), ms(r.timestamp));
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
-  const delta = req?.deltaTokens ?? null;
+  // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
+  const compaction = req?.afterCompaction ? req.compaction : null;
+  const delta = compaction === null ? (req?.deltaTokens ?? null) : null;
   return {
     toolUseId: r.toolUseId,
     tool: name,
@@ -215,7 +221,9 @@ function baseRow(
     savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
     requestTotalTokens: req?.totalInputTokens ?? null,
-    resultsInRequest: req ? req.added.toolResults : null,
+    resultsInRequest: req && compaction === null ? req.added.toolResults : null,
+    afterCompaction: compaction !== null,
+    compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
     lastRequestTokens: req?.lastTotal ?? null,
     countTokensConsulted: dbg.countTokensRequests === null ? null : dbg.countTokensRequests > 0,
