@@ -256,23 +256,25 @@ function formatFromName(path: string): "json" | "text" {
 type Carried = (RequestRow & { lastTotal: number | null }) | undefined;
 
 /**
- * The request that first carried a result: the first new request of the same file after the result's
- * line (a result between two fragments of one response goes to the next response, as in requests).
+ * The request that first carried a result: the first new request of the same chain in the same file after
+ * the result's line (a result between two fragments of one response goes to the next response, as in
+ * requests). By chain too, since one file can hold several chains (a sidechain, another session's records).
  */
-function carrier(requests: RequestRow[]): (r: { file: string; line: number }) => Carried {
+function carrier(requests: RequestRow[]): (r: { file: string; chain: string; line: number }) => Carried {
+  const key = (file: string, chain: string) => `${chain}\u0000${file}`;
   const byFile = new Map<string, RequestRow[]>();
   const lastTotal = new Map<string, number | null>();
   for (const q of requests) {
-    const l = byFile.get(q.file) ?? [];
+    const l = byFile.get(key(q.file, q.chain)) ?? [];
     l.push(q);
-    byFile.set(q.file, l);
+    byFile.set(key(q.file, q.chain), l);
   }
   for (const l of byFile.values()) {
     l.sort((a, b) => a.line - b.line);
     for (const q of l) lastTotal.set(q.chain, q.totalInputTokens);
   }
   return (r) => {
-    const l = byFile.get(r.file);
+    const l = byFile.get(key(r.file, r.chain));
     if (!l) return undefined;
     let lo = 0;
     let hi = l.length;
