@@ -1,6 +1,6 @@
 import type { Options } from "yargs";
 import { UsageError } from "../errors.js";
-import { FORMATS } from "../render/emit.js";
+import { FORMATS } from "../render/formats.js";
 import type { Argv, CommandSpec } from "./registry.js";
 
 /**
