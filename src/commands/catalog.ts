@@ -12,6 +12,8 @@ const LOADERS: Record<string, () => Promise<CommandSpec>> = {
   requests: async () => (await import("./requests-spec.js")).requestsCommand,
   instructions: async () => (await import("./instructions.js")).instructionsCommand,
   outputs: async () => (await import("./outputs.js")).outputsCommand,
+  servers: async () => (await import("./servers.js")).serversCommand,
+  export: async () => (await import("./export.js")).exportCommand,
   debug: async () => (await import("./debug.js")).debugCommand,
   rpc: async () => (await import("./rpc.js")).rpcCommand,
   report: async () => (await import("./report.js")).reportCommand,
