@@ -245,26 +245,6 @@ const CLIENT_META = {
   "io.modelcontextprotocol/clientCapabilities": { roots: {}, elicitation: {} },
 };
 
-/** What the lab server appends for each received message: `{t, method, id?, _meta?}` (seed 000 lab.js, run 2 on). */
-function labLogLines(t0, { dual, initAfter }) {
-  const out = [];
-  const add = (ms, method, id, meta) => {
-    const o = { t: at(t0, ms), method };
-    if (id !== undefined) o.id = id;
-    if (meta) o._meta = meta;
-    out.push(JSON.stringify(o));
-  };
-  add(0, "server/discover", "server-discover-probe-1", CLIENT_META);
-  if (dual) {
-    add(4, "tools/list", 1, CLIENT_META);
-  } else {
-    add(initAfter, "initialize", 0);
-    add(initAfter + 2, "notifications/initialized");
-    add(initAfter + 4, "tools/list", 1);
-  }
-  return out.join("\n") + "\n";
-}
-
 /**
  * The lab's log as `ccforensics lab instructions --log` writes it now: every message both ways, whole,
  * `{t, dir: "in"|"out", …}`. The probe's -32601 (or a dual-era server's DiscoverResult), initialize's
@@ -423,7 +403,7 @@ function debugFigures(debugText) {
 
 function rpcFigures(rpcText) {
   const all = rpcText.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-  // A log of both directions has the answers too; a received-only one (the demo's) has requests alone.
+  // A log of both directions has the answers too; a received-only one (an older lab's) has requests alone.
   const msgs = all.filter((m) => m.dir !== "out");
   const answer = (id) => all.find((m) => m.dir === "out" && m.id === id);
   const probeMsg = msgs.find((m) => m.method === "server/discover");
@@ -490,7 +470,7 @@ function makeDemo() {
   log.add(at(t0, 12 + 269), 'MCP server "big": ' + capabilities("big", "0.1", false));
   log.add(at(t0, 12 + 269), '[MCP] Server "big" connected with subscribe=false');
   const probeAt = at(t0, 13 + 362);
-  const rpcText = labLogLines(probeAt, { dual: false, initAfter: 37 });
+  const rpcText = labLogBoth(probeAt, { dual: false, initAfter: 37, initText: labSource });
   log.add(at(t0, 13 + 412), 'MCP server "lab": Successfully connected (transport: stdio) in 412ms');
   log.add(at(t0, 13 + 413), 'MCP server "lab": Server instructions truncated from 5000 to 2048 chars');
   log.add(at(t0, 13 + 413), 'MCP server "lab": ' + capabilities("lab", "0.0.1", false));
@@ -591,7 +571,7 @@ function makeDemo() {
   // samples/demo: the lab server's message log, the big server's tools/list response, the stream-json output.
   writeText(join(demoDir, "rpc-log.jsonl"), rpcText);
   // The big server's tools/list response (a stdio tap of it, as for samples/outputs): the lab log records
-  // only what lab received, so without it the checked big results have no annotations to explain them.
+  // only the lab server's messages, so without it the checked big results have no annotations to explain them.
   writeText(join(demoDir, "big-tools-list.json"), json(bigToolsList()));
   const initTools = [...LOADED_TOOLS.map((t) => t[0]), ...DEFERRED_BUILTIN, ...BIG_TOOLS.map((t) => t[0]), ...LAB_TOOLS];
   const firstTs = Date.parse(s.entries.find((e) => e.obj?.type === "user").obj.timestamp);
@@ -677,7 +657,7 @@ function writeDemoDocs(dir, e) {
     `| transcript (${e.lines} lines, ${e.version}, \`${e.model}\`, cwd \`${e.cwd}\`, entrypoint \`${e.entrypoint}\`) | \`${e.transcript}\` |`,
     `| saved outputs | \`${e.toolResults[0].savedFile.path}\`, \`${e.toolResults[1].savedFile.path}\` |`,
     `| debug log (${e.debug.lines} lines, ${e.debug.entries} entries, ${e.debug.continuationLines} continuation lines) | \`${e.debugLog}\` |`,
-    `| lab server message log (${e.rpc.messages} received messages) | \`${e.rpcLog}\` |`,
+    `| lab server message log (${e.rpc.messages} messages, both directions) | \`${e.rpcLog}\` |`,
     `| \`claude -p --output-format stream-json --verbose\` output | \`${e.streamJson}\` |`,
     `| big server's tools/list response | \`${e.toolsList}\` |`,
     ``,
@@ -699,7 +679,7 @@ function writeDemoDocs(dir, e) {
     `|---|---|---|---|---|---|---|---|`,
     ...[big, lab].map((i) => `| ${i.server} | ${fmt(i.sourceChars)} | ${fmt(i.chars)} | ${i.keptChars === null ? "—" : fmt(i.keptChars)} | ${i.truncated ? "yes" : "no"} | ${fmt(i.codePoints)} | ${fmt(i.utf8Bytes)} | ${i.probe.begin ?? "—"} / ${i.probe.end ?? "—"} / ${i.probe.lastMarker ?? "—"} |`),
     ``,
-    `Rendered \`<system-reminder>\` (field \`content\` of the attachment): ${fmt(lab.renderedChars)} chars. CONTRACT: \`keptChars\`/\`sourceChars\` are null for \`big\` (not truncated); \`lab\`'s \`sourceChars\` ${fmt(lab.sourceChars)} comes from the debug line \`Server instructions truncated from 5000 to 2048 chars\`.`,
+    `Rendered \`<system-reminder>\` (field \`content\` of the attachment): ${fmt(lab.renderedChars)} chars. CONTRACT: \`keptChars\`/\`sourceChars\` are null for \`big\` (not truncated); \`lab\`'s \`sourceChars\` ${fmt(lab.sourceChars)} comes from the debug line \`Server instructions truncated from 5000 to 2048 chars\` (the lab log's initialize result has the same ${fmt(e.rpc.sourceInstructionsChars)}-char text; the debug log is preferred when both are given).`,
     ``,
     `## Tool results`,
     ``,
@@ -723,7 +703,7 @@ function writeDemoDocs(dir, e) {
     ``,
     `## Lab server message log`,
     ``,
-    `Methods: ${e.rpc.methods.map((m) => `\`${m}\``).join(" → ")}. First \`${e.rpc.firstMethod}\` (id \`server-discover-probe-1\`, \`_meta\` protocol version 2026-07-28, clientInfo claude-code ${VERSION}); \`initialize\` ${e.rpc.initializeMsAfterProbe} ms later → probe failed (inferred), era ${e.rpc.era}.`,
+    `Written as the lab servers write it (src/lab/rpc-log.ts): every message in both directions, \`{t, dir, …}\` + the whole JSON-RPC message. Methods received: ${e.rpc.methods.map((m) => `\`${m}\``).join(" → ")}. First \`${e.rpc.firstMethod}\` (id \`server-discover-probe-1\`, \`_meta\` protocol version 2026-07-28, clientInfo claude-code ${VERSION}), answered ${e.rpc.probeAnswered}; \`initialize\` (protocolVersion ${e.rpc.initializeProtocolVersion}) ${e.rpc.initializeMsAfterProbe} ms after the probe, its result carrying the ${fmt(e.rpc.sourceInstructionsChars)}-char instructions; era ${e.rpc.era}.`,
     ``,
     `## stream-json result`,
     ``,
