@@ -15,6 +15,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { analyzeTranscript, hash, ids, physicalLines, projectKey, session, text, thinking, toolUse, writeText, samplesRoot } from "./lib.mjs";
 import { labInstructions } from "./lab-text.mjs";
+import { labLogBoth } from "./lab-log.mjs";
 import { rng as mulberry32 } from "./outputs-lib.mjs";
 
 const ROOT = samplesRoot();
@@ -238,46 +239,6 @@ class DebugLog {
       .join("\n") + "\n";
   }
 }
-
-const CLIENT_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: VERSION },
-  "io.modelcontextprotocol/clientCapabilities": { roots: {}, elicitation: {} },
-};
-
-/**
- * The lab's log as `ccforensics lab instructions --log` writes it now: every message both ways, whole,
- * `{t, dir: "in"|"out", …}`. The probe's -32601 (or a dual-era server's DiscoverResult), initialize's
- * params and result with the source text, and the tools/list result are all in the evidence.
- */
-function labLogBoth(t0, { dual, initAfter, initText, discoverText }) {
-  const out = [];
-  const add = (ms, dir, msg) => out.push(JSON.stringify({ t: at(t0, ms), dir, jsonrpc: "2.0", ...msg }));
-  const serverInfo = { name: "lab", version: "0.0.1" };
-  const complete = (result) => (dual ? { resultType: "complete", ...result } : result);
-  const probeId = "server-discover-probe-1";
-  add(0, "in", { id: probeId, method: "server/discover", params: { _meta: CLIENT_META } });
-  if (dual) {
-    add(1, "out", { id: probeId, result: complete({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": serverInfo }, ...(discoverText !== undefined ? { instructions: discoverText } : {}), ttlMs: 0, cacheScope: "private" }) });
-    add(4, "in", { id: 1, method: "tools/list", params: { _meta: CLIENT_META } });
-    add(5, "out", { id: 1, result: complete({ tools: LAB_TOOL_DEFS, ttlMs: 0, cacheScope: "private" }) });
-  } else {
-    add(1, "out", { id: probeId, error: { code: -32601, message: "Method not found" } });
-    add(initAfter, "in", { id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: {}, elicitation: {} }, clientInfo: { name: "claude-code", version: VERSION } } });
-    add(initAfter + 1, "out", { id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo, ...(initText !== undefined ? { instructions: initText } : {}) } });
-    add(initAfter + 2, "in", { method: "notifications/initialized" });
-    add(initAfter + 4, "in", { id: 1, method: "tools/list" });
-    add(initAfter + 5, "out", { id: 1, result: { tools: LAB_TOOL_DEFS } });
-  }
-  return out.join("\n") + "\n";
-}
-
-/** The lab instructions server's tools/list (src/lab/instructions-server.ts INSTRUCTIONS_TOOLS). */
-const LAB_TOOL_DEFS = [
-  { name: "lookup_part", description: "Look up one part number: stock count and bin.", inputSchema: { type: "object", properties: { part: { type: "string", description: "part number, e.g. PN-1234" } }, required: ["part"] } },
-  { name: "list_bins", description: "List the storage bins and what each one holds.", inputSchema: { type: "object", properties: {} } },
-  { name: "lab_ping", description: "Check that the lab server answers.", inputSchema: { type: "object", properties: {} } },
-];
 
 /** The big server's answer to tools/list (seed 003's server.py): emit_text_annotated raises its own size limit. */
 function bigToolsList() {

@@ -2,6 +2,7 @@ import { measureText } from "../records/mcp-instructions.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import { appearsIn, PLACES, type PendingNote, type Place } from "./instructions-evidence.js";
 import type { Carrier, ChainPosition, InstructionsScan, Sighting } from "./instructions.js";
+import { sourceFromLogs, type LoggedSource, type SourceFrom } from "./instructions-source.js";
 import { extractProbe, type Probe, type ProbePatterns } from "./probe.js";
 import type { RequestRow, RequestsResult } from "./requests.js";
 
@@ -49,6 +50,10 @@ export interface InstructionRow {
   sourceChars: number | null;
   removed: boolean;
   probe: Probe | null;
+  /** Which evidence gave `sourceChars`: the debug log first, else a message log's initialize/discover result. */
+  sourceFrom: SourceFrom | null;
+  /** The message log's answer that gave `sourceChars`, when it did. */
+  messageLog: { file: string; line: number; method: string | null; chars: number } | null;
   chain: string;
   timestamp: string | null;
   where: string;
@@ -79,6 +84,8 @@ export interface JoinContext {
   probe: ProbePatterns;
   debug: { file: string; truncations: Truncation[] } | null;
   init: { file: string; servers: McpServerStatus[] } | null;
+  /** Each message log's instructions as the client took them. */
+  logged?: LoggedSource[];
 }
 
 /** Builds the rows: sizes, probe, request, position, the debug log's word and the other places checked. */
@@ -102,6 +109,7 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
   });
   markLate(rows, scan, byChain, ctx);
   checkDebug(rows, ctx);
+  sourceFromLogs(rows, ctx.logged ?? []);
   return rows;
 }
 
@@ -164,6 +172,8 @@ function toRow(
     sourceChars: null,
     removed: s.removed,
     probe: s.text === null ? null : extractProbe(s.text, ctx.probe),
+    sourceFrom: null,
+    messageLog: null,
     chain: s.chain,
     timestamp: s.timestamp,
     where: s.where,
@@ -256,6 +266,7 @@ function checkDebug(rows: InstructionRow[], ctx: JoinContext): void {
       continue;
     }
     r.sourceChars = t.from;
+    r.sourceFrom = "debug-log";
     const ok = t.to === r.keptChars;
     r.debugLog = {
       file,
