@@ -12,6 +12,8 @@ export interface CompareRow {
   requests: number;
   firstRequestTokens: number | null;
   lastRequestTokens: number | null;
+  /** `compact_boundary` records in the main chain: with any, the last request follows a reset. */
+  compactions: number | null;
   deltaVsBaseline: number | null;
   baselineLabel: string | null;
   instructionServers: string | null;

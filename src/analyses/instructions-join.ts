@@ -4,7 +4,7 @@ import { appearsIn, PLACES, type PendingNote, type Place } from "./instructions-
 import type { Carrier, ChainPosition, InstructionsScan, Sighting } from "./instructions.js";
 import { sourceFromLogs, type LoggedSource, type SourceFrom } from "./instructions-source.js";
 import { extractProbe, type Probe, type ProbePatterns } from "./probe.js";
-import type { RequestRow, RequestsResult } from "./requests.js";
+import type { Compaction, RequestRow, RequestsResult } from "./requests.js";
 
 /** A `Server instructions truncated from N to M chars` debug line (FORMATS.md 7). */
 export interface Truncation {
@@ -75,6 +75,8 @@ export interface InstructionRow {
   notAppearingIn: Place[];
   alsoAppearingIn: Place[];
   answerMatches: boolean | null;
+  /** A compaction came between this delivery and the next request: the text went into the summary, no request carried it (`requestIndex` null). */
+  compaction: Compaction | null;
   baselineDeltaTokens: number | null;
   tokensPerChar: number | null;
   textCharsPerToken: number | null;
@@ -99,18 +101,27 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
   const next = nextRequest(requests.requests.toArray());
   const seen = new Map<string, { n: number; text: string | null }>();
   const rows = scan.sightings.map((s) => {
-    const req = next(s);
+    const found = next(s);
+    const compaction = found && found.compaction && summarised(found.compaction, s) ? found.compaction : null;
+    const req = compaction ? null : found;
     const key = `${s.chain}\u0000${s.server}`;
     const prev = seen.get(key);
     const delivery = (prev?.n ?? 0) + 1;
     if (!s.removed) seen.set(key, { n: delivery, text: s.text });
     else seen.set(key, { n: delivery, text: prev?.text ?? null });
-    return toRow(s, req, delivery, s.removed || !prev || prev.text === null ? null : prev.text !== s.text, ctx, scan);
+    const row = toRow(s, req, delivery, s.removed || !prev || prev.text === null ? null : prev.text !== s.text, ctx, scan);
+    row.compaction = compaction;
+    return row;
   });
   markLate(rows, scan, byChain, ctx);
   checkDebug(rows, ctx);
   sourceFromLogs(rows, ctx.logged ?? []);
   return rows;
+}
+
+/** The boundary lies after the delivery: what came before it reached the model only through the summary. */
+function summarised(c: Compaction, s: { file: string; line: number }): boolean {
+  return c.file === s.file && c.line > s.line;
 }
 
 /**
@@ -194,6 +205,7 @@ function toRow(
     notAppearingIn: not,
     alsoAppearingIn: also,
     answerMatches: null,
+    compaction: null,
     baselineDeltaTokens: null,
     tokensPerChar: null,
     textCharsPerToken: null,
@@ -217,6 +229,8 @@ function markLate(rows: InstructionRow[], scan: InstructionsScan, byChain: Map<s
     const key = `${r.chain}\u0000${r.server}`;
     if (r.removed || first.has(key)) continue;
     first.add(key);
+    // Compacted before any request carried it: whether it was late is not what the evidence shows.
+    if (r.compaction !== null) continue;
     const total = (byChain.get(r.chain) ?? []).length;
     const missed = r.requestIndex === null ? total : r.requestIndex - 1;
     if (missed <= 0) continue;

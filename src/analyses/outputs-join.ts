@@ -4,7 +4,7 @@ import type { ToolMeta } from "../records/tools-list.js";
 import type { OutputsCollected, ResultSeen, ToolUseSeen } from "./outputs.js";
 import { NameMatcher } from "./name-matcher.js";
 import { matchAnnotation, matchDebug, type DebugFacts } from "./outputs-evidence.js";
-import type { RequestRow } from "./requests.js";
+import type { Compaction, RequestRow } from "./requests.js";
 
 /** A later tool call that names a result's saved file (FORMATS.md 6.3 `followUpReads`). */
 export interface FollowUpRead {
@@ -75,6 +75,10 @@ export interface ToolResultRow {
   requestTotalTokens: number | null;
   /** Tool results the carrying request brought in: above 1 its delta is shared. */
   resultsInRequest: number | null;
+  /** The carrying request follows a compaction: its growth is a reset, so `deltaTokens` and `tokensPerChar` are null. */
+  afterCompaction: boolean;
+  /** That compaction; a boundary after this result's line means the result went into the summary, not into a request as such. */
+  compaction: Compaction | null;
   /** deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. */
   tokensPerChar: number | null;
   /** Total input of the last request of this chain (the write-up's "final request"). */
@@ -169,7 +173,9 @@ function baseRow(
   const sizeBytes = saved?.bytes ?? null;
   const dbg = matchDebug(ev.debug, msg.savedPath, ms(use?.timestamp), ms(r.timestamp));
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
-  const delta = req?.deltaTokens ?? null;
+  // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
+  const compaction = req?.afterCompaction ? req.compaction : null;
+  const delta = compaction === null ? (req?.deltaTokens ?? null) : null;
   return {
     toolUseId: r.toolUseId,
     tool: name,
@@ -215,7 +221,9 @@ function baseRow(
     savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
     requestTotalTokens: req?.totalInputTokens ?? null,
-    resultsInRequest: req ? req.added.toolResults : null,
+    resultsInRequest: req && compaction === null ? req.added.toolResults : null,
+    afterCompaction: compaction !== null,
+    compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
     lastRequestTokens: req?.lastTotal ?? null,
     countTokensConsulted: dbg.countTokensRequests === null ? null : dbg.countTokensRequests > 0,
@@ -248,23 +256,25 @@ function formatFromName(path: string): "json" | "text" {
 type Carried = (RequestRow & { lastTotal: number | null }) | undefined;
 
 /**
- * The request that first carried a result: the first new request of the same file after the result's
- * line (a result between two fragments of one response goes to the next response, as in requests).
+ * The request that first carried a result: the first new request of the same chain in the same file after
+ * the result's line (a result between two fragments of one response goes to the next response, as in
+ * requests). By chain too, since one file can hold several chains (a sidechain, another session's records).
  */
-function carrier(requests: RequestRow[]): (r: { file: string; line: number }) => Carried {
+function carrier(requests: RequestRow[]): (r: { file: string; chain: string; line: number }) => Carried {
+  const key = (file: string, chain: string) => `${chain}\u0000${file}`;
   const byFile = new Map<string, RequestRow[]>();
   const lastTotal = new Map<string, number | null>();
   for (const q of requests) {
-    const l = byFile.get(q.file) ?? [];
+    const l = byFile.get(key(q.file, q.chain)) ?? [];
     l.push(q);
-    byFile.set(q.file, l);
+    byFile.set(key(q.file, q.chain), l);
   }
   for (const l of byFile.values()) {
     l.sort((a, b) => a.line - b.line);
     for (const q of l) lastTotal.set(q.chain, q.totalInputTokens);
   }
   return (r) => {
-    const l = byFile.get(r.file);
+    const l = byFile.get(key(r.file, r.chain));
     if (!l) return undefined;
     let lo = 0;
     let hi = l.length;

@@ -12,6 +12,8 @@ export interface Added {
   attachmentCharsExact: boolean;
   /** Text of `isMeta` user records (injected `<system-reminder>`s, hook feedback). */
   metaTextChars: number;
+  /** The summary a compaction left (`isCompactSummary` user record): the start of the new segment, not user text. */
+  compactSummaryChars: number;
   images: number;
   attachmentKinds: string[];
 }
@@ -45,12 +47,31 @@ export interface RequestRow {
   /** null when a part is unknown: a guess would move every delta after it. */
   totalInputTokens: number | null;
   deltaTokens: number | null;
-  /** A compaction boundary lies between the previous request and this one. */
+  /** A compaction boundary lies between the previous request and this one: the row starts a new segment and `deltaTokens` is null (a reset, not a cost). */
   afterCompaction: boolean;
+  /** The (last) boundary before this request when `afterCompaction`, else null. */
+  compaction: Compaction | null;
+  /** 1-based within the chain: 1 until the first compaction, then one more after each. */
+  segment: number;
   /** "chain#index" of the first request with the same id when this one is a copy (fork, progress, resume). */
   duplicateOf: string | null;
   toolUses: Array<{ id: string; name: string }>;
   added: Added;
+}
+
+/**
+ * A `system` record of subtype `compact_boundary` (FORMATS.md 4.2, 11): Claude Code summarised the chain
+ * and the next request starts over from the summary, so nothing before it is carried as such.
+ */
+export interface Compaction {
+  /** `compactMetadata.trigger`: "auto" or "manual" (null when absent). */
+  trigger: string | null;
+  /** `compactMetadata.preTokens`: the context Claude Code counted just before it compacted. */
+  preTokens: number | null;
+  file: string;
+  line: number;
+  /** Boundaries between the two requests (more than one when a compaction was repeated with no request between). */
+  boundaries: number;
 }
 
 /** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
@@ -71,6 +92,8 @@ export interface ChainTotals {
   apiErrors: number;
   /** Assistant records with no message or no usage object (listed in health). */
   notRequests: number;
+  /** `compact_boundary` records in the chain: the requests fall into compactions + 1 segments. */
+  compactions: number;
   /** Requests whose output count came from the parent's Task/Agent result (0 or 1: the chain's last). */
   outputFromParent: number;
   /** A subagent chain's Task/Agent result in its parent, when one was joined to it; null otherwise. */

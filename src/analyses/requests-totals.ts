@@ -37,7 +37,7 @@ export class TotalsAccumulator {
     return this.overflow.filter((o): o is TotalOverflow => o !== undefined);
   }
 
-  totals(counts: { synthetic: number; apiErrors: number; notRequests: number }): ChainTotals {
+  totals(counts: { synthetic: number; apiErrors: number; notRequests: number; compactions: number }): ChainTotals {
     const [inputTokens, cacheCreationInputTokens, cacheReadInputTokens, outputTokens, totalInputTokens] = this.sums;
     return {
       chain: this.chain,
@@ -55,6 +55,7 @@ export class TotalsAccumulator {
       synthetic: counts.synthetic,
       apiErrors: counts.apiErrors,
       notRequests: counts.notRequests,
+      compactions: counts.compactions,
       outputFromParent: 0,
       task: null,
     };

@@ -1,16 +1,17 @@
 import { renderAttachment } from "../records/attachments.js";
 import { imageCount, visibleText } from "../records/content.js";
-import type { AssistantRecord, UserRecord } from "../records/transcript.js";
+import type { AssistantRecord, SystemRecord, UserRecord } from "../records/transcript.js";
+import { isObject } from "../records/json.js";
 import { addCounts } from "../records/values.js";
 import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
-import type { Added, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
+import type { Added, ChainTotals, Compaction, RequestRow, TotalOverflow } from "./request-row.js";
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
 import { applyTaskOutputs } from "./requests-tasks.js";
 import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
 
-export type { Added, ChainTotals, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
+export type { Added, ChainTotals, Compaction, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
 export type { SubagentTask } from "./subagent-tasks.js";
 
 export interface RequestsResult {
@@ -44,7 +45,10 @@ interface ChainState {
   /** The last final row that is no copy: what a parent's Task/Agent result is checked against. */
   last: LastRequest | null;
   pending: Added;
-  compacted: boolean;
+  /** The boundary seen since the last request, if any: the next request starts a segment. */
+  compaction: Compaction | null;
+  segment: number;
+  compactions: number;
   synthetic: number;
   apiErrors: number;
   notRequests: number;
@@ -78,6 +82,7 @@ const emptyAdded = (): Added => ({
   attachmentChars: 0,
   attachmentCharsExact: true,
   metaTextChars: 0,
+  compactSummaryChars: 0,
   images: 0,
   attachmentKinds: [],
 });
@@ -121,7 +126,9 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           totals: new TotalsAccumulator(rec.chain),
           last: null,
           pending: emptyAdded(),
-          compacted: false,
+          compaction: null,
+          segment: 1,
+          compactions: 0,
           synthetic: 0,
           apiErrors: 0,
           notRequests: 0,
@@ -154,7 +161,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           break;
         }
         case "system":
-          if (rec.subtype === "compact_boundary") c.compacted = true;
+          if (rec.subtype === "compact_boundary") onBoundary(c, rec);
           break;
         default:
           break;
@@ -219,7 +226,9 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
       stopReason: null,
       totalInputTokens: null,
       deltaTokens: null,
-      afterCompaction: c.compacted,
+      afterCompaction: c.compaction !== null,
+      compaction: c.compaction,
+      segment: c.compaction !== null ? ++c.segment : c.segment,
       duplicateOf: null,
       toolUses: [],
       added: c.pending,
@@ -236,7 +245,7 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     c.open.push(row);
     c.openKeys.push(key);
     c.pending = emptyAdded();
-    c.compacted = false;
+    c.compaction = null;
     if (c.open.length > REQUEST_WINDOW) closeOldest(s, c);
   }
   row.fragments += 1;
@@ -283,7 +292,9 @@ function closeOldest(s: State, c: ChainState): void {
   const row = c.open.shift()!;
   c.byKey.delete(c.openKeys.shift()!);
   row.totalInputTokens = addCounts(addCounts(row.inputTokens, row.cacheCreationInputTokens), row.cacheReadInputTokens);
-  row.deltaTokens = c.prevTotal !== null && row.totalInputTokens !== null ? row.totalInputTokens - c.prevTotal : null;
+  // Across a compaction the difference is the summary replacing the chain, not the cost of anything added.
+  const known = c.prevTotal !== null && row.totalInputTokens !== null && !row.afterCompaction;
+  row.deltaTokens = known ? row.totalInputTokens! - c.prevTotal! : null;
   c.prevTotal = row.totalInputTokens;
   if (row.duplicateOf === null) {
     c.last = {
@@ -303,10 +314,24 @@ function closeAll(s: State, c: ChainState): void {
   while (c.open.length) closeOldest(s, c);
 }
 
+/**
+ * What was added before the boundary went into the summary, not into the next request as such: it is
+ * dropped, so it is neither counted as added to that request nor charged with its delta.
+ */
+function onBoundary(c: ChainState, rec: SystemRecord): void {
+  const meta = isObject(rec.raw.compactMetadata) ? rec.raw.compactMetadata : {};
+  const trigger = typeof meta.trigger === "string" ? meta.trigger : null;
+  const preTokens = typeof meta.preTokens === "number" && Number.isSafeInteger(meta.preTokens) ? meta.preTokens : null;
+  c.compaction = { trigger, preTokens, file: rec.pos.file, line: rec.pos.line, boundaries: (c.compaction?.boundaries ?? 0) + 1 };
+  c.compactions += 1;
+  c.pending = emptyAdded();
+}
+
 function onUser(a: Added, rec: UserRecord): void {
   const content = rec.content;
   if (typeof content === "string") {
-    if (rec.isMeta) a.metaTextChars += content.length;
+    if (rec.isCompactSummary) a.compactSummaryChars += content.length;
+    else if (rec.isMeta) a.metaTextChars += content.length;
     else a.userTextChars += content.length;
     return;
   }
@@ -316,7 +341,8 @@ function onUser(a: Added, rec: UserRecord): void {
       a.toolResultChars += visibleText(b.content).length;
       a.images += imageCount(b.content);
     } else if (b.type === "text" && typeof b.text === "string") {
-      if (rec.isMeta) a.metaTextChars += b.text.length;
+      if (rec.isCompactSummary) a.compactSummaryChars += b.text.length;
+      else if (rec.isMeta) a.metaTextChars += b.text.length;
       else a.userTextChars += b.text.length;
     } else if (b.type === "image") {
       a.images += 1;

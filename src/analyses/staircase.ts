@@ -1,5 +1,6 @@
 import type { Check, ModelSaw } from "../records/tool-output.js";
 import type { ToolResultRow } from "./outputs-join.js";
+import type { Compaction } from "./requests.js";
 
 /**
  * One step of the size staircase (the seed write-up 003's table): one tool result of one run, with
@@ -29,6 +30,8 @@ export interface StaircaseRow {
   reportedSize: string | null;
   deltaTokens: number | null;
   tokensPerChar: number | null;
+  /** The carrying request follows a compaction (then Δ tokens and tok/char are null: a reset, not a cost). */
+  compaction: Compaction | null;
   countTokensConsulted: boolean | null;
   followUpReads: number;
   followUpTokens: number | null;
@@ -77,6 +80,7 @@ export function staircaseRows(runs: StaircaseRun[], opts: StaircaseOptions = {})
         reportedSize: r.reportedSize,
         deltaTokens: r.deltaTokens,
         tokensPerChar: r.tokensPerChar,
+        compaction: r.compaction,
         countTokensConsulted: r.countTokensConsulted,
         followUpReads: r.followUpReadCount,
         followUpTokens: r.followUpTokens,

@@ -44,6 +44,7 @@ export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResu
     requests: s.requests.totals.reduce((n, t) => n + t.requests, 0),
     firstRequestTokens: main?.firstTotalInputTokens ?? null,
     lastRequestTokens: main?.lastTotalInputTokens ?? null,
+    compactions: main ? main.compactions : null,
     deltaVsBaseline: null,
     baselineLabel: null,
     instructionServers: instr.length ? [...new Set(instr.map((r) => r.server))].join(", ") : null,

@@ -100,6 +100,8 @@ export interface SessionSummary {
   mainFileMissing: boolean;
   firstRequestTokens: number | null;
   lastRequestTokens: number | null;
+  /** `compact_boundary` records of the main chain, each starting a new segment. */
+  compactions: number;
   /** The chain those two are of: "main", else the first chain read (an orphan folder has no main chain). */
   firstLastChain: string | null;
   toolResultsDir: string | null;
@@ -136,6 +138,7 @@ export function sessionSummary(s: AssembledSession): SessionSummary {
     mainFileMissing: s.resolved.mainMissing === true,
     firstRequestTokens: main?.firstTotalInputTokens ?? null,
     lastRequestTokens: main?.lastTotalInputTokens ?? null,
+    compactions: main?.compactions ?? 0,
     firstLastChain: main?.chain ?? null,
     toolResultsDir: s.outputs.toolResultsDir,
     debugLog: s.debug?.input.path ?? null,
@@ -169,6 +172,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
       ? [["requests read from", "the claude -p output's assistant events (no transcript requests)"] as [string, unknown]]
       : []),
     ...firstLast(x),
+    ...(x.compactions > 0 ? [["compactions (main chain)", compactionsText(s)] as [string, unknown]] : []),
     ["tool results", s.outputs.rows.length, "int"],
     ["MCP instruction deliveries", s.instructions.rows.length, "int"],
     ["tool-results folder", x.toolResultsDir],
@@ -179,6 +183,20 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
   ];
+}
+
+/** `2 (auto before request 7: 167,731 tokens; manual before request 12: 142,431 tokens) §`: each reset the requests table marks. */
+function compactionsText(s: AssembledSession): string {
+  const INT = new Intl.NumberFormat("en-US");
+  const resets = [];
+  for (const r of s.requests.requests) {
+    if (r.chain !== "main" || r.compaction === null) continue;
+    const c = r.compaction;
+    const pre = c.preTokens === null ? "" : `: ${INT.format(c.preTokens)} tokens`;
+    resets.push(`${c.trigger ?? "compaction"} before request ${r.index}${pre}`);
+  }
+  const n = s.requests.totals.find((t) => t.chain === "main")?.compactions ?? 0;
+  return `${n}${resets.length ? ` (${resets.join("; ")})` : ""} §`;
 }
 
 /** The first and last request's size, saying which chain they are of when it is not the main one. */

@@ -7,7 +7,10 @@ const blank = (v: unknown) => v === null || v === undefined || v === "";
 /** A cell's text: its kind's formatter (or the column's placeholder), then the first mark whose field is set; `empty` for nothing. */
 export function cellText(row: Row, c: Column, empty = ""): string {
   const v = row[c.key];
-  let s = blank(v) ? (c.empty ?? "") : isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
+  let s: string;
+  // A null growth can still say something (a compaction's reset): its kind decides.
+  if (blank(v)) s = (c.kind === "delta" ? formatterFor(c.kind)(null, row, c) : "") || (c.empty ?? "");
+  else s = isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
   // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);
   return s === "" ? empty : s;

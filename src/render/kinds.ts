@@ -43,6 +43,18 @@ const intOrZero = (v: unknown) => INT.format(typeof v === "number" ? v : 0);
 
 export const int = numeric((n) => INT.format(n));
 export const signed = numeric((n) => (n > 0 ? `+${INT.format(n)}` : INT.format(n)));
+/** A null growth with a trigger in `parts[0]` is a compaction's reset, not an unknown: say so, with the context it replaced. */
+export const delta: Formatter = (v, row, c) => {
+  if (typeof v === "number") return signed(v, row, c);
+  const trigger = part(row, c, 0);
+  if (v === null || v === undefined) {
+    if (trigger === undefined || trigger === null || trigger === false) return "";
+    const pre = part(row, c, 1);
+    const what = [typeof trigger === "string" ? sanitize(trigger) : "", typeof pre === "number" ? `${INT.format(pre)} before` : ""];
+    return `reset (${what.filter((x) => x !== "").join(", ") || "compaction"})`;
+  }
+  return text(v, row, c);
+};
 export const bytes = numeric(formatBytes);
 export const ms = numeric((n) => `${INT.format(n)} ms`);
 export const ratio = numeric((n) => RATIO.format(n));
@@ -94,6 +106,8 @@ export function formatterFor(kind: ColumnKind): Formatter {
       return int;
     case "signed":
       return signed;
+    case "delta":
+      return delta;
     case "bytes":
       return bytes;
     case "ms":
@@ -137,6 +151,7 @@ export function alignOf(c: Column): "left" | "right" {
   switch (c.kind) {
     case "int":
     case "signed":
+    case "delta":
     case "bytes":
     case "ms":
     case "ratio":
@@ -164,6 +179,7 @@ export function alignOf(c: Column): "left" | "right" {
 const KINDS = new Set<string>([
   "int",
   "signed",
+  "delta",
   "bytes",
   "ms",
   "ratio",

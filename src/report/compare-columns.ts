@@ -12,6 +12,7 @@ export const COMPARE_COLUMNS: Record<keyof CompareRow, [string, ColumnKind]> = {
   requests: ["requests", "int"],
   firstRequestTokens: ["request 1 tokens", "int"],
   lastRequestTokens: ["last request tokens", "int"],
+  compactions: ["compactions", "int"],
   deltaVsBaseline: ["Δ vs baseline", "signed"],
   baselineLabel: ["baseline", "text"],
   instructionServers: ["servers", "text"],

@@ -1,5 +1,6 @@
 import type { CompareGroup, CompareRow } from "../analyses/compare.js";
 import { COMPARE_COLUMNS } from "./compare-columns.js";
+import { COMPACTION_NOTE } from "./compaction-note.js";
 import { col, type ColumnKind, type Table } from "./model.js";
 
 const KEY_COLUMNS = new Set<string>(["label", "run", "firstRequestTokens", "deltaVsBaseline"]);
@@ -15,14 +16,20 @@ export function compareRunsTable(rows: CompareRow[], chosen: Array<keyof Compare
     notes.push(
       "instr. request > 1: the instructions arrived after request 1 (a late server), so request 1's Δ does not measure them and tokens/char is left blank",
     );
+  const compacted = rows.some((r) => (r.compactions ?? 0) > 0);
+  if (compacted) notes.push(COMPACTION_NOTE);
   return {
     id: "runs",
     title: "Runs",
     // The first chosen column is kept too, so a `--columns` list without the usual keys still has a row label.
+    // A compacted run's row is marked on its first column, whatever `--columns` put there (CSV gets the flag only then).
     columns: columns.map((k, i) =>
-      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], { priority: i === 0 || KEY_COLUMNS.has(k) || k === "error" ? 1 : 2 }),
+      col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], {
+        priority: i === 0 || KEY_COLUMNS.has(k) || k === "error" ? 1 : 2,
+        ...(i === 0 && compacted ? { marks: [{ key: "compacted", text: " §" }] } : {}),
+      }),
     ),
-    rows: rows.map((r) => ({ ...r })),
+    rows: rows.map((r) => ({ ...r, compacted: (r.compactions ?? 0) > 0 })),
     notes,
   };
 }

@@ -40,6 +40,8 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     notes.push(
       `source for ${fromLog.join(", ")}: from the MCP message log's initialize or discover result (no debug log truncation line for it)`,
     );
+  if (rows.some((r) => r.compaction !== null))
+    notes.push("compacted first: a compaction came before the next request, so this text reached the model only through the summary");
   return {
     id: "instructions",
     title: "MCP server instructions",
@@ -48,7 +50,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
       col("carrier", "carrier", "text", { priority: 3 }),
       col("line", "line", "int", { priority: 3 }),
-      col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      requestColumn(rows),
       col("chars", "chars", "int", { priority: 1 }),
       col("codePoints", "code points", "int", { priority: 3 }),
       col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
@@ -67,6 +69,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       carrier: r.carrier,
       line: r.line,
       requestIndex: r.requestIndex,
+      compacted: r.compaction !== null,
       chars: r.removed ? null : r.chars,
       codePoints: r.removed ? null : r.codePoints,
       utf8Bytes: r.removed ? null : r.utf8Bytes,
@@ -82,13 +85,19 @@ function deliveriesTable(rows: InstructionRow[]): Table {
   };
 }
 
+/** The request that carried a delivery; `none (compacted first)` where a compaction came first (marked only then, so CSV keeps its columns). */
+function requestColumn(rows: InstructionRow[]) {
+  const marks = rows.some((r) => r.compaction !== null) ? [{ key: "compacted", text: " (compacted first)" }] : undefined;
+  return col("requestIndex", "request", "int", { priority: 1, empty: "none", ...(marks ? { marks } : {}) });
+}
+
 function contextTable(rows: InstructionRow[]): Table {
   return {
     id: "instructions-context",
     title: "Where it sat, when it arrived, where it did not appear",
     columns: [
       col("server", "server", "text", { priority: 1 }),
-      col("requestIndex", "request", "int", { priority: 1, empty: "none" }),
+      requestColumn(rows),
       col("position", "position in the request's records"),
       col("late", "arrival"),
       col("notIn", "not in"),
@@ -97,6 +106,7 @@ function contextTable(rows: InstructionRow[]): Table {
     rows: rows.map((r) => ({
       server: r.server,
       requestIndex: r.requestIndex,
+      compacted: r.compaction !== null,
       position: position(r),
       late: arrival(r),
       notIn: r.removed ? null : [...r.notAppearingIn, ...r.alsoAppearingIn.map((p) => `ALSO IN ${p}`)].join(", ") || "(no evidence)",

@@ -9,6 +9,11 @@ export type ColumnKind =
   | "int"
   /** A difference: `+208`, `-3`. */
   | "signed"
+  /**
+   * A request's growth: `signed`, or where a compaction reset the chain (the value null, `parts` = the
+   * boundary's trigger and preTokens) `reset (auto, 167,731 before)`.
+   */
+  | "delta"
   /** A byte size in Claude Code's own units: `51.7KB`. */
   | "bytes"
   | "ms"
@@ -109,6 +114,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
   switch (kind) {
     case "int":
     case "signed":
+    case "delta":
     case "bytes":
     case "ms":
     case "ratio":

@@ -1,11 +1,27 @@
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import type { StaircaseRow } from "../analyses/staircase.js";
 import { baseName } from "../records/tool-names.js";
-import { col, type Table } from "./model.js";
+import { COMPACTION_NOTE } from "./compaction-note.js";
+import { col, type Column, type Table } from "./model.js";
 import type { AssembledOutputs } from "../assemble/outputs.js";
 
 const INT = new Intl.NumberFormat("en-US");
 const n = (v: number) => INT.format(v);
+
+/** Δ tokens of a result: its request's growth, or that request's reset after a compaction (marked §). */
+const deltaColumn = (o: Pick<Column, "priority">): Column =>
+  col("deltaTokens", "Δ tokens", "delta", {
+    ...o,
+    parts: ["compactionTrigger", "compactionPreTokens"],
+    marks: [{ key: "afterCompaction", text: " §" }],
+  });
+
+/** The raw fields `deltaColumn` composes, for one result. */
+export const compactionCells = (r: { compaction: { trigger: string | null; preTokens: number | null } | null }) => ({
+  afterCompaction: r.compaction !== null,
+  compactionTrigger: r.compaction ? (r.compaction.trigger ?? "compaction") : null,
+  compactionPreTokens: r.compaction?.preTokens ?? null,
+});
 
 export const RESULT_COLUMNS = [
   col("line", "line", "int", { priority: 2 }),
@@ -18,7 +34,7 @@ export const RESULT_COLUMNS = [
   col("modelSaw", "model saw", "text", { priority: 3 }),
   col("reported", "reported", "text", { priority: 4 }),
   col("saved", "saved file", "text", { priority: 3, width: "path" }),
-  col("deltaTokens", "Δ tokens", "signed", { priority: 1 }),
+  deltaColumn({ priority: 1 }),
   col("tokensPerChar", "tok/char", "rate", { priority: 2 }),
   col("countTokensRequests", "count_tokens", "consulted", { priority: 3 }),
   col("followUpReadCount", "follow-up reads", "countGrowth", { priority: 3, parts: ["followUpTokens"] }),
@@ -38,6 +54,7 @@ export function resultsTable(l: AssembledOutputs): Table {
     reported: reportedText(r),
     saved: savedText(r),
     deltaTokens: r.deltaTokens,
+    ...compactionCells(r),
     tokensPerChar: r.tokensPerChar,
     countTokensRequests: r.countTokensRequests,
     followUpReadCount: r.followUpReadCount,
@@ -49,6 +66,7 @@ export function resultsTable(l: AssembledOutputs): Table {
   if (l.debugLog === null) notes.push("no debug log given or found: count_tokens and persist lines unknown (--debug-file FILE)");
   const shared = l.rows.filter((r) => (r.resultsInRequest ?? 0) > 1).length;
   if (shared) notes.push(`${shared} result(s) share their request with other results: Δ tokens covers them together`);
+  if (l.rows.some((r) => r.compaction !== null)) notes.push(COMPACTION_NOTE);
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
 }
 
@@ -196,7 +214,7 @@ export const STAIRCASE_COLUMNS = [
   col("visibleChars", "seen (chars)", "int", { priority: 2 }),
   col("savedFormat", "saved file", "text", { priority: 3 }),
   col("reportedSize", "reported", "text", { priority: 3 }),
-  col("deltaTokens", "Δ tokens", "signed", { priority: 1 }),
+  deltaColumn({ priority: 1 }),
   col("tokensPerChar", "tok/char", "rate", { priority: 2 }),
   col("countTokensConsulted", "count_tokens", "bool", { priority: 3 }),
   col("followUpReads", "reads", "int", { priority: 3 }),
@@ -222,11 +240,12 @@ export function staircaseTable(rows: StaircaseRow[], drift: Array<{ tokens: numb
       `request 1 is not the same in every run: ${n(most!.tokens)} in ${most!.runs.length} run(s); ${others} (compare Δ tokens within a run, not request 1 across runs)`,
     );
   }
+  if (rows.some((r) => r.compaction !== null)) notes.push(COMPACTION_NOTE);
   return {
     id: "staircase",
     title: "Size staircase",
     columns: labelled ? [...RUN_COLUMNS, ...STAIRCASE_COLUMNS] : STAIRCASE_COLUMNS,
-    rows: rows.map((r) => ({ ...r, followUpReads: r.followUpReads || null })),
+    rows: rows.map((r) => ({ ...r, ...compactionCells(r), followUpReads: r.followUpReads || null })),
     notes,
   };
 }

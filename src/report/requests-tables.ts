@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
+import { COMPACTION_NOTE } from "./compaction-note.js";
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
@@ -18,7 +19,7 @@ export const REQUEST_COLUMNS = [
   col("cacheCreation", "cache write (5m/1h)", "split", { priority: 2, parts: ["cacheCreation5m", "cacheCreation1h"], empty: "?" }),
   col("cacheReadInputTokens", "cache read", "int", { priority: 2 }),
   col("totalInputTokens", "total input", "int", { priority: 1 }),
-  col("deltaTokens", "delta", "signed", { priority: 1 }),
+  col("deltaTokens", "delta", "delta", { priority: 1, parts: ["compactionTrigger", "compactionPreTokens"] }),
   // Left-aligned since its `*` mark was first printed that way.
   col("output", "output", "int", {
     priority: 2,
@@ -66,8 +67,7 @@ export function requestTables(r: RequestsResult): Table[] {
       const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
       notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
     }
-    if (requests.some((x) => x.afterCompaction))
-      notes.push("§ a compaction boundary precedes this request: its delta spans the compaction");
+    if (requests.some((x) => x.afterCompaction) || (t && t.compactions > 0)) notes.push(COMPACTION_NOTE);
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
@@ -155,6 +155,8 @@ function requestRow(q: RequestRow): Row {
     cacheReadInputTokens: q.cacheReadInputTokens,
     totalInputTokens: q.totalInputTokens,
     deltaTokens: q.deltaTokens,
+    compactionTrigger: q.compaction ? (q.compaction.trigger ?? "compaction") : null,
+    compactionPreTokens: q.compaction?.preTokens ?? null,
     output: q.outputTokens,
     outputPlaceholder: q.outputPlaceholder,
     outputFromParent: q.outputSource === "parent-task-result",
@@ -171,13 +173,16 @@ function requestRow(q: RequestRow): Row {
 function totalsRow(t: ChainTotals): Row {
   return {
     index: "total",
+    ...(t.compactions > 0 ? { afterCompaction: true } : {}),
     time: { count: t.requests, noun: "requests" },
     inputTokens: t.inputTokens,
     cacheCreation: t.cacheCreationInputTokens,
     cacheReadInputTokens: t.cacheReadInputTokens,
     totalInputTokens: t.totalInputTokens,
     deltaTokens:
-      t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null ? t.lastTotalInputTokens - t.firstTotalInputTokens : null,
+      t.firstTotalInputTokens !== null && t.lastTotalInputTokens !== null && t.compactions === 0
+        ? t.lastTotalInputTokens - t.firstTotalInputTokens
+        : null,
     output: t.outputTokens,
   };
 }

@@ -112,6 +112,25 @@ test("a delta with no request after it was never sent", () => {
   assert.equal(rows[0]!.late?.missedRequests, 1);
 });
 
+test("a delta right before a compaction: no request carried it, the boundary says why, and it is not called late", () => {
+  const { rows } = run([
+    userText("a"),
+    assistant(),
+    delta([["lab", "t"]]),
+    { parentUuid: null, type: "system", subtype: "compact_boundary", compactMetadata: { trigger: "auto", preTokens: 900 } },
+    userText("This session is being continued from a previous conversation that ran out of context.", { isCompactSummary: true }),
+    delta([["lab", "t"]]),
+    assistant(),
+  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.line, r.requestIndex, r.compaction?.trigger ?? null, r.compaction?.line ?? null, r.late]),
+    [
+      [3, null, "auto", 4, null],
+      [6, 2, null, null, null],
+    ],
+  );
+});
+
 test("removed, then re-added with another text: deliveries counted, change detected, the answer is held against the new text", () => {
   const v1 = "BEGIN codeword: HOOPOES-1100. END codeword: BUNTING-1101.";
   const v2 = "BEGIN codeword: REDWING-2200. [at 30] END codeword: WARBLER-2201.";

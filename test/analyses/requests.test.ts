@@ -165,26 +165,95 @@ test("fall back to requestId, then uuid, when message.id is missing", async () =
   assert.equal(r.requests[0]!.fragments, 2);
 });
 
-test("a compaction boundary is flagged on the next request", async () => {
+const boundary = (trigger: string, preTokens: number) => ({
+  parentUuid: null,
+  logicalParentUuid: "u-before",
+  type: "system",
+  subtype: "compact_boundary",
+  content: "Conversation compacted",
+  compactMetadata: { trigger, preTokens },
+});
+const SUMMARY = "This session is being continued from a previous conversation that ran out of context.";
+
+test("a compaction boundary makes the next request a reset: no delta, the boundary's trigger and preTokens, a new segment", async () => {
   const r = await run({
     main: jsonl(
       assistant({ id: "m1", usage: { cache_read_input_tokens: 900 } }),
-      {
-        type: "system",
-        subtype: "compact_boundary",
-        content: "Conversation compacted",
-        compactMetadata: { trigger: "auto", preTokens: 900 },
-      },
-      userText("This session is being continued from a previous conversation that ran out of context.", { isCompactSummary: true }),
+      boundary("auto", 950),
+      userText(SUMMARY, { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
       assistant({ id: "m2", usage: { cache_read_input_tokens: 100 } }),
+      userText("next"),
+      assistant({ id: "m3", usage: { cache_read_input_tokens: 130 } }),
     ),
   });
   assert.deepEqual(
-    r.requests.map((q) => [q.afterCompaction, q.deltaTokens]),
+    r.requests.map((q) => [q.afterCompaction, q.deltaTokens, q.segment]),
     [
-      [false, null],
-      [true, -800],
+      [false, null, 1],
+      [true, null, 2],
+      [false, 30, 2],
     ],
+  );
+  assert.deepEqual(r.requests[1]!.compaction, { trigger: "auto", preTokens: 950, file: "-", line: 2, boundaries: 1 });
+  assert.equal(r.requests[2]!.compaction, null);
+  assert.equal(r.totals[0]!.compactions, 1);
+});
+
+test("a tool result and an attachment right before a boundary are added to no request; the summary is not user text", async () => {
+  const r = await run({
+    main: jsonl(
+      assistant({
+        id: "m1",
+        usage: { cache_read_input_tokens: 900 },
+        stop: "tool_use",
+        blocks: [{ type: "tool_use", id: "t1", name: "Edit", input: {} }],
+      }),
+      toolResult("t1", "The file has been updated successfully."),
+      attachment({ type: "edited_text_file", filename: "/x", snippet: "1\tx" }),
+      boundary("auto", 980),
+      userText(SUMMARY, { isCompactSummary: true }),
+      assistant({ id: "m2", usage: { cache_read_input_tokens: 100 } }),
+    ),
+  });
+  const a = r.requests[1]!.added;
+  assert.deepEqual([a.toolResults, a.toolResultChars, a.attachments, a.userTextChars, a.compactSummaryChars], [0, 0, 0, 0, SUMMARY.length]);
+});
+
+test("several boundaries in one file: each reset names its own, two in a row count as one reset with both", async () => {
+  const r = await run({
+    main: jsonl(
+      assistant({ id: "m1", usage: { cache_read_input_tokens: 900 } }),
+      boundary("auto", 950),
+      assistant({ id: "m2", usage: { cache_read_input_tokens: 100 } }),
+      boundary("manual", 300),
+      boundary("manual", 120),
+      assistant({ id: "m3", usage: { cache_read_input_tokens: 90 } }),
+    ),
+  });
+  assert.deepEqual(
+    r.requests.map((q) => [
+      q.deltaTokens,
+      q.segment,
+      q.compaction?.trigger ?? null,
+      q.compaction?.preTokens ?? null,
+      q.compaction?.boundaries ?? 0,
+    ]),
+    [
+      [null, 1, null, null, 0],
+      [null, 2, "auto", 950, 1],
+      [null, 3, "manual", 120, 2],
+    ],
+  );
+  assert.equal(r.totals[0]!.compactions, 3);
+});
+
+test("a boundary without compactMetadata still resets; trigger and preTokens are unknown", async () => {
+  const r = await run({
+    main: jsonl(assistant({ id: "m1" }), { type: "system", subtype: "compact_boundary" }, assistant({ id: "m2" })),
+  });
+  assert.deepEqual(
+    [r.requests[1]!.deltaTokens, r.requests[1]!.compaction?.trigger, r.requests[1]!.compaction?.preTokens],
+    [null, null, null],
   );
 });
 

@@ -156,6 +156,14 @@ test("a subagent file on stdin or under another name is labelled with its agent,
   assert.doesNotMatch(byPath.stdout, /main chain/);
 });
 
+test("one file, several chains: a main-chain tool result is charged to the main chain's next request, not to a sidechain request between", async () => {
+  const j = parseEnvelope(await runCli(["outputs", file(`${MIXED}.jsonl`), "--json"]), "outputs");
+  assert.deepEqual(
+    j.toolResults.map((r: any) => [r.line, r.chain, r.requestIndex, r.deltaTokens]),
+    [[4, "main", 2, 59]],
+  );
+});
+
 // ---- point 6: an orphan subagent folder is a session
 
 test("orphan folder: sessions lists it, marked main file missing, with its subagent's times and cwd", async () => {

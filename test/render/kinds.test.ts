@@ -17,6 +17,14 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [-1234, {}, {}, "-1,234"],
     [0, {}, {}, "0"],
   ],
+  delta: [
+    [208, {}, {}, "+208"],
+    [-3, {}, {}, "-3"],
+    [null, { t: "auto", p: 167731 }, { parts: ["t", "p"] }, "reset (auto, 167,731 before)"],
+    [null, { t: "manual", p: null }, { parts: ["t", "p"] }, "reset (manual)"],
+    [null, { t: "auto", p: 900 }, { parts: ["t", "p"], marks: [{ key: "m", text: " §" }] }, "reset (auto, 900 before)"],
+    [null, { t: "auto", p: 900, m: true }, { parts: ["t", "p"], marks: [{ key: "m", text: " §" }] }, "reset (auto, 900 before) §"],
+  ],
   bytes: [
     [512, {}, {}, "512 bytes"],
     [52_940, {}, {}, "51.7KB"],
@@ -114,6 +122,8 @@ test("marks: the first set field is printed after the value; a value mark carrie
   const out = col("output", "output", "int", { marks: [{ key: "outputPlaceholder", text: "*" }] });
   assert.equal(cellText({ output: 3, outputPlaceholder: true }, out), "3*");
   assert.equal(cellText({ output: null, outputPlaceholder: true }, out), "", "no mark without a value");
+  const d = col("d", "delta", "delta", { parts: ["t", "p"], marks: [{ key: "m", text: " §" }] });
+  assert.equal(cellText({ d: null, t: null, p: null, m: true }, d), "", "a null growth with no compaction stays blank, unmarked");
 });
 
 test("a footer count prints with its noun under any kind", () => {

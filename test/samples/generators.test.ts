@@ -10,7 +10,16 @@ import { ROOT } from "../helpers.js";
 const run = promisify(execFile);
 
 /** Every generator under samples/gen/ that writes sample evidence (make-outputs-more is a library of make-outputs). */
-const GENERATORS = ["make-foundation.mjs", "make-demo.mjs", "make-logs.mjs", "make-outputs.mjs", "make-instructions.mjs", "make-tools.mjs", "make-chains.mjs"];
+const GENERATORS = [
+  "make-foundation.mjs",
+  "make-demo.mjs",
+  "make-logs.mjs",
+  "make-outputs.mjs",
+  "make-instructions.mjs",
+  "make-tools.mjs",
+  "make-chains.mjs",
+  "make-compaction.mjs",
+];
 
 /** Committed sample files no generator writes: said so in their folder's README. */
 const BY_HAND = [/^\.gitattributes$/, /^logs\/claude-p\//, /^lab\//, /^logs\/(?:[^/]+\/)?README\.md$/, /^matrices\//];
