@@ -2,7 +2,6 @@ import { measureText } from "../records/mcp-instructions.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import { appearsIn, PLACES, type PendingNote, type Place } from "./instructions-evidence.js";
 import type { Carrier, ChainPosition, InstructionsScan, Sighting } from "./instructions.js";
-import { sourceFromLogs, type LoggedSource, type SourceFrom } from "./instructions-source.js";
 import { extractProbe, type Probe, type ProbePatterns } from "./probe.js";
 import type { Compaction, RequestRow, RequestsResult } from "./requests.js";
 
@@ -34,6 +33,9 @@ export interface LateServer {
   neverSent: boolean;
   evidence: string[];
 }
+
+/** Where a row's `sourceChars` came from: the debug log's truncation line, or a message log's initialize/discover result. */
+export type SourceFrom = "debug-log" | "rpc-log";
 
 /** One row of `instructions` (CONTRACT.md fields first, extras after). */
 export interface InstructionRow {
@@ -86,8 +88,6 @@ export interface JoinContext {
   probe: ProbePatterns;
   debug: { file: string; truncations: Truncation[] } | null;
   init: { file: string; servers: McpServerStatus[] } | null;
-  /** Each message log's instructions as the client took them. */
-  logged?: LoggedSource[];
 }
 
 /** Builds the rows: sizes, probe, request, position, the debug log's word and the other places checked. */
@@ -115,7 +115,6 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
   });
   markLate(rows, scan, byChain, ctx);
   checkDebug(rows, ctx);
-  sourceFromLogs(rows, ctx.logged ?? []);
   return rows;
 }
 

@@ -1,5 +1,7 @@
 import type { InstructionRow } from "./instructions-join.js";
 
+export type { SourceFrom } from "./instructions-join.js";
+
 /** A server's instructions as its MCP message log shows them: the answer the client took (rpc.ts `takenInstructions`). */
 export interface LoggedSource {
   /** The server's own name in that answer (`serverInfo.name`), or null. */
@@ -9,9 +11,6 @@ export interface LoggedSource {
   line: number;
   method: string | null;
 }
-
-/** Where a row's `sourceChars` came from: the debug log's truncation line, or a message log's initialize/discover result. */
-export type SourceFrom = "debug-log" | "rpc-log";
 
 /**
  * Gives a truncated row with no source length the length a message log shows (the debug log, read

@@ -9,7 +9,7 @@ import {
   type PendingServer,
 } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
-import { sourceDisagreements, type LoggedSource } from "../analyses/instructions-source.js";
+import { sourceDisagreements, sourceFromLogs, type LoggedSource } from "../analyses/instructions-source.js";
 import type { ProbePatterns } from "../analyses/probe.js";
 import { takenInstructions, type RpcResult } from "../analyses/rpc.js";
 import type { RequestsResult } from "../analyses/requests.js";
@@ -85,7 +85,9 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   }
 
   const logged = loggedSources(ev.rpc ?? []);
-  const rows = joinRows(scan, requests, { probe: io.probe, debug, init, logged });
+  const rows = joinRows(scan, requests, { probe: io.probe, debug, init });
+  // After the debug log's join: its truncation lines come first.
+  sourceFromLogs(rows, logged);
   for (const r of rows) {
     const late = debugServers.find((d) => d.name === r.server)?.lateByMs;
     if (r.late && late != null) r.late.evidence.push(`debug log: connected ${late.toLocaleString("en-US")} ms after the first API request`);
