@@ -28,6 +28,10 @@ export const instructionsCommand: CommandSpec = {
       "a server pending at init: the request that went out without its instructions",
     ],
     [
+      "ccforensics instructions e5000000 --claude-dir samples/instructions/rpc-source --rpc-log samples/instructions/rpc-source/rpc-log.jsonl",
+      "no debug log: the original length from the lab server's message log (its initialize result)",
+    ],
+    [
       "ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51",
       "first-request token cost against a run without instructions, tokens per char",
     ],
