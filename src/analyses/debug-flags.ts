@@ -31,7 +31,7 @@ export function debugFlags(r: FlagInput): string[] {
   for (const sv of r.servers) {
     if (sv.lateByMs !== null) {
       f.push(
-        `server "${sv.name}" connected ${sv.lateByMs} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`,
+        `server "${sv.name}" connected ${sv.lateByMs.toLocaleString("en-US")} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`,
       );
     }
     if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
@@ -44,7 +44,7 @@ export function debugFlags(r: FlagInput): string[] {
     if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
     if (sv.instructionsTruncatedFrom !== null) {
       f.push(
-        `server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom} to ${sv.instructionsTruncatedTo} chars (+ "… [truncated]"); the model saw only the start`,
+        `server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom.toLocaleString("en-US")} to ${(sv.instructionsTruncatedTo ?? "?").toLocaleString("en-US")} chars (+ "… [truncated]"); the model saw only the start`,
       );
     }
   }

@@ -86,7 +86,7 @@ function noteOf(m: RpcSummary, params: JsonObject | null, err: JsonObject | null
   if (m.method === "initialize" && m.paramsVersion) bits.push(`protocolVersion ${m.paramsVersion}`);
   if (m.method === "tools/call" && params && typeof params.name === "string") bits.push(params.name);
   if (err) bits.push(`error ${String(err.code)}${typeof err.message === "string" ? ` ${err.message}` : ""}`);
-  if (m.instructionsChars !== null) bits.push(`instructions ${m.instructionsChars} chars`);
+  if (m.instructionsChars !== null) bits.push(`instructions ${m.instructionsChars.toLocaleString("en-US")} chars`);
   if (res && typeof res.protocolVersion === "string") bits.push(`protocolVersion ${res.protocolVersion}`);
   if (res && Array.isArray(res.supportedVersions)) bits.push(`supportedVersions ${res.supportedVersions.join(",")}`);
   if (res && Array.isArray(res.tools)) bits.push(`${res.tools.length} tools`);

@@ -311,7 +311,7 @@ function warnings(sessions: Session[], responsesLogged: boolean): string[] {
     const p = s.hs.probe;
     if (!p || p.answered !== "result" || p.instructionsChars !== null) continue;
     const where = initWith
-      ? ` — yet the initialize answer at line ${initWith.hs.initialize!.answerLine} carried ${initWith.hs.initialize!.instructionsChars} chars`
+      ? ` — yet the initialize answer at line ${initWith.hs.initialize!.answerLine} carried ${(initWith.hs.initialize!.instructionsChars ?? "?").toLocaleString("en-US")} chars`
       : "";
     w.push(
       `dual-era trap (handshake ${s.hs.index}): the client took the modern path and the server's DiscoverResult has no instructions${where}; initialize is never sent after a successful probe, so instructions that exist only in the initialize answer never reach the model`,

@@ -74,12 +74,12 @@ export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Pr
   return { result: ev.result.debug, health: ev.health };
 }
 
-function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text")?]> {
+function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text" | "time")?]> {
   const sources = Object.entries(r.apiRequestSources).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return [
     ["entries", r.entries, "int"],
-    ["first", r.firstTime],
-    ["last", r.lastTime],
+    ["first", r.firstTime, "time"],
+    ["last", r.lastTime, "time"],
     [
       "levels",
       Object.entries(r.levels)

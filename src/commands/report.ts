@@ -164,8 +164,8 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ["project (cwd)", x.project],
     ["Claude Code", x.versions.join(", ")],
     ["models", x.models.join(", ")],
-    ["first record", x.firstTimestamp],
-    ["last record", x.lastTimestamp],
+    ["first record", x.firstTimestamp, "time"],
+    ["last record", x.lastTimestamp, "time"],
     ["chains", `${x.chains.length} (${x.chains.join(", ")})`],
     ["requests (all chains)", x.requestsAllChains, "int"],
     ...(x.requestsFrom === "claude-p-output"

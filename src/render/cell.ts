@@ -1,16 +1,19 @@
 import { col, isCount, type Column, type ColumnKind, type Row } from "../report/model.js";
-import { formatterFor } from "./kinds.js";
+import { formatterFor, type Formatter } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
 
 const blank = (v: unknown) => v === null || v === undefined || v === "";
 
-/** A cell's text: its kind's formatter (or the column's placeholder), then the first mark whose field is set; `empty` for nothing. */
-export function cellText(row: Row, c: Column, empty = ""): string {
+/**
+ * A cell's text: its kind's formatter (or the column's placeholder), then the first mark whose field is set; `empty` for nothing.
+ * `format` picks the formatter per kind: markdown has a number style of its own.
+ */
+export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnKind) => Formatter = formatterFor): string {
   const v = row[c.key];
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
-  if (blank(v)) s = (c.kind === "delta" ? formatterFor(c.kind)(null, row, c) : "") || (c.empty ?? "");
-  else s = isCount(v) ? `${v.count} ${sanitize(v.noun)}` : formatterFor(c.kind)(v, row, c);
+  if (blank(v)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");
+  else s = isCount(v) ? `${v.count.toLocaleString("en-US")} ${sanitize(v.noun)}` : format(c.kind)(v, row, c);
   // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);
   return s === "" ? empty : s;
@@ -26,6 +29,6 @@ function markOf(row: Row, c: Column): string {
 }
 
 /** One value outside a table (summary lines). */
-export function formatValue(v: unknown, kind: ColumnKind, empty = ""): string {
-  return cellText({ v }, col("v", "", kind), empty);
+export function formatValue(v: unknown, kind: ColumnKind, empty = "", format?: (kind: ColumnKind) => Formatter): string {
+  return cellText({ v }, col("v", "", kind), empty, format);
 }

@@ -58,7 +58,7 @@ export function* renderChunks(
       yield "\n";
       return;
     case "markdown":
-      yield* markdownChunks(out.document);
+      yield* markdownChunks(out.document, 2, out);
       return;
     case "csv":
       yield* csvLines(out.document);

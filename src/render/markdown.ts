@@ -1,37 +1,120 @@
-import type { OutputDocument, Table } from "../report/model.js";
+import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import { cellText, formatValue } from "./cell.js";
-import { alignOf } from "./kinds.js";
+import { Clock } from "./markdown-clock.js";
+import { evidenceLines, type MarkdownEvidence } from "./markdown-evidence.js";
+import { ShortIds } from "./markdown-ids.js";
+import { blogGrids, type Grid } from "./markdown-layout.js";
+import { markdownFormatter } from "./markdown-style.js";
 import { mdBlock, mdHeading, mdInline } from "./md-escape.js";
+import { displayZone } from "./zone.js";
+
+export type { MarkdownEvidence } from "./markdown-evidence.js";
 
 /**
- * GitHub-flavoured markdown, thousands separators, ready to paste into a write-up. The headings, bold
- * keys and footers, bullets and quotes are the tool's own markup; every text inside them may come from
- * evidence and goes through md-escape.ts.
+ * GitHub-flavoured markdown for a blog page or a write-up appendix: at most seven columns a table, times
+ * of day with the date and zone in a note, one number style, no empty sections, ids as short prefixes
+ * with the full ids in an Evidence list at the end. The headings, bold keys and footers, bullets and
+ * quotes are the tool's own markup; every text inside them may come from evidence and goes through
+ * md-escape.ts.
  */
-export function renderMarkdown(report: OutputDocument, level = 2): string {
-  return [...markdownChunks(report, level)].join("");
+export function renderMarkdown(report: OutputDocument, level = 2, evidence?: MarkdownEvidence): string {
+  return [...markdownChunks(report, level, evidence)].join("");
 }
 
 /** The markdown document a line at a time, so long tables are written as they are formatted. */
-export function markdownChunks(report: OutputDocument, level = 2): Generator<string> {
-  return joinTrimmed(markdownLines(report, level));
+export function markdownChunks(report: OutputDocument, level = 2, evidence?: MarkdownEvidence): Generator<string> {
+  return joinTrimmed(markdownLines(report, level, evidence));
 }
 
-function* markdownLines(report: OutputDocument, level: number): Generator<string> {
+function* markdownLines(report: OutputDocument, level: number, evidence: MarkdownEvidence | undefined): Generator<string> {
+  const zone = displayZone();
+  const ids = collectIds(report);
   const h = "#".repeat(level);
+  // The document's own title names its subject in full, once; everything under it uses the short ids.
   yield `${h} ${mdHeading(report.title)}`;
   yield "";
   if (report.summary?.length) {
-    for (const [k, v, kind] of report.summary) yield `- ${bold(mdInline(k))}: ${mdInline(formatValue(v, kind ?? "text", "—"))}`;
+    const clock = new Clock(zone);
+    const fmt = markdownFormatter(clock);
+    for (const [k, v, kind] of report.summary) {
+      const value = kind === "time" && typeof v === "string" ? clock.full(v) : formatValue(v, kind ?? "text", "—", fmt);
+      yield `- ${bold(mdInline(ids.shorten(k)))}: ${mdInline(ids.shorten(value))}`;
+    }
     yield "";
   }
   let section: string | undefined;
   for (const t of report.tables) {
-    if (t.section !== undefined && t.section !== section) yield* [`${"#".repeat(level + 1)} ${mdHeading(t.section)}`, ""];
+    const shown = t.rows.length > 0 || (t.footer?.length ?? 0) > 0;
+    const said = shown ? [] : statements(t);
+    // An empty table is left out; what its absence means, when it means something, is one sentence.
+    if (!shown && said.length === 0) continue;
+    if (t.section !== undefined && t.section !== section) yield* [`${"#".repeat(level + 1)} ${mdHeading(ids.shorten(t.section))}`, ""];
     section = t.section;
-    yield* tableLines(t, t.section !== undefined ? level + 2 : level + 1);
+    const sub = t.section !== undefined ? level + 2 : level + 1;
+    if (!shown) {
+      if (t.section === undefined) yield* [`${"#".repeat(sub)} ${mdHeading(ids.shorten(t.title))}`, ""];
+      for (const s of said) yield* [mdBlock(ids.shorten(sentence(s))), ""];
+      continue;
+    }
+    yield* tableLines(t, sub, ids, zone);
     yield "";
   }
+  yield* evidenceLines(level + 1, ids, evidence);
+}
+
+/** Every id the document shows, before any line is printed: short names must be unique in the whole of it. */
+function collectIds(report: OutputDocument): ShortIds {
+  const ids = new ShortIds();
+  ids.collect(report.title);
+  for (const [k, v] of report.summary ?? []) ids.collect([k, v]);
+  for (const t of report.tables) {
+    ids.collect([t.title, t.section, t.notes, t.whenEmpty]);
+    for (const r of t.rows) ids.collect(r);
+    for (const r of t.footer ?? []) ids.collect(r);
+  }
+  return ids;
+}
+
+/** What an empty table says instead of itself: its own sentence, or the notes of a table that is only a statement. */
+function statements(t: Table): string[] {
+  if (t.whenEmpty !== undefined) return [t.whenEmpty];
+  return t.columns.length === 0 ? (t.notes ?? []) : [];
+}
+
+const sentence = (s: string) => {
+  const t = s.trim().replace(/^[a-z]/, (c) => c.toUpperCase());
+  return /[.!?)]$/.test(t) ? t : `${t}.`;
+};
+
+function* tableLines(t: Table, level: number, ids: ShortIds, zone: string): Generator<string> {
+  const clock = new Clock(zone);
+  seeTimes(t, clock);
+  const fmt = markdownFormatter(clock);
+  const cell = (r: Row, c: Column, empty: string) => ids.shorten(cellText(r, c, empty, fmt));
+  const grids = blogGrids({ ...t, title: ids.shorten(t.title) }, cell, () => clock.restart());
+  for (const [i, g] of grids.entries()) {
+    if (i > 0) yield "";
+    yield* gridLines(g, level);
+  }
+  const timeNote = clock.note();
+  for (const n of [...(t.notes ?? []), ...(timeNote ? [timeNote] : [])]) yield* ["", `> ${mdBlock(ids.shorten(n))}`];
+}
+
+/** The pre-pass of a table's times, so its clock knows the dates before the first row prints. */
+function seeTimes(t: Table, clock: Clock): void {
+  const times = t.columns.filter((c) => c.kind === "time" || c.kind === "mixed");
+  if (times.length === 0) return;
+  for (const r of t.rows) for (const c of times) if (c.kind === "time" || r.kind === "time") clock.see(r[c.key]);
+}
+
+function* gridLines(g: Grid, level: number): Generator<string> {
+  yield `${"#".repeat(level)} ${mdHeading(g.title)}`;
+  yield "";
+  const boldFrom = g.header.length - g.boldColumns;
+  yield `| ${g.header.map((c) => mdInline(c)).join(" | ")} |`;
+  yield `|${g.align.map((a) => (a === "right" ? "---:" : "---")).join("|")}|`;
+  for (const r of g.body()) yield `| ${r.map((c, i) => (i >= boldFrom ? bold(mdInline(c)) : mdInline(c))).join(" | ")} |`;
+  for (const r of g.footer()) yield `| ${r.map((c) => bold(mdInline(c))).join(" | ")} |`;
 }
 
 /**
@@ -52,24 +135,6 @@ function* joinTrimmed(lines: Iterable<string>): Generator<string> {
     }
   }
   yield `${held.trimEnd()}\n`;
-}
-
-export function renderTable(t: Table, level: number): string {
-  return [...tableLines(t, level)].join("\n");
-}
-
-function* tableLines(t: Table, level: number): Generator<string> {
-  yield `${"#".repeat(level)} ${mdHeading(t.title)}`;
-  yield "";
-  if (t.rows.length === 0 && !t.footer?.length) {
-    yield "_(none)_";
-  } else {
-    yield `| ${t.columns.map((c) => mdInline(c.header)).join(" | ")} |`;
-    yield `|${t.columns.map((c) => (alignOf(c) === "right" ? "---:" : "---")).join("|")}|`;
-    for (const r of t.rows) yield `| ${t.columns.map((c) => mdInline(cellText(r, c, "—"))).join(" | ")} |`;
-    for (const r of t.footer ?? []) yield `| ${t.columns.map((c) => bold(mdInline(cellText(r, c, "")))).join(" | ")} |`;
-  }
-  for (const n of t.notes ?? []) yield* ["", `> ${mdBlock(n)}`];
 }
 
 /** Strong emphasis does not open or close next to white space: the text goes in trimmed. */

@@ -54,7 +54,8 @@ export function headlessTables(s: HeadlessSection): Table[] {
       kv("run:result", "claude -p result", [
         ["subtype", r.isError ? `${r.subtype} (error)` : r.subtype],
         ["turns", r.numTurns, "int"],
-        ["duration", r.durationMs === null ? null : `${r.durationMs} ms (API ${r.durationApiMs ?? "?"} ms)`],
+        ["duration", r.durationMs, "ms"],
+        ["API duration", r.durationApiMs, "ms"],
         ["total cost", r.totalCostUsd, "usdExact"],
         ["background cost", s.backgroundCostUsd, "usdExact"],
         ["permission denials", r.permissionDenials.length, "int"],

@@ -5,7 +5,7 @@ import { col, type Table } from "./model.js";
 /** Parse health as a table: one row per malformed line, with unknown types in the notes. */
 export function healthTable(h: Health): Table {
   const notes = [
-    `${h.lines} lines, ${h.records} records, ${h.blankLines} blank, ${h.malformedCount} malformed` +
+    `${n(h.lines)} lines, ${n(h.records)} records, ${n(h.blankLines)} blank, ${n(h.malformedCount)} malformed` +
       (h.malformedCount > h.malformed.length ? ` (first ${h.malformed.length} listed)` : ""),
   ];
   const unknown = Object.entries(h.unknownTypes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -36,6 +36,7 @@ export function healthTable(h: Health): Table {
   };
 }
 
+const n = (x: number) => x.toLocaleString("en-US");
 const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
 const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} listed)` : "");
 

@@ -91,6 +91,8 @@ export interface Table {
   /** Rows printed after a rule (totals). */
   footer?: Row[];
   notes?: string[];
+  /** What it means that the table has no rows, in one sentence: markdown says it instead of an empty table (which it leaves out). */
+  whenEmpty?: string;
 }
 
 /** What stdout carries for the human formats: a title, summary lines, tables and warnings. "report" is the command; this is the document any command prints. */

@@ -48,7 +48,7 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
   assert.equal(lab.closed, "STDIO connection closed after 6s (cleanly)");
   assert.equal(r.flags.length, 2);
   assert.match(r.flags[0]!, /^mcp runtime arm v2 with no opt-in variable \(source: growthbook\)/);
-  assert.match(r.flags[1]!, /instructions truncated from 20000 to 2048/);
+  assert.match(r.flags[1]!, /instructions truncated from 20,000 to 2,048/);
   assert.equal(r.events[0]!.kind, "startup");
   assert.equal(r.events[13]!.offsetMs, 6761);
 });
@@ -67,7 +67,7 @@ test("late server: connected 7,514 ms after request 1 went out", async () => {
   const lab = r.servers[0]!;
   assert.equal(lab.connectMs, 8312);
   assert.equal(lab.lateByMs, 8323 - 809);
-  assert.ok(r.flags.some((f) => f.startsWith('server "lab" connected 7514 ms after the first API request')));
+  assert.ok(r.flags.some((f) => f.startsWith('server "lab" connected 7,514 ms after the first API request')));
 });
 
 test("large output: count_tokens after the tool call, then the persisted file", async () => {
@@ -167,7 +167,7 @@ test("a paste of only headerless lines is a debug log: the truncation and the co
   );
   assert.deepEqual([shop!.status, shop!.errors], ["failed", 1]);
   assert.ok(r.events.every((e) => e.time === null && e.offsetMs === null));
-  assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5000 to 2048')));
+  assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5,000 to 2,048')));
 });
 
 test("count_tokens joined to the transcript: a Read result in flight is named with its size; the finding follows", async () => {

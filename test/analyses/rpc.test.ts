@@ -109,7 +109,7 @@ test("dual-era trap: initialize answer had instructions, the modern DiscoverResu
     [[1, "initialize", 1000]],
   );
   assert.equal(r.warnings.length, 1);
-  assert.match(r.warnings[0]!, /^dual-era trap \(handshake 2\).*line 3 carried 1000 chars/);
+  assert.match(r.warnings[0]!, /^dual-era trap \(handshake 2\).*line 3 carried 1,000 chars/);
 });
 
 test("Claude Desktop log: its own legacy initialize, no probe", async () => {

@@ -97,16 +97,16 @@ test("subagent output on stdin: parent and subagent piped together are two chain
 });
 
 test("subagent output in tables: a mark on the count, one note, the subagents table", async () => {
-  const r = await runCli(["requests", PARENT, "--claude-dir", HOME, "--format", "markdown"]);
+  const r = await runCli(["requests", PARENT, "--claude-dir", HOME]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /\| 1,545\^ \|/);
-  assert.match(r.stdout, /\| 938\^ \|/);
+  assert.match(r.stdout, / 1,545\^ │/);
+  assert.match(r.stdout, / 938\^\s+│/);
   assert.match(
     r.stdout,
     /\^ output of request 3 is the parent's Task result \(toolUseResult\.usage\.output_tokens at [^)]+\.jsonl:6\), whose input side equals this request's; the file recorded 1/,
   );
   assert.match(r.stdout, /Subagents \(the parent's Task\/Agent results\)/);
-  assert.match(r.stdout, /\| a7be2f0 \| Task \| completed \| agentId \| 18,230 ms \| 2 \| 7,821 \| 3 \| 1,545 \| yes \|/);
+  assert.match(r.stdout, /│ a7be2f0 │ Task\s+│ completed │ agentId\s+│ 18,230 ms │\s+2 │\s+7,821 │\s+3 │\s+1,545 │ yes\s+│/);
   const csv = await runCli(["requests", PARENT, "--claude-dir", HOME, "--format", "csv"]);
   assert.match(csv.stdout, /outputFromParent/);
 });
@@ -140,7 +140,7 @@ test("several chains in one file: a sidechain record and a resume copy are chain
 });
 
 test("several chains in one file: tables say which is which", async () => {
-  const r = await runCli(["requests", file(`${MIXED}.jsonl`), "--format", "markdown"]);
+  const r = await runCli(["requests", file(`${MIXED}.jsonl`)]);
   assert.match(r.stdout, /Requests \(main chain\)/);
   assert.match(r.stdout, /Requests \(subagent a5e6f70\)/);
   assert.match(r.stdout, new RegExp(`Requests \\(session ${RESUMED}, records of another session\\)`));
@@ -187,7 +187,7 @@ test("orphan folder: the id (or a prefix) is looked up, requests and report read
     j.inputs.map((i: any) => i.kind),
     ["subagent-transcript"],
   );
-  const md = await runCli(["requests", ORPHAN, "--claude-dir", HOME, "--format", "markdown"]);
+  const md = await runCli(["requests", ORPHAN, "--claude-dir", HOME]);
   assert.match(
     md.stdout,
     /main file missing: c4a1c4a1-0000-4000-8000-000000000003\.jsonl is not beside its subagents\/ folder; read its 1 subagent file/,

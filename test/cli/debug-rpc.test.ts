@@ -151,8 +151,14 @@ test("tables stop at 1,000 rows unless --all-events; --json keeps every event", 
 test("debug on failures: killed and errored servers with their last error in the summary; failures on the default timeline", async () => {
   const r = await runCli(["debug", "samples/logs/debug/failures.debug.txt", "--format", "markdown"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /\| docs \| errored \| http \|.*\| Connection error: \\\[ \{ "code": "invalid_union"/);
-  assert.match(r.stdout, /\| lab \| killed \(SIGINT → SIGTERM → SIGKILL\) \|.*\| SIGTERM failed, sending SIGKILL to MCP server process \|/);
+  // Three servers and fifteen columns: markdown turns the table, a column per server.
+  assert.match(r.stdout, /\| server \| docs \| lab \| notes \|\n/);
+  assert.match(r.stdout, /\| status \| errored \| killed \(SIGINT → SIGTERM → SIGKILL\) \| connected \|/);
+  assert.match(r.stdout, /\| transport \| http \| stdio \| stdio \|/);
+  assert.match(
+    r.stdout,
+    /\| last error \| Connection error: \\\[ \{ "code": "invalid_union".*\| SIGTERM failed, sending SIGKILL to MCP server process \|/,
+  );
   assert.match(r.stdout, /- \*\*errors\*\*: 3/);
   for (const kind of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"])
     assert.match(r.stdout, new RegExp(`\\| ${kind} \\|`), kind);

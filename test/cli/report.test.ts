@@ -78,10 +78,13 @@ test("report: markdown is a write-up appendix with a heading per section", async
     "### Debug log",
     "### MCP message log",
     "### claude -p run",
-    "### Parse health",
+    // Parse health found nothing to list: its one line is in the Evidence list, not an empty section.
+    "### Evidence",
   ]) {
     assert.ok(r.stdout.includes(`\n${h}\n`) || r.stdout.startsWith(`${h}\n`), `missing heading ${h}`);
   }
+  assert.doesNotMatch(r.stdout, /### Parse health|_\(none\)_/);
+  assert.match(r.stdout, /\nParse health: 36 lines, 36 records, 0 blank, 0 malformed, 0 of an unknown type\.\n$/);
   golden("demo/report.md", r.stdout);
 });
 

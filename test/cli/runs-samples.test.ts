@@ -89,12 +89,13 @@ test("compare a runs dir with a failed run (session null) and a lost transcript:
   );
   mkdirSync(join(d, "lost-a"));
   writeFileSync(join(d, "lost-a", "run.json"), JSON.stringify({ label: "lost", session: "0badc0de-0000-4000-8000-000000000000" }));
-  const r = await runCli(["compare", d, "--format", "markdown"]);
+  // The terminal table (piped: every column), one line per run.
+  const r = await runCli(["compare", d]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /2 of 14 run\(s\) could not be read/);
-  assert.match(r.stdout, /\| crashed \| crashed-a \|.*\| no session: claude exited 1 \(see stderr\.txt\) \|$/m);
-  assert.match(r.stdout, /\| lost \| lost-a \|.*\| no session matches "0badc0de-0000-4000-8000-000000000000".* \|$/m);
-  assert.match(r.stdout, /\| en-5000 \| en-5000-a \| 20,859 \| \+721 \|/, "the other runs are all there");
+  assert.match(r.stdout, /│ crashed\s+│ crashed-a\s+│.*│ no session: claude exited 1 \(see stderr\.txt\)\s*│$/m);
+  assert.match(r.stdout, /│ lost\s+│ lost-a\s+│.*│ no session matches "0badc0de-0000-4000-8000-000000000000".*│$/m);
+  assert.match(r.stdout, /│ en-5000\s+│ en-5000-a\s+│\s+20,859 │\s+\+721 │/, "the other runs are all there");
   const j = JSON.parse((await runCli(["compare", d, "--json"])).stdout);
   assert.equal(j.runs.find((x: any) => x.label === "crashed").firstRequestTokens, null);
 });

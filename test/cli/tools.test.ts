@@ -102,7 +102,7 @@ test("report: a Tool definitions section with the same rows as tools", async () 
   assert.deepEqual(rep.systemPrompt, one.systemPrompt);
   const md = await runCli(["report", ...LONG, "--format", "markdown"]);
   assert.match(md.stdout, /\n### Tool definitions\n/);
-  assert.match(md.stdout, /\| mcp__docs__fetch_manual \| docs \| prompt-snapshot \| 2,061 \| yes \|/);
+  assert.match(md.stdout, /^\| mcp__docs__fetch_manual \| docs \| 2,061 \| yes \| 3,000 \| no \| 1 \|$/m);
 });
 
 test("tools: the demo's tools/list file sizes the big server's tools", async () => {

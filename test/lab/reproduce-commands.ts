@@ -39,7 +39,10 @@ export function readmeReproductions(): Reproduction[] {
  * Runs one reproduction with the stand-in claude into a temp dir, `--only` the given labels (a full
  * matrix is dozens of runs), then each follow-up command on the runs dir it wrote.
  */
-export async function reproduce(r: Reproduction, only: string[]): Promise<{ run: CliResult; then: CliResult[] }> {
+export async function reproduce(
+  r: Reproduction,
+  only: string[],
+): Promise<{ run: CliResult; then: CliResult[]; json: Array<Record<string, any>> }> {
   const dir = mkdtempSync(join(tmpdir(), "ccf-repro-"));
   const bin = writeFakeClaude(dir);
   const config = join(dir, "claude-config");
@@ -50,6 +53,13 @@ export async function reproduce(r: Reproduction, only: string[]): Promise<{ run:
   const run = await runCli([...swap(r.run), ...only.flatMap((l) => ["--only", l])], { env });
   // What follows reads the runs dir alone: no config dir to fall back on.
   const then: CliResult[] = [];
-  for (const args of r.then) then.push(await runCli(swap(args), { env: { HOME: join(dir, "no-home") } }));
-  return { run, then };
+  const json: Array<Record<string, any>> = [];
+  for (const args of r.then) {
+    then.push(await runCli(swap(args), { env: { HOME: join(dir, "no-home") } }));
+    // The same command as JSON: the figures, whatever shape the markdown's tables take on a blog page.
+    const asJson = swap(args).filter((a, i, all) => a !== "--format" && all[i - 1] !== "--format");
+    const j = await runCli([...asJson, "--json"], { env: { HOME: join(dir, "no-home") } });
+    json.push(JSON.parse(j.stdout) as Record<string, any>);
+  }
+  return { run, then, json };
 }

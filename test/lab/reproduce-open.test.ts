@@ -22,7 +22,9 @@ test("the open-question matrices as README gives them, with the stand-in claude:
     const text = out!.stdout;
     switch (name) {
       case "content.json":
-        assert.match(text, /^\| json-24000 \| — \| 24,000 \|/m);
+        // Two repeats: the table is turned, one line per field.
+        assert.match(text, /^\| label \| json-24000 \| json-24000 \|$/m);
+        assert.match(text, /^\| size \(chars\) \| 24,000 \| 24,000 \|$/m);
         break;
       case "order-two.json":
         assert.match(
@@ -34,18 +36,24 @@ test("the open-question matrices as README gives them, with the stand-in claude:
         assert.match(text, /^\| c-a-b \| c-a-b-a \| charlie, alpha, bravo \| legacy \|/m);
         break;
       case "per-server-caps.json":
-        assert.match(
-          text,
-          /^\| two-5000 \| two-5000-a \| — \| alpha, bravo \| 4,122 \| 4,096 \| 10,000 \| yes \|/m,
-          "each server cut at its own 2,048",
-        );
+        // each server cut at its own 2,048
+        for (const re of [
+          /^\| servers \| alpha, bravo \| alpha, bravo \|$/m,
+          /^\| instr\. chars \| 4,122 \| 4,122 \|$/m,
+          /^\| kept \| 4,096 \| 4,096 \|$/m,
+          /^\| source bytes \| 10,000 \| 10,000 \|$/m,
+          /^\| truncated \| yes \| yes \|$/m,
+        ])
+          assert.match(text, re);
         break;
       case "negotiation.json":
-        assert.match(
-          text,
-          /^\| legacy-probe-crash \| legacy-probe-crash-a \| — \| server\/discover \| unknown \|.*\| BEGIN=NONE END=NONE LAST=NONE \|/m,
-          "the crashed server is never connected",
-        );
+        // the crashed server is never connected
+        for (const re of [
+          /^\| first method \| server\/discover \| server\/discover \|$/m,
+          /^\| era \| unknown \| unknown \|$/m,
+          /^\| answer \| BEGIN=NONE END=NONE LAST=NONE \| BEGIN=NONE END=NONE LAST=NONE \|$/m,
+        ])
+          assert.match(text, re);
         break;
     }
   }
