@@ -2,7 +2,7 @@
 //   node bench/gen-many.mjs requests N FILE       one transcript of N small requests (one assistant record each)
 //   node bench/gen-many.mjs subagents N DIR       a config dir: one session with N subagent files (2 requests each)
 //                                                 plus 20 old-layout agent-*.jsonl beside it, half of another session
-//   node bench/gen-many.mjs sessions N DIR        a config dir: N sessions in 10 projects, each with 2 old-layout agent files
+//   node bench/gen-many.mjs sessions N DIR [P]    a config dir: N sessions in P projects (default 10), each with 2 old-layout agent files
 // Then e.g. `/usr/bin/time -v node dist/cli.js requests FILE --json > /dev/null`.
 import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
@@ -65,10 +65,10 @@ export function genSubagents(dir, n) {
   return main;
 }
 
-/** `n` sessions over 10 projects, each with two old-layout agent files beside it. */
-export function genSessions(dir, n) {
+/** `n` sessions over `projects` projects, each with two old-layout agent files beside it. */
+export function genSessions(dir, n, projects = 10) {
   for (let i = 0; i < n; i++) {
-    const project = join(dir, "projects", `-home-bench-p${i % 10}`);
+    const project = join(dir, "projects", `-home-bench-p${i % projects}`);
     mkdirSync(project, { recursive: true });
     const sid = uuid(i, 0x5e55);
     writeFileSync(join(project, `${sid}.jsonl`), `${requestLine(sid, i)}\n`);
@@ -77,7 +77,7 @@ export function genSessions(dir, n) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [mode, count, target] = process.argv.slice(2);
+  const [mode, count, target, projects] = process.argv.slice(2);
   const n = Number(count);
   if (!target || !Number.isSafeInteger(n) || n < 0) {
     process.stderr.write("usage: node bench/gen-many.mjs requests|subagents|sessions N PATH\n");
@@ -85,7 +85,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   if (mode === "requests") await writeLines(target, n, (i) => requestLine(uuid(1, 0xb16), i));
   else if (mode === "subagents") process.stdout.write(`${genSubagents(target, n)}\n`);
-  else if (mode === "sessions") genSessions(target, n);
+  else if (mode === "sessions") genSessions(target, n, Number(projects ?? 10));
   else {
     process.stderr.write(`unknown mode ${mode}\n`);
     process.exit(2);

@@ -1,37 +1,29 @@
 import yargs, { type Argv as YArgv } from "yargs";
 
-import { COMMANDS } from "./commands/index.js";
-import { commonFor, normaliseArgs, checkArgv } from "./commands/options.js";
-import { checkOutputPath, writeFileDocument } from "./commands/output-file.js";
+import { commandSpecs } from "./commands/catalog.js";
+import { commonFor, normaliseArgs } from "./commands/options.js";
 import type { Argv, CommandSpec } from "./commands/registry.js";
-import { resolveZone } from "./commands/tz.js";
-import { sessionFilter } from "./commands/since.js";
-import { RuntimeError, StrictError, UsageError, exitCodeOf, messageOf } from "./errors.js";
+import { UsageError, exitCodeOf, messageOf } from "./errors.js";
 import { writeOut, type Io } from "./io.js";
 import { aliasWords, commandFirst, unknownMessage } from "./commands/mistakes.js";
-import { documentChunks, writeDocument } from "./render/emit.js";
-import { paletteFor } from "./render/palette.js";
-import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "./render/layout.js";
 import { sanitize } from "./render/sanitize.js";
-import { withZone } from "./render/zone.js";
-import { writeFiles } from "./output/files.js";
-import { redactOutput } from "./report/redact.js";
-import { toolVersion } from "./report/envelope.js";
+import { packageInfo } from "./package-root.js";
 
 export type { Io } from "./io.js";
 
 /** Builds the parser from the command specs; exported so tests can inspect help. A new instance per call: no state is shared between runs. */
 export function buildParser(
   io: Pick<Io, "columns">,
-  run: (spec: CommandSpec, argv: Argv) => Promise<void> = async () => {},
-  args: string[] = [],
+  run: ((spec: CommandSpec, argv: Argv) => Promise<void>) | undefined,
+  args: string[],
+  commands: CommandSpec[],
 ): YArgv {
   let y: YArgv = (yargs() as unknown as YArgv)
     .scriptName("ccforensics")
     .usage(
       "ccforensics <command> [target..] [options]\n\nForensics on Claude Code's own evidence: transcripts, debug logs, MCP message logs, claude -p output.",
     )
-    .version(toolVersion())
+    .version(packageInfo().version)
     .alias("v", "version")
     .help()
     .alias("h", "help")
@@ -44,14 +36,25 @@ export function buildParser(
     .fail((msg, err) => {
       if (err) throw err;
       // yargs spreads some messages (invalid choices) over lines; a usage error is one line.
-      throw new UsageError(unknownMessage(msg.replace(/\s*\n\s*/g, " ").trim(), args, COMMANDS));
+      throw new UsageError(unknownMessage(msg.replace(/\s*\n\s*/g, " ").trim(), args, commands));
     });
-  for (const spec of COMMANDS) y = register(y, spec, run);
+  // Before running a command yargs renders its whole help (cacheHelpMessage) for a later showHelp(), which
+  // this CLI never calls: a fifth of a small command's start-up. Internal API; absent, nothing changes.
+  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === "function") usage.cacheHelpMessage = () => {};
+  for (const spec of commands) y = register(y, spec, run);
   // After the commands, so help lists it last.
   return y.completion("completion", "print a bash/zsh completion script: ccforensics completion >> ~/.bashrc (or ~/.zshrc)");
 }
 
-function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Argv) => Promise<void>): YArgv {
+/**
+ * With `run`, yargs calls it as the command's handler (tests that take the report model). Without, the
+ * command is only parsed and `main` runs it after: yargs renders the whole help of a command whose
+ * handler it runs (`cacheHelpMessage`), which was a fifth of a small command's start-up.
+ */
+function register(y: YArgv, spec: CommandSpec, run?: (spec: CommandSpec, argv: Argv) => Promise<void>): YArgv {
   return y.command(
     spec.command,
     spec.describe,
@@ -76,92 +79,26 @@ function register(y: YArgv, spec: CommandSpec, run: (spec: CommandSpec, argv: Ar
       for (const [cmd, what] of spec.examples) b.example(cmd, what);
       return b;
     },
-    (argv) => run(spec, argv as unknown as Argv),
+    run ? (argv) => run(spec, argv as unknown as Argv) : undefined,
   );
-}
-
-async function runCommand(
-  spec: CommandSpec,
-  a: Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string; wide?: boolean; columns?: unknown },
-  io: Io,
-): Promise<void> {
-  checkArgv(a, spec);
-  if (a.json) a.format = "json";
-  a.format ??= "table";
-  // A command with its own --columns (compare) picks them for every format; elsewhere they shape terminal tables only.
-  const ownColumns = spec.options?.columns !== undefined;
-  const columns = ownColumns ? undefined : parseColumns(a.columns);
-  if (a.format !== "table" && (a.wide || columns))
-    throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
-  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
-  a.filter = sessionFilter({ ...a, tz: zone });
-  Object.assign(a, {
-    tz: zone,
-    stdin: io.stdin,
-    env: io.env,
-    cwd: io.cwd,
-    stdinIsTTY: io.stdinIsTTY,
-    stderr: io.stderr,
-    stderrIsTTY: io.stderrIsTTY,
-  });
-  await withZone(zone, async () => {
-    // Checked before the evidence is read: a refused -o should not cost a long scan.
-    let file =
-      a.output !== undefined
-        ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] })
-        : undefined;
-    const out = await spec.run(a);
-    if (spec.serves) return;
-    if (a.strict && out.health.malformedCount > 0) {
-      const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
-      throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
-    }
-    const shown = a.redact ? redactOutput(out) : out;
-    checkColumns(shown.document, columns);
-    // The one output step: files (charts) first, so a refused path fails before stdout is used; their
-    // contents redacted with the document, their paths and guards as given.
-    await writeFiles(
-      (out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
-      io.cwd,
-    );
-    const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
-    for (const w of shown.document.warnings) warn(w);
-    if (file !== undefined && a.output !== undefined) {
-      // Now the inputs are known, their config dirs are protected too.
-      file = checkOutputPath({
-        path: a.output,
-        claudeDir: a.claudeDir,
-        env: io.env,
-        cwd: io.cwd,
-        inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-"),
-      });
-      // A file is not a terminal: every column, unless COLUMNS or --columns say otherwise.
-      const layout: TerminalLayout = { width: fitWidth(io.env, false, undefined, a.wide === true, warn), columns };
-      await writeFileDocument(
-        file,
-        a.output,
-        await documentChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }), layout),
-      );
-    } else {
-      const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
-      await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);
-    }
-    if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
-    if (out.failure) throw new RuntimeError(out.failure);
-  });
 }
 
 /** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */
 export async function main(args: string[], io: Io): Promise<number> {
   try {
-    const words = commandFirst(normaliseArgs(aliasWords(args), COMMANDS), COMMANDS);
-    const parser = buildParser(io, (spec, argv) => runCommand(spec, argv, io), words);
+    const commands = await commandSpecs();
+    const words = commandFirst(normaliseArgs(aliasWords(args), commands), commands);
+    const parser = buildParser(io, undefined, words, commands);
     // With a callback yargs hands help, version and completion text back instead of printing it to the process's console.
     let shown = "";
-    await parser.parseAsync(words, {}, (_err, _argv, output) => {
+    const argv = await parser.parseAsync(words, {}, (_err, _argv, output) => {
       shown = output;
     });
     if (shown) await writeOut(io.stdout, `${shown}\n`);
+    else {
+      const spec = commands.find((c) => c.command.split(" ")[0] === String(argv._[0]));
+      if (spec) await (await import("./commands/run-command.js")).runCommand(spec, argv as unknown as Argv, io);
+    }
     return 0;
   } catch (err) {
     const msg = messageOf(err).split("\n").map(sanitize).join("\n");

@@ -160,7 +160,7 @@ function onUser(c: OutputsCollected, rec: UserRecord): void {
   }
 }
 
-/** `toolUseResult` is parsed lazily on long lines (records/lazy.ts): a damaged copy throws on first read. */
+/** Long strings of `toolUseResult` decode on first read (records/skeleton.ts, validated with the line); the guard stays for safety. */
 function safeFullText(rec: UserRecord): string | null {
   try {
     return fullTextOf(rec.toolUseResult);

@@ -1,7 +1,8 @@
 import { renderAttachment } from "../records/attachments.js";
-import { imageCount, visibleText } from "../records/content.js";
-import type { AssistantRecord, SystemRecord, UserRecord } from "../records/transcript.js";
+import { imageCount, visibleLength } from "../records/content.js";
 import { isObject } from "../records/json.js";
+import { isStringAt, stringLength } from "../records/lazy-strings.js";
+import type { AssistantRecord, ContentBlock, SystemRecord, UserRecord } from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
 import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
@@ -327,23 +328,25 @@ function onBoundary(c: ChainState, rec: SystemRecord): void {
   c.pending = emptyAdded();
 }
 
+/** Counts from lengths only: a long text stays undecoded (records/lazy-strings.ts). */
 function onUser(a: Added, rec: UserRecord): void {
-  const content = rec.content;
-  if (typeof content === "string") {
-    if (rec.isCompactSummary) a.compactSummaryChars += content.length;
-    else if (rec.isMeta) a.metaTextChars += content.length;
-    else a.userTextChars += content.length;
+  const own = stringLength(rec, "content");
+  if (own !== undefined) {
+    if (rec.isCompactSummary) a.compactSummaryChars += own;
+    else if (rec.isMeta) a.metaTextChars += own;
+    else a.userTextChars += own;
     return;
   }
-  for (const b of content ?? []) {
+  for (const b of (rec.content as ContentBlock[] | undefined) ?? []) {
     if (b.type === "tool_result") {
       a.toolResults += 1;
-      a.toolResultChars += visibleText(b.content).length;
-      a.images += imageCount(b.content);
-    } else if (b.type === "text" && typeof b.text === "string") {
-      if (rec.isCompactSummary) a.compactSummaryChars += b.text.length;
-      else if (rec.isMeta) a.metaTextChars += b.text.length;
-      else a.userTextChars += b.text.length;
+      a.toolResultChars += visibleLength(b);
+      a.images += imageCount(stringLength(b, "content") === undefined ? b.content : undefined);
+    } else if (b.type === "text" && isStringAt(b, "text")) {
+      const n = stringLength(b, "text")!;
+      if (rec.isCompactSummary) a.compactSummaryChars += n;
+      else if (rec.isMeta) a.metaTextChars += n;
+      else a.userTextChars += n;
     } else if (b.type === "image") {
       a.images += 1;
     }

@@ -1,6 +1,7 @@
 import type { DebugResult } from "../analyses/debug.js";
 import type { InstructionsScan } from "../analyses/instructions.js";
 import type { Truncation } from "../analyses/instructions-join.js";
+import type { FirstRequestComposition } from "../analyses/first-request.js";
 import type { InventoryResult } from "../analyses/inventory.js";
 import type { OutputsCollected } from "../analyses/outputs.js";
 import type { DebugFacts } from "../analyses/outputs-evidence.js";
@@ -48,6 +49,7 @@ export interface TranscriptResults {
   instructions: InstructionsScan;
   outputs: OutputsCollected;
   inventory: InventoryResult;
+  firstRequest: FirstRequestComposition;
   tools: ToolsScan;
 }
 

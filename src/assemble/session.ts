@@ -19,7 +19,7 @@ import { assembleTools, type AssembledTools } from "./tools.js";
 export interface SessionEvidence {
   target: string;
   run: string;
-  transcripts: TranscriptEvidence;
+  transcripts: TranscriptEvidence<"requests" | "instructions" | "outputs" | "inventory" | "tools">;
   debug: Gathered<DebugEvidence> | null;
   /** With the requests the run's own events show, when they were read (report). */
   headless: (Gathered<HeadlessRun> & { requests?: RequestsResult }) | null;

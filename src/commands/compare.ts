@@ -7,7 +7,7 @@ import { compareFitTable, compareResidualsTable } from "../report/compare-fit-ta
 import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
-import { compareChartSpec } from "../render/chart.js";
+import { compareChart } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -39,7 +39,7 @@ export const compareCommand: CommandSpec = {
       "ccforensics compare samples/runs/manifest.json --baseline none --columns label,run,firstRequestTokens,deltaVsBaseline,instructionChars,probeLast",
       "chosen columns against the runs labelled none",
     ],
-    ["ccforensics compare samples/runs --chart first-request.svg", "also draw first-request tokens per run"],
+    ["ccforensics compare samples/runs --chart first-request.svg", "also draw each run's first-request delta against the baseline"],
   ],
   positionals: { "manifest-or-runs-dir": { describe: "a manifest (JSON array of runs) or a runs dir (one folder per run with run.json)" } },
   options: {
@@ -47,7 +47,7 @@ export const compareCommand: CommandSpec = {
       type: "string",
       describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}`,
     },
-    chart: { type: "string", describe: "also write an SVG chart of first-request tokens per run" },
+    chart: { type: "string", describe: "also write an SVG chart of each run's first-request delta against the baseline" },
   },
   run: (argv) => runCompare(String(argv["manifest-or-runs-dir"] ?? ""), argv as CompareOptions),
 };
@@ -104,6 +104,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const fit = compareFit(rows);
   const cost = totalCost(rows);
   const files: OutputFile[] = [];
+  const chart = compareChart(rows, manifest);
   if (opts.chart) {
     const dirs = protectedDirs(
       configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
@@ -112,7 +113,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     files.push({
       kind: "chart",
       path: opts.chart,
-      spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`),
+      spec: chart.spec,
       protect: dirs,
     });
   }
@@ -140,9 +141,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
         ...(fit.scripts.some((f) => f.wrapperFrom !== null) ? [compareFitTable(fit), compareResidualsTable(fit)] : []),
         healthTable(health),
       ],
-      charts: [
-        { title: `First-request tokens per run — ${manifest}`, spec: compareChartSpec(rows, `First-request tokens per run — ${manifest}`) },
-      ],
+      charts: [chart],
       warnings: [...warnings, ...healthWarnings(health)],
     },
   };

@@ -7,6 +7,8 @@ import { debugCommand } from "./debug.js";
 import { rpcCommand } from "./rpc.js";
 import { instructionsCommand } from "./instructions.js";
 import { outputsCommand } from "./outputs.js";
+import { serversCommand } from "./servers.js";
+import { exportCommand } from "./export.js";
 import { labCommand } from "./lab.js";
 import { runCommand } from "./run.js";
 import { reportCommand } from "./report.js";
@@ -20,6 +22,8 @@ export const COMMANDS: CommandSpec[] = [
   requestsCommand,
   instructionsCommand,
   outputsCommand,
+  serversCommand,
+  exportCommand,
   debugCommand,
   rpcCommand,
   reportCommand,

@@ -1,6 +1,6 @@
 import type { Options } from "yargs";
 import { UsageError } from "../errors.js";
-import { FORMATS } from "../render/emit.js";
+import { FORMATS } from "../render/formats.js";
 import type { Argv, CommandSpec } from "./registry.js";
 
 /**
@@ -91,6 +91,11 @@ export function normaliseArgs(args: string[], commands: CommandSpec[]): string[]
     if (a === "--") {
       out.push(...args.slice(i));
       break;
+    }
+    // yargs drops a lone "-" from an array positional (`servers - x`) but keeps "", which targets read as stdin.
+    if (a === "-") {
+      out.push("");
+      continue;
     }
     if (a.startsWith("--") && a.endsWith("=") && valued.has(a.slice(2, -1))) throw new UsageError(`${a.slice(0, -1)} needs a value`);
     if (!a.startsWith("--") || a.includes("=") || !valued.has(a.slice(2))) {

@@ -8,6 +8,7 @@ import { firstRequestDrift, staircaseRows, type StaircaseRow, type StaircaseRun 
 import { envText } from "../assemble/compare-row.js";
 import { expandRunsDirs, isRunsDir, runGatherOptions } from "../pipeline/runs-targets.js";
 import { staircaseChartSpec } from "../render/chart.js";
+import { runFolderName } from "../pipeline/run-folder.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
@@ -93,9 +94,13 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     const stepped = new Set(stairs.map((r) => r.run));
     tables.push(staircaseTable(stairs, firstRequestDrift(runs.filter((r) => stepped.has(r.run)))));
     if (failed.length) tables.push(failedRunsTable(failed));
+    const folders = new Map(loaded.map((l) => [l.run, runFolderName(l.transcript)]));
     const points = stairs
       .filter((r) => r.chars !== null)
-      .map((r) => ({ chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: staircasePointLabel(r) }));
+      .map((r) => {
+        const folder = folders.get(r.run) ?? null;
+        return { chars: r.chars!, deltaTokens: r.deltaTokens, check: r.check, label: staircasePointLabel(r, folder), run: folder ?? r.run };
+      });
     const title = `Tool output size staircase — ${loaded.length} run(s)`;
     charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
@@ -142,9 +147,12 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
   };
 }
 
-/** A chart point names the configuration and its variables when the run has them, else the run and tool. */
-function staircasePointLabel(r: StaircaseRow): string {
-  return r.label !== null ? [r.label, r.env].filter(Boolean).join(" ") : `${r.run} ${r.tool}`;
+/** A chart point names the configuration and its variables when the run has them, else its run folder and tool. */
+function staircasePointLabel(r: StaircaseRow, folder: string | null): string {
+  if (r.label !== null) return [r.label, r.env].filter(Boolean).join(" ");
+  // Without a runs dir: the run folder a transcript sits in, else the tool alone; a session id names nothing on a chart.
+  const tool = r.tool.replace(/^mcp__.+?__/, "");
+  return folder ? `${folder} · ${tool}` : tool;
 }
 
 /** Tool definitions from each of a run's message logs. */

@@ -3,7 +3,7 @@ import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { Chart, ColumnKind, Table } from "../report/model.js";
-import { requestsChartSpec } from "../render/chart.js";
+import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../report/summary-table.js";
 import type { CommonOptions } from "./common.js";
@@ -215,7 +215,7 @@ function firstLast(x: SessionSummary): Array<[string, unknown, ColumnKind?]> {
 
 /** Token growth per request, at the head of the Requests section of the HTML page. */
 function requestsChart(s: AssembledSession): Chart {
-  const title = `Token growth per request — ${s.sessionId ?? s.resolved.target}`;
+  const title = requestsChartTitle(s.sessionId ?? s.resolved.target);
   const rows = s.requests.requests
     .toArray()
     .flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));

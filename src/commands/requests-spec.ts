@@ -1,4 +1,4 @@
-import { requestsChartSpec } from "../render/chart.js";
+import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
@@ -30,17 +30,15 @@ export const requestsCommand: CommandSpec = {
       ? Array.from(out.data.requests as Iterable<Point>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }))
       : [];
     // The HTML page shows the chart inline; an empty chart helps nobody there.
-    if (argv.format === "html" && rows.length)
-      out.document.charts = [{ title: out.document.title, spec: requestsChartSpec(rows, out.document.title) }];
+    // The document is titled by the session id, or by the target when the records carry none.
+    const title = requestsChartTitle(out.document.title.replace(/^Requests — /, ""));
+    if (argv.format === "html" && rows.length) out.document.charts = [{ title, spec: requestsChartSpec(rows, title) }];
     if (typeof argv.chart === "string") {
       const dirs = protectedDirs(
         configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }),
         out.inputs.map((i) => i.path).filter((p) => p !== "-"),
       );
-      out.files = [
-        ...(out.files ?? []),
-        { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, out.document.title), protect: dirs },
-      ];
+      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, title), protect: dirs }];
     }
     return out;
   },

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { firstRequestAnalysis } from "../analyses/first-request.js";
 import { instructionsAnalysis } from "../analyses/instructions.js";
 import { inventoryAnalysis } from "../analyses/inventory.js";
 import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
@@ -48,6 +49,7 @@ const TRANSCRIPT_ANALYSES = {
   instructions: instructionsAnalysis,
   outputs: outputsAnalysis,
   inventory: inventoryAnalysis,
+  firstRequest: firstRequestAnalysis,
   tools: toolsAnalysis,
 };
 

@@ -1,4 +1,5 @@
 import { isObject } from "./json.js";
+import { stringLength } from "./lazy-strings.js";
 import type { ContentBlock } from "./transcript.js";
 
 /**
@@ -11,6 +12,17 @@ export function visibleText(content: unknown): string {
   let s = "";
   for (const b of content) if (isObject(b) && b.type === "text" && typeof b.text === "string") s += b.text;
   return s;
+}
+
+/** `visibleText(block.content).length` for a tool_result block, without decoding its long strings. */
+export function visibleLength(block: ContentBlock): number {
+  const own = stringLength(block, "content");
+  if (own !== undefined) return own;
+  const content = block.content;
+  if (!Array.isArray(content)) return 0;
+  let n = 0;
+  for (const b of content) if (isObject(b) && b.type === "text") n += stringLength(b, "text") ?? 0;
+  return n;
 }
 
 export function imageCount(content: unknown): number {

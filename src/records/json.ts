@@ -1,5 +1,5 @@
 import type { RawLine } from "../sources/lines.js";
-import { LAZY_MIN_LINE, parseLazily, type JsonObject } from "./lazy.js";
+import { parseSkeleton, SKELETON_MIN_LINE, type JsonObject } from "./skeleton.js";
 
 export type { JsonObject };
 
@@ -14,14 +14,18 @@ export const MAX_DEPTH = 200;
  * absurd nesting, and lines longer than a string can be.
  */
 export function parseLine(raw: RawLine): ParsedLine {
+  if (raw.buf.length >= SKELETON_MIN_LINE && !raw.tooLong && raw.buf.indexOf(0) < 0) {
+    // The skeleton pass checked the depth itself; walking the value here would decode every long string.
+    const value = parseSkeleton(raw.buf, MAX_DEPTH);
+    if (value !== undefined) return { ok: true, value };
+  }
+  return parseWhole(raw);
+}
+
+/** `parseLine` without the skeleton pass: decode the line, JSON.parse it, check it. The fast path's reference. */
+export function parseWhole(raw: RawLine): ParsedLine {
   if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
   if (raw.buf.length === 0) return { ok: "blank" };
-  if (raw.buf.length >= LAZY_MIN_LINE && raw.buf.indexOf(0) < 0) {
-    // The depth check runs before the skipped values become getters, so it does not parse them.
-    let verdict: ParsedLine | undefined;
-    const lazy = parseLazily(raw.buf, (obj) => (verdict = checked(obj, raw.buf)));
-    if (lazy !== undefined) return verdict!.ok === true ? { ok: true, value: lazy } : verdict!;
-  }
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };

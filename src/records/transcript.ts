@@ -1,4 +1,5 @@
 import { arr, bool, isObject, str, type JsonObject } from "./json.js";
+import { copyProperty, isStringAt } from "./lazy-strings.js";
 import type { Pos } from "./pos.js";
 import type { MalformedLine } from "./source.js";
 import { parseIsoTime } from "./time.js";
@@ -142,59 +143,75 @@ export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRe
     raw,
     invalid,
   };
+  // Each kind's fields are added to the envelope in place: spreading 14 fields into a new object cost
+  // 2–5 µs a record, most of what building records cost.
   switch (type) {
     case "assistant": {
       const m = isObject(raw.message) ? raw.message : {};
       const usage = usageOf(m.usage, invalid);
       const isApiError = raw.isApiErrorMessage === true;
       const model = str(m.model);
-      return {
-        ...env,
-        kind: "assistant",
-        messageId: str(m.id),
-        requestId: str(raw.requestId),
-        model,
-        usage,
-        stopReason: str(m.stop_reason) ?? null,
-        content: blocksOf(m.content),
-        isApiError,
-        notRequest: isApiError || model === "<synthetic>" ? undefined : notRequestReason(raw.message, usage),
-      };
+      const r = env as AssistantRecord;
+      r.kind = "assistant";
+      r.messageId = str(m.id);
+      r.requestId = str(raw.requestId);
+      r.model = model;
+      r.usage = usage;
+      r.stopReason = str(m.stop_reason) ?? null;
+      r.content = blocksOf(m.content);
+      r.isApiError = isApiError;
+      r.notRequest = isApiError || model === "<synthetic>" ? undefined : notRequestReason(raw.message, usage);
+      return r;
     }
     case "user": {
       const m = isObject(raw.message) ? raw.message : {};
-      const c = m.content;
-      const rec = {
-        ...env,
-        kind: "user" as const,
-        content: typeof c === "string" ? c : Array.isArray(c) ? blocksOf(c) : undefined,
-        isMeta: bool(raw.isMeta) ?? false,
-        isCompactSummary: bool(raw.isCompactSummary) ?? false,
-      };
-      // A getter: on long lines `raw.toolUseResult` is parsed only when read (records/lazy.ts).
-      Object.defineProperty(rec, "toolUseResult", { get: () => raw.toolUseResult, enumerable: true });
-      return rec as UserRecord;
+      const r = env as UserRecord;
+      r.kind = "user";
+      r.content = undefined;
+      r.isMeta = bool(raw.isMeta) ?? false;
+      r.isCompactSummary = bool(raw.isCompactSummary) ?? false;
+      r.toolUseResult = undefined;
+      // Long strings stay undecoded until read (records/skeleton.ts); their lengths are known already.
+      if (isStringAt(m, "content")) copyProperty(m, "content", r, "content");
+      else if (Array.isArray(m.content)) r.content = blocksOf(m.content);
+      copyProperty(raw, "toolUseResult", r, "toolUseResult");
+      return r;
     }
     case "attachment": {
       const a = isObject(raw.attachment) ? raw.attachment : {};
-      return { ...env, kind: "attachment", attachment: a, attachmentType: str(a.type) ?? "(no type)" };
+      const r = env as AttachmentRecord;
+      r.kind = "attachment";
+      r.attachment = a;
+      r.attachmentType = str(a.type) ?? "(no type)";
+      return r;
     }
-    case "system":
-      return { ...env, kind: "system", subtype: str(raw.subtype) };
-    case "progress":
-      return { ...env, kind: "progress", dataType: isObject(raw.data) ? str(raw.data.type) : undefined };
-    case "content-replacement":
-      return {
-        ...env,
-        kind: "content-replacement",
-        replacements: (arr(raw.replacements) ?? []).filter(isObject).map((r) => ({
-          kind: str(r.kind),
-          toolUseId: str(r.toolUseId),
-          replacement: r.replacement,
-        })),
-      };
-    default:
-      return { ...env, kind: META_TYPES.has(type) ? "meta" : "unknown" };
+    case "system": {
+      const r = env as SystemRecord;
+      r.kind = "system";
+      r.subtype = str(raw.subtype);
+      return r;
+    }
+    case "progress": {
+      const r = env as ProgressRecord;
+      r.kind = "progress";
+      r.dataType = isObject(raw.data) ? str(raw.data.type) : undefined;
+      return r;
+    }
+    case "content-replacement": {
+      const r = env as ContentReplacementRecord;
+      r.kind = "content-replacement";
+      r.replacements = (arr(raw.replacements) ?? []).filter(isObject).map((x) => ({
+        kind: str(x.kind),
+        toolUseId: str(x.toolUseId),
+        replacement: x.replacement,
+      }));
+      return r;
+    }
+    default: {
+      const r = env as MetaRecord | UnknownRecord;
+      r.kind = META_TYPES.has(type) ? "meta" : "unknown";
+      return r;
+    }
   }
 }
 

@@ -8,10 +8,12 @@ import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
 import { terminalChunks, type TerminalLayout } from "./table.js";
 
-export type Format = "table" | "markdown" | "json" | "csv" | "html";
+import type { Format } from "./formats.js";
+
+export type { Format };
 
 /** Every format, for the --format choices. */
-export const FORMATS = ["table", "markdown", "json", "csv", "html"] as const satisfies readonly Format[];
+export { FORMATS } from "./formats.js";
 
 /** The document for stdout in the chosen format, as one string (tests, small outputs). */
 export async function render(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<string> {

@@ -35,7 +35,8 @@ export const boxWidth = (widths: number[]) => widths.reduce((a, w) => a + w + 3,
  * Which columns a box of at most `total` columns keeps, and how wide each is. Shortening comes first
  * (ids and paths lose their middle, text its end, down to a soft minimum); then the least important
  * columns go, rightmost first; then everything shortens to a hard minimum and columns go by priority
- * until one is left, which is cut to fit. Whatever space is left returns to the shortened columns.
+ * until one is left, which is cut to fit. A dropped column that fits again once others went is shown again.
+ * Whatever space is left returns to the shortened columns.
  */
 export function fitColumns(cols: FitColumn[], total: number): Fit {
   const shown = cols.map((_, i) => i);
@@ -64,6 +65,14 @@ export function fitColumns(cols: FitColumn[], total: number): Fit {
     () => dropWorst(Infinity, -Infinity),
   ];
   for (const step of steps) while (need() > total && step());
+  // Columns go by priority, not by width, so a narrow one may have gone before a wide one whose going alone
+  // was enough: every hidden column that fits at the minimum reached comes back, the most important first.
+  const dropped = cols.map((_, i) => i).filter((i) => !shown.includes(i));
+  dropped.sort((a, b) => cols[a]!.priority - cols[b]!.priority || a - b);
+  for (const i of dropped) {
+    const trial = [...shown, i].sort((a, b) => a - b);
+    if (boxWidth(trial.map(minOf)) <= total) shown.splice(0, shown.length, ...trial);
+  }
 
   const widths = shown.map(minOf);
   let spare = total - boxWidth(widths);

@@ -1,15 +1,18 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
+import { closeSync, readSync, type Dirent } from "node:fs";
 import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
+  openEvidenceFd,
   pathExists,
   plainName,
   realish,
   realPath,
   safeReaddir,
+  safeReaddirTyped,
   skippedSoFar,
 } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
@@ -51,9 +54,9 @@ export interface SessionFile {
   mainMissing?: true;
 }
 
-/** Each project folder under the config dirs once (real path), with its sorted entries; links leaving a config dir are skipped (guard). */
-function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: string[] }> {
-  const out: Array<{ configDir: string; projectDir: string; entries: string[] }> = [];
+/** Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving a config dir are skipped (guard). */
+function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
+  const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
@@ -63,7 +66,7 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      out.push({ configDir, projectDir, entries: safeReaddir(projectDir) });
+      out.push({ configDir, projectDir, entries: safeReaddirTyped(projectDir) });
     }
   }
   return out;
@@ -72,14 +75,18 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
 /**
  * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
  * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
  */
-export function listSessionFiles(dirs: string[]): SessionFile[] {
+export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
   const out: SessionFile[] = [];
   for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
-    for (const f of entries) {
-      if (!f.endsWith(".jsonl") || f.startsWith("agent-")) continue;
+    for (const e of entries) {
+      const f = e.name;
+      if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
       const path = join(projectDir, f);
-      if (admitDiscovered(path, configDir) !== undefined) out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
+      // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
+      if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
+        out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
     }
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
@@ -89,12 +96,12 @@ export function listSessionFiles(dirs: string[]): SessionFile[] {
  * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
  * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
  */
-export function listOrphanSessions(dirs: string[]): SessionFile[] {
+export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
   const out: SessionFile[] = [];
   for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
-    const names = new Set(entries);
-    for (const id of entries) {
-      if (id.includes(".") || names.has(`${id}.jsonl`) || !plainName(id)) continue;
+    const names = new Set(entries.map((e) => e.name));
+    for (const id of names) {
+      if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
       if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
       out.push({ id, path: join(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true });
     }
@@ -113,7 +120,7 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)];
+  const all = [...listSessionFiles(dirs, idOrPrefix), ...listOrphanSessions(dirs, idOrPrefix)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -173,7 +180,8 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
       } else walk(p, seen, depth + 1);
     }
   };
-  walk(join(dir, sessionId, "subagents"), new Set(), 0);
+  // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
+  if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
   return out.sort((a, b) => byPath.compare(a.path, b.path));
 }
@@ -198,6 +206,14 @@ const byPath = new Intl.Collator();
 /** Old-layout agent files per project folder, grouped by the session id their records carry: listed and read once for all sessions. */
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
+  private readonly listings = new Map<string, Set<string>>();
+
+  /** The names in a project folder, listed once. */
+  names(projectDir: string): Set<string> {
+    let n = this.listings.get(projectDir);
+    if (!n) this.listings.set(projectDir, (n = new Set(safeReaddir(projectDir))));
+    return n;
+  }
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
@@ -208,11 +224,14 @@ export class SubagentIndex {
 
 async function groupOldLayout(dir: string, root: string): Promise<Map<string, SubagentFile[]>> {
   const bySession = new Map<string, SubagentFile[]>();
-  for (const f of safeReaddir(dir)) {
-    const m = AGENT_FILE.exec(f);
-    const p = join(dir, f);
-    if (!m || admitDiscovered(p, root) === undefined) continue;
-    const id = await sessionIdOf(p);
+  const realDir = admitDiscoveredDir(dir, root);
+  if (realDir === undefined) return bySession;
+  for (const e of safeReaddirTyped(dir)) {
+    const m = AGENT_FILE.exec(e.name);
+    const p = join(dir, e.name);
+    // A plain file in a folder already inside the root is inside it too: only links need resolving.
+    if (!m || (!e.isFile() && admitDiscovered(p, root) === undefined)) continue;
+    const id = peekSessionId(p) ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
     const entry = { path: p, agentId: m[1]! };
@@ -252,6 +271,43 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
     if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
     const o = v as Record<string, unknown>;
     const id = o.sessionId ?? o.session_id;
+    if (typeof id === "string") return id;
+  }
+  return undefined;
+}
+
+const PEEK_BYTES = 64 * 1024;
+
+/**
+ * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
+ * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
+ */
+export function peekSessionId(path: string): string | undefined {
+  let text: string;
+  try {
+    const fd = openEvidenceFd(path);
+    try {
+      const buf = Buffer.allocUnsafe(PEEK_BYTES);
+      const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
+      const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
+      // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
+      const from = end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      text = buf.toString("utf8", from, end < 0 ? from : end);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n").slice(0, 50)) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+    const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
     if (typeof id === "string") return id;
   }
   return undefined;

@@ -9,6 +9,7 @@ import {
   realpathSync,
   statSync,
   type ReadStream,
+  type Dirent,
   type Stats,
 } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
@@ -88,6 +89,16 @@ export function safeReaddir(d: string): string[] {
   touch("readdir", d);
   try {
     return readdirSync(d).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `safeReaddir` with each entry's type (no stat needed for plain files), sorted by name. */
+export function safeReaddirTyped(d: string): Dirent[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     return [];
   }

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openEvidenceFd } from "./guard.js";
+import { inlineHasher, workerHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -30,17 +30,32 @@ export interface ReadOptions {
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
   if (input.path === "-" && !opts.stdin) throw new Error("stdin (-) read without the CLI's stdin handed down");
-  const stream = input.path === "-" ? opts.stdin! : fileChunks(input.path);
-  const hash = createHash("sha256");
+  let hash: Hasher;
+  let stream: AsyncIterable<unknown> | Iterable<Buffer>;
+  if (input.path === "-") {
+    hash = inlineHasher();
+    stream = opts.stdin!;
+  } else {
+    const fd = openEvidenceFd(input.path);
+    const big = fstatSync(fd).size >= WORKER_HASH_MIN;
+    hash = big ? workerHasher() : inlineHasher();
+    stream = fileChunks(fd);
+  }
   let bytes = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    hash.update(buf);
-    bytes += buf.length;
-    yield buf;
+  let done = false;
+  try {
+    for await (const chunk of stream) {
+      const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      await hash.update(buf);
+      bytes += buf.length;
+      yield buf;
+    }
+    done = true;
+  } finally {
+    if (!done) hash.close();
   }
   input.bytes = bytes;
-  input.sha256 = hash.digest("hex");
+  input.sha256 = await hash.digest();
 }
 
 const CHUNK = 1 << 20;
@@ -51,8 +66,7 @@ const scratch = Buffer.alloc(1 << 16);
  * pool round trips per file, which is most of the time for 100,000 small subagent files. Buffers are
  * sized to what is left of the file and never reused; a transcript still being written is read on.
  */
-function* fileChunks(path: string): Generator<Buffer> {
-  const fd = openEvidenceFd(path);
+function* fileChunks(fd: number): Generator<Buffer> {
   try {
     let left = fstatSync(fd).size;
     for (;;) {

@@ -23,6 +23,8 @@ const SMOKE: Record<string, () => string[]> = {
   requests: () => ["requests", "-", "--json"],
   instructions: () => ["instructions", DEMO, "--claude-dir", HOME, "--json"],
   outputs: () => ["outputs", DEMO, "--claude-dir", HOME, "--json"],
+  servers: () => ["servers", "--claude-dir", HOME, "--json"],
+  export: () => ["export", "--claude-dir", HOME, "--to", mkdtempSync(join(tmpdir(), "ccf-smoke-export-")), "--json"],
   debug: () => ["debug", sample("logs", "debug", "legacy-truncated.debug.txt"), "--json"],
   rpc: () => ["rpc", sample("logs", "rpc", "legacy-fallback.lab.jsonl"), "--json"],
   report: () => ["report", DEMO, "--claude-dir", HOME, "--json"],

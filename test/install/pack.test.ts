@@ -21,7 +21,7 @@ function npmEnv(): NodeJS.ProcessEnv {
  */
 function stage(dir: string): void {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] };
-  for (const p of ["package.json", "tsconfig.json", "README.md", "LICENSE", "src", ...pkg.files.filter((f) => f !== "dist")]) {
+  for (const p of ["package.json", "tsconfig.json", "README.md", "LICENSE", "src", "scripts", ...pkg.files.filter((f) => f !== "dist")]) {
     mkdirSync(join(dir, p, ".."), { recursive: true });
     cpSync(join(ROOT, p), join(dir, p), { recursive: true });
   }

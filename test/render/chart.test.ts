@@ -32,20 +32,20 @@ test("staircase and compare specs render: points coloured by check, bars per run
   const svg = await renderSvg(
     staircaseChartSpec(
       [
-        { chars: 30000, deltaTokens: 11600, check: "inline", label: "a" },
-        { chars: 52000, deltaTokens: 1000, check: "size", label: "b" },
-        { chars: 66000, deltaTokens: 1010, check: "token", label: "c" },
+        { chars: 30000, deltaTokens: 11600, check: "inline", label: "a", run: "a" },
+        { chars: 52000, deltaTokens: 1000, check: "size", label: "b", run: "b" },
+        { chars: 66000, deltaTokens: 1010, check: "token", label: "c", run: "c" },
       ],
       "staircase",
     ),
   );
   for (const c of ["inline", "size", "token"]) assert.match(svg, new RegExp(`>${c}<`));
-  assert.match(svg, /result size \(characters\)/);
+  assert.match(svg, /result size \(characters, log scale\)/);
   const bars = await renderSvg(
     compareChartSpec(
       [
-        { label: "none", run: "none-a", firstRequestTokens: 20000 },
-        { label: "en", run: "en-a", firstRequestTokens: 20377 },
+        { label: "none", run: "none-a", firstRequestTokens: 20000, deltaVsBaseline: 0, baselineLabel: "none" },
+        { label: "en", run: "en-a", firstRequestTokens: 20377, deltaVsBaseline: 377, baselineLabel: "none" },
       ],
       "first",
     ),

@@ -99,7 +99,10 @@ test("terminal tables show evidence in headers and summary keys escaped", () => 
 
 test("chart text from evidence is escaped in the SVG", async () => {
   const svg = await renderSvg(
-    compareChartSpec([{ label: "<script>alert(1)</script>\u200b", run: "r\u202e1", firstRequestTokens: 5 }], "t\u2028"),
+    compareChartSpec(
+      [{ label: "<script>alert(1)</script>\u200b", run: "r\u202e1", firstRequestTokens: 5, deltaVsBaseline: null, baselineLabel: null }],
+      "t\u2028",
+    ),
   );
   assert.doesNotMatch(svg, /<script|[\u200b\u202e\u2028]/);
   assert.ok(svg.includes("\\u200b") && svg.includes("r\\u202e1"));

@@ -73,3 +73,34 @@ test("a hanging indent: lines after the first start with it, and still fit", () 
     }),
   );
 });
+
+test("a narrow column dropped before a wide one comes back when it fits in the room the wide one left", () => {
+  // At the soft minimum: 16 + 20 + 5 plus borders is 51 > 40. The flag goes first (priority 4), which is not
+  // enough (43); the text goes too (20). The flag fits beside the id again (28 ≤ 40) and must be shown.
+  const f = fitColumns(
+    [
+      { priority: 1, width: "id", natural: 20 },
+      { priority: 3, width: "text", natural: 40 },
+      { priority: 4, width: "flag", natural: 5 },
+    ],
+    40,
+  );
+  assert.deepEqual(f.shown, [0, 2]);
+  assert.deepEqual(f.hidden, [1]);
+  assert.deepEqual(f.widths, [20, 5]);
+});
+
+/** What a column takes at the soft minimum (fit.ts SOFT): numbers, times and flags are never cut. */
+const SOFT_MIN: Record<WidthClass, number> = { id: 16, path: 24, text: 20, number: Infinity, time: Infinity, flag: Infinity };
+const softMin = (c: { width: WidthClass; natural: number }) => Math.min(c.natural, SOFT_MIN[c.width]);
+
+test("no hidden column would fit: with every shown column at its soft minimum, adding any hidden one overflows", () => {
+  fc.assert(
+    fc.property(colsArb, fc.integer({ min: 20, max: 200 }), (cols, total) => {
+      const f = fitColumns(cols, total);
+      const base = boxWidth(f.shown.map((i) => softMin(cols[i]!)));
+      for (const h of f.hidden) assert.ok(base + softMin(cols[h]!) + 3 > total, JSON.stringify({ cols, total, f, h }));
+    }),
+    { numRuns: 2000 },
+  );
+});

@@ -165,7 +165,7 @@ test("html --redact: no full session id in the page, its chart title, aria-label
   assert.equal(req.code, 0, req.stderr);
   assert.match(req.stdout, /<svg /, "the requests page carries its chart");
   assert.doesNotMatch(req.stdout, /11111111-2222-4333-8444-555555555555/);
-  assert.match(req.stdout, /aria-label="Title text &#39;Requests — 11111111…&#39;"/);
+  assert.match(req.stdout, /aria-label="Title text &#39;Token growth per request — session 11111111&#39;"/);
 });
 
 test("--chart FILE --redact: the SVG file is redacted like the document", async () => {
@@ -175,7 +175,7 @@ test("--chart FILE --redact: the SVG file is redacted like the document", async 
   const svg = readFileSync(out, "utf8");
   assert.match(svg, /^<svg /);
   assert.doesNotMatch(svg, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, "a full session id in the SVG");
-  assert.match(svg, /2a2a2a2a…/);
+  assert.match(svg, /session 2a2a2a2a/);
 });
 
 test("every format choice includes html; empty input is an empty page, exit 0", async () => {

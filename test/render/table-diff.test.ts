@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import Table3 from "cli-table3";
 import fc from "fast-check";
+import { COMMANDS } from "../../src/commands/index.js";
 import { buildParser } from "../../src/main.js";
 import type { Argv } from "../../src/commands/registry.js";
 import { col, type Column, type ColumnKind, type OutputDocument, type Table } from "../../src/report/model.js";
@@ -47,18 +48,23 @@ function referenceTable(t: Table): string[] {
 async function sampleReports(): Promise<Array<[string, OutputDocument]>> {
   const reports: Array<[string, OutputDocument]> = [];
   for (const args of SAMPLE_COMMANDS) {
-    const parser = buildParser({ columns: undefined }, async (spec, argv: Argv) => {
-      Object.assign(argv, {
-        format: "table",
-        stdin: Readable.from([]),
-        env: { TZ: "UTC", HOME: ROOT },
-        cwd: ROOT,
-        stdinIsTTY: true,
-        stderr: { write: () => true, once: () => undefined },
-        stderrIsTTY: false,
-      });
-      reports.push([args.join(" "), (await spec.run(argv)).document]);
-    });
+    const parser = buildParser(
+      { columns: undefined },
+      async (spec, argv: Argv) => {
+        Object.assign(argv, {
+          format: "table",
+          stdin: Readable.from([]),
+          env: { TZ: "UTC", HOME: ROOT },
+          cwd: ROOT,
+          stdinIsTTY: true,
+          stderr: { write: () => true, once: () => undefined },
+          stderrIsTTY: false,
+        });
+        reports.push([args.join(" "), (await spec.run(argv)).document]);
+      },
+      [],
+      COMMANDS,
+    );
     await parser.parseAsync(args, {}, () => undefined);
   }
   return reports;

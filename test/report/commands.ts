@@ -13,11 +13,16 @@ export async function commandOutput(args: string[]): Promise<CommandOutput> {
   let out: CommandOutput | undefined;
   const env = { TZ: "UTC", NO_COLOR: "1", HOME: sample(".no-home") };
   const sink = { write: () => true, once: () => sink };
-  const parser = buildParser({ columns: undefined }, async (spec, a) => {
-    a.format ??= "table";
-    Object.assign(a, { stdin: Readable.from([]), env, cwd: ROOT, stdinIsTTY: false, stderr: sink, stderrIsTTY: false });
-    out = await spec.run(a);
-  });
+  const parser = buildParser(
+    { columns: undefined },
+    async (spec, a) => {
+      a.format ??= "table";
+      Object.assign(a, { stdin: Readable.from([]), env, cwd: ROOT, stdinIsTTY: false, stderr: sink, stderrIsTTY: false });
+      out = await spec.run(a);
+    },
+    [],
+    COMMANDS,
+  );
   await parser.parseAsync(normaliseArgs(args, COMMANDS), {}, () => {});
   if (!out) throw new Error(`no command ran for ${args.join(" ")}`);
   return out;

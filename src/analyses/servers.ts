@@ -1,0 +1,206 @@
+import type { Check } from "../records/tool-output.js";
+import { normalizeServer, splitToolName } from "../records/tool-names.js";
+import type { DebugServer } from "./debug.js";
+import type { InstructionRow } from "./instructions-join.js";
+import type { ToolResultRow } from "./outputs-join.js";
+import type { ToolSighting } from "./tool-sightings.js";
+
+/** What one session contributes to the per-server aggregates (assemble/fleet-session.ts builds it). */
+export interface SessionFacts {
+  sessionId: string | null;
+  results: ToolResultRow[];
+  instructions: InstructionRow[];
+  tools: ToolSighting[];
+  /** Per-server facts of the session's debug log; empty without one. */
+  debugServers: DebugServer[];
+  /** Server names the session itself names (instructions deltas, debug log), to split `mcp__a__b__c`. */
+  knownServers: string[];
+}
+
+export const CHECKS: readonly Check[] = ["inline", "size", "token", "token-legacy", "truncated", "read-limit", "budget", "cleared"];
+
+const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout", "errored", "killed"]);
+
+/** Everything summed for one server or one tool (CONTRACT.md `servers`; extras after). */
+export interface FleetRow {
+  name: string;
+  sessions: number;
+  /** Distinct tools seen (deferred, defined, loaded or called); `toolsDeferred`, `toolsDefined`, `toolsLoaded`, `toolsCalled` split it. */
+  tools: number;
+  toolCalls: number;
+  resultChars: number;
+  resultCharsMax: number | null;
+  checks: Record<Check, number>;
+  /** Σ over the distinct requests that carried its results of their growth (compaction-aware: null deltas are left out and counted). */
+  deltaTokens: number;
+  followUpReads: number;
+  instructions: { deliveries: number; chars: number; truncated: number };
+  // extras
+  server: string | null;
+  tool: string | null;
+  toolsDeferred: number;
+  toolsDefined: number;
+  /** Whose full definition reached the model in some session (snapshot, ToolSearch load or call). */
+  toolsLoaded: number;
+  toolsCalled: number;
+  results: number;
+  /** Results whose size is unknown (a legacy token error names tokens only). */
+  resultCharsUnknown: number;
+  /** Results whose carrying request's growth is unknown (after a compaction boundary, first request, no request). */
+  deltaTokensUnknown: number;
+  /** Requests counted in `deltaTokens` that also carried other results: their growth is shared. */
+  sharedRequests: number;
+  followUpTokens: number;
+  /** deltaTokens / resultChars over the results with both known. */
+  tokensPerChar: number | null;
+  /** Sessions whose debug log ends this server failed, timed out, errored or killed. */
+  connectionFailures: number;
+  debugLogs: number;
+  lastError: string | null;
+}
+
+interface Acc {
+  row: FleetRow;
+  tools: Map<string, { deferred: boolean; defined: boolean; loaded: boolean; called: boolean }>;
+  /** Chars of results whose request growth is known, for tokensPerChar. */
+  pricedChars: number;
+  pricedTokens: number;
+}
+
+export type FleetBy = "server" | "tool";
+
+/**
+ * Per-server (or per-tool) sums over sessions fed one at a time: only the aggregates are kept, so memory
+ * follows the number of servers and tools, never the number of sessions.
+ */
+export class FleetAggregate {
+  private readonly accs = new Map<string, Acc>();
+  sessions = 0;
+  constructor(readonly by: FleetBy) {}
+
+  add(s: SessionFacts): void {
+    this.sessions++;
+    const known = { servers: s.knownServers };
+    const touched = new Set<Acc>();
+    const keyOf = (server: string | null, tool: string | null, full: string) =>
+      server === null ? null : this.by === "server" ? this.acc(normalizeServer(server), server, null) : this.acc(full, server, tool);
+    for (const t of s.tools) {
+      const split = splitToolName(t.name, known);
+      const a = keyOf(t.server, split.tool, t.name);
+      if (!a) continue;
+      touched.add(a);
+      const seen = a.tools.get(t.name) ?? { deferred: false, defined: false, loaded: false, called: false };
+      seen.deferred ||= t.deferred;
+      seen.defined ||= t.defined;
+      seen.loaded ||= t.loaded;
+      seen.called ||= t.calls > 0;
+      a.tools.set(t.name, seen);
+      a.row.toolCalls += t.calls;
+    }
+    const carried = new Map<Acc, Set<string>>();
+    for (const r of s.results) {
+      const a = keyOf(r.server, r.toolName, r.tool);
+      if (!a) continue;
+      touched.add(a);
+      const row = a.row;
+      row.results++;
+      row.checks[r.check]++;
+      if (r.resultChars === null) row.resultCharsUnknown++;
+      else {
+        row.resultChars += r.resultChars;
+        row.resultCharsMax = Math.max(row.resultCharsMax ?? 0, r.resultChars);
+      }
+      row.followUpReads += r.followUpReadCount;
+      row.followUpTokens += r.followUpTokens ?? 0;
+      if (r.deltaTokens === null || r.requestIndex === null) {
+        row.deltaTokensUnknown++;
+        continue;
+      }
+      if (r.resultChars !== null) a.pricedChars += r.resultChars;
+      const req = `${r.chain}#${r.requestIndex}`;
+      const set = carried.get(a) ?? new Set<string>();
+      carried.set(a, set);
+      if (set.has(req)) continue;
+      set.add(req);
+      row.deltaTokens += r.deltaTokens;
+      a.pricedTokens += r.deltaTokens;
+      if ((r.resultsInRequest ?? 0) > 1) row.sharedRequests++;
+    }
+    if (this.by === "server") {
+      for (const i of s.instructions) {
+        if (i.removed) continue;
+        const a = this.acc(normalizeServer(i.server), i.server, null);
+        touched.add(a);
+        a.row.instructions.deliveries++;
+        a.row.instructions.chars += i.chars;
+        if (i.truncated) a.row.instructions.truncated++;
+      }
+      for (const d of s.debugServers) {
+        const a = this.acc(normalizeServer(d.name), d.name, null);
+        touched.add(a);
+        a.row.debugLogs++;
+        if (FAILED.has(d.status)) a.row.connectionFailures++;
+        if (d.lastError !== null) a.row.lastError = d.lastError;
+      }
+    }
+    for (const a of touched) a.row.sessions++;
+  }
+
+  rows(): FleetRow[] {
+    return [...this.accs.values()]
+      .map((a) => {
+        const tools = [...a.tools.values()];
+        return {
+          ...a.row,
+          tools: tools.length,
+          toolsDeferred: tools.filter((t) => t.deferred).length,
+          toolsDefined: tools.filter((t) => t.defined).length,
+          toolsLoaded: tools.filter((t) => t.loaded).length,
+          toolsCalled: tools.filter((t) => t.called).length,
+          tokensPerChar: a.pricedChars > 0 ? a.pricedTokens / a.pricedChars : null,
+        };
+      })
+      .sort((x, y) => y.deltaTokens - x.deltaTokens || y.resultChars - x.resultChars || x.name.localeCompare(y.name));
+  }
+
+  private acc(key: string, server: string | null, tool: string | null): Acc {
+    let a = this.accs.get(key);
+    if (!a) {
+      a = { row: emptyRow(key, server === null ? null : normalizeServer(server), tool), tools: new Map(), pricedChars: 0, pricedTokens: 0 };
+      this.accs.set(key, a);
+    }
+    // The server's own spelling (instructions, debug log) over the normalized one in tool names.
+    if (this.by === "server" && server !== null && server !== key && a.row.name === key) a.row.name = server;
+    return a;
+  }
+}
+
+function emptyRow(name: string, server: string | null, tool: string | null): FleetRow {
+  return {
+    name,
+    sessions: 0,
+    tools: 0,
+    toolCalls: 0,
+    resultChars: 0,
+    resultCharsMax: null,
+    checks: Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<Check, number>,
+    deltaTokens: 0,
+    followUpReads: 0,
+    instructions: { deliveries: 0, chars: 0, truncated: 0 },
+    server,
+    tool,
+    toolsDeferred: 0,
+    toolsDefined: 0,
+    toolsLoaded: 0,
+    toolsCalled: 0,
+    results: 0,
+    resultCharsUnknown: 0,
+    deltaTokensUnknown: 0,
+    sharedRequests: 0,
+    followUpTokens: 0,
+    tokensPerChar: null,
+    connectionFailures: 0,
+    debugLogs: 0,
+    lastError: null,
+  };
+}

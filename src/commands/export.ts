@@ -1,0 +1,158 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RequestRow } from "../analyses/requests.js";
+import { FleetAggregate } from "../analyses/servers.js";
+import { RuntimeError, UsageError } from "../errors.js";
+import { prepareExportDir } from "../output/export-dir.js";
+import { INSTRUCTIONS, REQUESTS, schemaDocument, SERVERS, SESSIONS, TOOL_RESULTS, TOOLS } from "../output/export-tables.js";
+import { openSink, ROW_GROUP, type ExportFormat, type TableSink } from "../output/table-writer.js";
+import { documentHealth } from "../records/health.js";
+import type { FleetSession } from "../assemble/fleet-session.js";
+import type { CommandOutput } from "../report/envelope.js";
+import { healthTable, healthWarnings } from "../report/health-table.js";
+import { col } from "../report/model.js";
+import type { SessionFilter } from "../sources/session-filter.js";
+import type { CommonOptions } from "./common.js";
+import { FILTERS, OUTPUT } from "./options.js";
+import type { CommandSpec } from "./registry.js";
+import { foldFleet } from "./fleet-pass.js";
+
+export interface ExportOptions extends CommonOptions {
+  to?: string;
+  as?: ExportFormat;
+  filter?: SessionFilter;
+}
+
+export interface ExportedTable {
+  name: string;
+  rows: number;
+  bytes: number;
+  path: string;
+}
+
+/** `export [targets..] --to DIR`: every session's rows streamed into one file per table, a schema file beside them. */
+export async function runExport(targets: string[], opts: ExportOptions): Promise<CommandOutput> {
+  if (opts.to === undefined) throw new UsageError("export needs --to DIR: the folder the tables are written to");
+  const format = opts.as ?? "parquet";
+  // The targets named are checked now; the sessions a listing finds lie in the config dirs, protected anyway.
+  const dir = prepareExportDir({
+    to: opts.to,
+    claudeDir: opts.claudeDir,
+    env: opts.env,
+    cwd: opts.cwd,
+    inputPaths: targets.filter((t) => t !== "" && t !== "-"),
+  });
+  const ext = format === "parquet" ? "parquet" : "ndjson";
+  const path = (name: string) => join(dir, `${name}.${ext}`);
+  const group = rowGroupFrom(opts.env);
+  const sinks = {
+    sessions: openSink(SESSIONS, path("sessions"), format, group),
+    requests: openSink(REQUESTS, path("requests"), format, group),
+    toolResults: openSink(TOOL_RESULTS, path("tool_results"), format, group),
+    instructions: openSink(INSTRUCTIONS, path("instructions"), format, group),
+    tools: openSink(TOOLS, path("tools"), format, group),
+  };
+  const servers = new FleetAggregate("server");
+  const pass = await foldFleet(targets, opts, async (s, ev) => {
+    servers.add(s.facts);
+    await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount);
+  });
+  const { health, warnings } = pass;
+  const serverSink = openSink(SERVERS, path("servers"), format, group);
+  for (const r of servers.rows()) await serverSink.add(r);
+  const written: ExportedTable[] = [];
+  const closing: Array<[string, TableSink<never>]> = [
+    [SESSIONS.name, sinks.sessions],
+    [REQUESTS.name, sinks.requests],
+    [TOOL_RESULTS.name, sinks.toolResults],
+    [INSTRUCTIONS.name, sinks.instructions],
+    [TOOLS.name, sinks.tools],
+    [SERVERS.name, serverSink as TableSink<never>],
+  ];
+  for (const [name, sink] of closing) written.push({ name, ...(await sink.close()), path: path(name) });
+  const schemaPath = join(dir, "schema.json");
+  try {
+    writeFileSync(schemaPath, `${JSON.stringify(schemaDocument(format), null, 2)}\n`);
+  } catch (e) {
+    throw new RuntimeError(`${schemaPath}: ${(e as Error).message}`);
+  }
+  return {
+    command: "export",
+    inputs: pass.inputs,
+    health,
+    data: { to: dir, format, sessions: servers.sessions, tables: written, schema: schemaPath },
+    document: {
+      title: `Export — ${servers.sessions} session(s) as ${format}`,
+      summary: [
+        ["to", dir],
+        ["format", format],
+        ["sessions", servers.sessions, "int"],
+        ["schema", schemaPath],
+      ],
+      tables: [
+        {
+          id: "export",
+          title: "Tables written",
+          columns: [
+            col("name", "table", "text", { priority: 1 }),
+            col("rows", "rows", "int", { priority: 1 }),
+            col("bytes", "size", "bytes", { priority: 2 }),
+            col("path", "file", "path", { priority: 1 }),
+          ],
+          rows: written.map((w) => ({ ...w })),
+        },
+        healthTable(health),
+      ],
+      warnings: [...warnings, ...healthWarnings(health)],
+    },
+  };
+}
+
+/** `CCFORENSICS_EXPORT_ROW_GROUP=N`: rows per Parquet row group (tests use a few, to write many groups). */
+function rowGroupFrom(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.CCFORENSICS_EXPORT_ROW_GROUP);
+  return Number.isSafeInteger(n) && n > 0 ? n : ROW_GROUP;
+}
+
+type Sinks = {
+  sessions: TableSink<never>;
+  requests: TableSink<never>;
+  toolResults: TableSink<never>;
+  instructions: TableSink<never>;
+  tools: TableSink<never>;
+};
+
+/** One session's rows, table by table; each sink holds at most a row group before it flushes. */
+async function writeSession(s: FleetSession, requests: Iterable<RequestRow>, sinks: Sinks, malformed: number) {
+  const session = s.composition.sessionId;
+  await sinks.sessions.add({ ...s.composition, transcript: s.outputs.transcript, debugLog: s.outputs.debugLog, malformed } as never);
+  for (const row of requests) await sinks.requests.add({ session, row, index: row.index } as never);
+  let i = 0;
+  for (const row of s.outputs.rows) await sinks.toolResults.add({ session, row, index: ++i } as never);
+  i = 0;
+  for (const row of s.instructions) await sinks.instructions.add({ session, row, index: ++i } as never);
+  for (const row of s.facts.tools) await sinks.tools.add({ session, row, index: 0 } as never);
+}
+
+export const exportCommand: CommandSpec = {
+  command: "export [targets..]",
+  describe:
+    "normalized rows (sessions, requests, tool_results, instructions, tools, servers) as Parquet or NDJSON files for DuckDB and warehouse engines",
+  // --redact would have to reach every row of every file: not offered, so a published export is never half-redacted.
+  common: [...OUTPUT.filter((n) => n !== "redact"), "strict", "claude-dir", "subagents", ...FILTERS],
+  examples: [
+    ["ccforensics export --claude-dir samples/claude-home --to /tmp/ccf-export", "every sample session as Parquet files and a schema.json"],
+    ["ccforensics export --since 30d --to pooled --as ndjson", "the last 30 days of ~/.claude as NDJSON"],
+  ],
+  positionals: {
+    targets: {
+      describe: "session ids or prefixes, or transcript paths (default: every session under the config dirs; - for stdin)",
+      array: true,
+    },
+  },
+  options: {
+    to: { type: "string", describe: "folder to write the tables into (made when missing; never inside a Claude config dir)" },
+    as: { choices: ["parquet", "ndjson"], describe: "file format (default parquet)" },
+  },
+  run: (argv) => runExport(argv.targets ?? [], argv as ExportOptions),
+};

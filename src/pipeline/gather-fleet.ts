@@ -1,0 +1,47 @@
+import { FLEET_KEYS, type FleetEvidence } from "../assemble/fleet-session.js";
+import { UsageError } from "../errors.js";
+import { configDirs, listOrphanSessions, listSessionFiles } from "../sources/discover.js";
+import { filterSessions } from "../sources/newest.js";
+import { filtering } from "../sources/session-filter.js";
+import { gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
+import { totalBytes } from "./newest-note.js";
+
+/** Where a fleet pass reads: the targets given, else every session under the config dirs that passes the filters. */
+export interface FleetPlan {
+  targets: string[];
+  /** The config dirs searched (for the document and the output guard). */
+  searched: string[];
+  /** Bytes of the main transcripts listed, when known (progress). */
+  bytes?: number;
+}
+
+/**
+ * No target means every session under the config dirs, never stdin (CONTRACT.md `servers`, `export`):
+ * only `-` reads stdin. The filters pick among the sessions listed, and narrow an id prefix given.
+ */
+export function planFleet(targets: string[], opts: GatherOptions): FleetPlan {
+  const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
+  if (targets.length > 0) {
+    if (targets.filter((t) => t === "-" || t === "").length > 1) throw new UsageError("stdin (-) can be given once");
+    return { targets, searched };
+  }
+  const files = filterSessions([...listSessionFiles(searched), ...listOrphanSessions(searched)], opts.filter ?? {});
+  // An orphan subagent folder has no main file to name: its id finds it, and reads its subagents.
+  const listed = files.map((f) => (f.mainMissing ? f.id : f.path));
+  return { targets: listed, searched, bytes: totalBytes(files.filter((f) => !f.mainMissing).map((f) => ({ path: f.path }))) };
+}
+
+/**
+ * The sessions of a plan one at a time: the caller folds each into its aggregates (or writes its rows)
+ * before the next is read, so memory follows one session, not the fleet.
+ */
+export async function* fleetSessions(plan: FleetPlan, opts: GatherOptions, listed: boolean): AsyncGenerator<FleetEvidence> {
+  // A listed session is a path the filters already passed; given to resolveTarget with them, a path is a usage error.
+  const per: GatherOptions = listed && filtering(opts.filter ?? {}) ? { ...opts, filter: undefined } : opts;
+  for (const target of plan.targets) {
+    const transcripts = await gatherTranscripts(target === "" ? "-" : target, per, [...FLEET_KEYS]);
+    const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+    const debug = await gatherDebug(transcripts, per);
+    yield { target, run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };
+  }
+}

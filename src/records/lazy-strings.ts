@@ -1,0 +1,60 @@
+/**
+ * Strings of a long line that were measured but not decoded (records/skeleton.ts). The property reads as
+ * the string (a getter decodes it on first read); `stringLength` answers its UTF-16 length from the
+ * count taken on the bytes, so the character counts of `requests` never decode a tool result.
+ */
+
+/** One string token of a line: its bytes (quotes included) and the UTF-16 length of its value. */
+export interface LazyString {
+  line: Buffer;
+  from: number;
+  to: number;
+  units: number;
+  /** The decoded value, once someone read it. */
+  value?: string;
+}
+
+const CUTS = Symbol("lazy strings");
+type Holder = { [CUTS]?: Map<string | number, LazyString> };
+
+/** Makes `obj[key]` read as the string `s` holds, decoded on first read. */
+export function defineLazy(obj: object, key: string | number, s: LazyString): void {
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      s.value ??= JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+      return s.value;
+    },
+    set(v: unknown) {
+      Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+      (obj as Holder)[CUTS]?.delete(key);
+    },
+  });
+  const h = obj as Holder;
+  if (!h[CUTS]) Object.defineProperty(h, CUTS, { value: new Map(), enumerable: false });
+  h[CUTS]!.set(key, s);
+}
+
+/** The undecoded string behind `obj[key]`, if it is one. */
+export function lazyOf(obj: unknown, key: string | number): LazyString | undefined {
+  return obj !== null && typeof obj === "object" ? (obj as Holder)[CUTS]?.get(key) : undefined;
+}
+
+/** `obj[key].length` when it is a string, without decoding an undecoded one; undefined when it is no string. */
+export function stringLength(obj: unknown, key: string | number): number | undefined {
+  const lazy = lazyOf(obj, key);
+  if (lazy) return lazy.units;
+  const v = obj !== null && typeof obj === "object" ? (obj as Record<string | number, unknown>)[key] : undefined;
+  return typeof v === "string" ? v.length : undefined;
+}
+
+/** Whether `obj[key]` is a string, without decoding it. */
+export const isStringAt = (obj: unknown, key: string | number): boolean => stringLength(obj, key) !== undefined;
+
+/** Gives `to[toKey]` the same value as `from[fromKey]`, still undecoded if it was. */
+export function copyProperty(from: object, fromKey: string, to: object, toKey: string): void {
+  const lazy = lazyOf(from, fromKey);
+  if (lazy) defineLazy(to, toKey, lazy);
+  else (to as Record<string, unknown>)[toKey] = (from as Record<string, unknown>)[fromKey];
+}

@@ -1,0 +1,179 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
+
+const DUCK_TYPE: Record<string, string> = { string: "VARCHAR", int: "BIGINT", double: "DOUBLE", bool: "BOOLEAN", timestamp: "TIMESTAMP" };
+
+/** Views over an export folder: Parquet read as it is, NDJSON with the column types schema.json gives (an empty file has none to guess). */
+async function load(dir: string): Promise<DuckDBConnection> {
+  const db = await (await DuckDBInstance.create(":memory:")).connect();
+  const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8"));
+  for (const t of schema.tables) {
+    const file = join(dir, t.file).replace(/'/g, "''");
+    const cols = t.columns.map((c: { name: string; type: string }) => `'${c.name}': '${DUCK_TYPE[c.type]}'`).join(", ");
+    const from =
+      schema.format === "parquet" ? `read_parquet('${file}')` : `read_json('${file}', format = 'newline_delimited', columns = {${cols}})`;
+    await db.run(`CREATE VIEW ${t.name} AS SELECT * FROM ${from}`);
+  }
+  return db;
+}
+
+async function rows(db: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  const r = await db.runAndReadAll(sql);
+  return r.getRowObjects().map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])));
+}
+
+async function exportTo(args: string[], as: "parquet" | "ndjson", env?: NodeJS.ProcessEnv) {
+  const dir = mkdtempSync(join(tmpdir(), `ccf-export-${as}-`));
+  const r = await runCli(["export", ...args, "--to", dir, "--as", as, "--json"], { env });
+  return { dir, j: parseEnvelope(r, "export") };
+}
+
+/** A listed session as a target: its main file, or for an orphan subagent folder its id. */
+const one = (s: { path: string; sessionId: string; mainFileMissing?: boolean }, dir: string) =>
+  s.mainFileMissing ? [s.sessionId, "--claude-dir", dir] : [s.path];
+
+/** The same figures from the JSON of the single commands, session by session. */
+async function fromJson(configDir: string) {
+  const list = parseEnvelope(await runCli(["sessions", "--claude-dir", configDir, "--json"]), "sessions");
+  const want = { requests: 0, totalInput: 0, delta: 0, results: 0, resultChars: 0, checks: {} as Record<string, number>, instructions: 0 };
+  for (const s of list.sessions) {
+    const req = parseEnvelope(await runCli(["requests", ...one(s, configDir), "--json"]), "requests");
+    for (const q of req.requests) {
+      want.requests++;
+      want.totalInput += q.totalInputTokens ?? 0;
+      want.delta += q.deltaTokens ?? 0;
+    }
+    const out = parseEnvelope(await runCli(["outputs", ...one(s, configDir), "--json"]), "outputs");
+    for (const r of out.toolResults) {
+      want.results++;
+      want.resultChars += r.resultChars ?? 0;
+      want.checks[r.check] = (want.checks[r.check] ?? 0) + 1;
+    }
+  }
+  const servers = parseEnvelope(await runCli(["servers", "--claude-dir", configDir, "--json"]), "servers");
+  return { sessions: list.sessions.length, want, servers: servers.servers };
+}
+
+async function checkExport(configDir: string, as: "parquet" | "ndjson") {
+  const { dir, j } = await exportTo(["--claude-dir", configDir], as);
+  const { sessions, want, servers } = await fromJson(configDir);
+  const db = await load(dir);
+  const counted = Object.fromEntries(j.tables.map((t: { name: string; rows: number }) => [t.name, t.rows]));
+  const [s] = await rows(db, "SELECT count(*) AS n FROM sessions");
+  assert.equal(s!.n, sessions);
+  assert.equal(counted.sessions, sessions);
+  const [q] = await rows(db, "SELECT count(*) AS n, sum(total_input_tokens) AS total, sum(delta_tokens) AS delta FROM requests");
+  assert.deepEqual([q!.n, q!.total ?? 0, q!.delta ?? 0], [want.requests, want.totalInput, want.delta]);
+  assert.equal(counted.requests, want.requests);
+  const [r] = await rows(db, "SELECT count(*) AS n, sum(result_chars) AS chars FROM tool_results");
+  assert.deepEqual([r!.n, r!.chars ?? 0], [want.results, want.resultChars]);
+  const checks = await rows(db, 'SELECT "check" AS c, count(*) AS n FROM tool_results GROUP BY 1');
+  assert.deepEqual(Object.fromEntries(checks.map((x) => [x.c, x.n])), want.checks);
+  // The servers table and a GROUP BY over the rows both agree with `servers --json`.
+  const table = await rows(
+    db,
+    "SELECT server, sessions, results, result_chars, delta_tokens, instruction_deliveries FROM servers ORDER BY server",
+  );
+  assert.deepEqual(
+    table,
+    [...servers]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((x) => ({
+        server: x.name,
+        sessions: x.sessions,
+        results: x.results,
+        result_chars: x.resultChars,
+        delta_tokens: x.deltaTokens,
+        instruction_deliveries: x.instructions.deliveries,
+      })),
+  );
+  const grouped = await rows(
+    db,
+    `SELECT server, count(*) AS results, sum(coalesce(result_chars, 0)) AS chars,
+            sum(CASE WHEN "check" = 'token' THEN 1 ELSE 0 END) AS token
+     FROM tool_results WHERE server IS NOT NULL GROUP BY server ORDER BY server`,
+  );
+  for (const g of grouped) {
+    const x = servers.find((y: { name: string }) => y.name === g.server);
+    assert.deepEqual([g.results, g.chars, g.token], [x.results, x.resultChars, x.checks.token], String(g.server));
+  }
+  // Each request's growth once per (session, chain, request) carrying a server's results: the servers figure, in SQL.
+  const cost = await rows(
+    db,
+    `SELECT server, sum(delta_tokens) AS delta FROM (
+       SELECT DISTINCT server, session_id, chain, request_index, delta_tokens FROM tool_results
+       WHERE server IS NOT NULL AND delta_tokens IS NOT NULL AND request_index IS NOT NULL) GROUP BY server`,
+  );
+  for (const c of cost) assert.equal(c.delta, servers.find((y: { name: string }) => y.name === c.server).deltaTokens, String(c.server));
+  return { db, j };
+}
+
+for (const as of ["parquet", "ndjson"] as const) {
+  for (const d of [
+    ["claude-home"],
+    ["outputs", "staircase", "claude"],
+    ["subagents", "claude"],
+    ["outputs", "reads", "claude"],
+    ["instructions", "two-servers"],
+  ]) {
+    test(`export --as ${as} of samples/${d.join("/")}: DuckDB totals equal requests, outputs and servers JSON`, async () => {
+      await checkExport(sample(...d), as);
+    });
+  }
+}
+
+test("export of a generated 120-session config dir (bench/gen-fleet.mjs), row groups of 7: DuckDB agrees with servers JSON", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-fleet-"));
+  const { genFleet } = (await import(join(ROOT, "bench", "gen-fleet.mjs"))) as { genFleet(dir: string, n: number): void };
+  genFleet(dir, 120);
+  const { dir: out } = await exportTo(["--claude-dir", dir], "parquet", { CCFORENSICS_EXPORT_ROW_GROUP: "7" });
+  const servers = parseEnvelope(await runCli(["servers", "--claude-dir", dir, "--json"]), "servers");
+  const db = await load(out);
+  const [n] = await rows(db, "SELECT count(*) AS sessions, count(DISTINCT project) AS projects FROM sessions");
+  assert.deepEqual([n!.sessions, n!.projects], [120, 10]);
+  const [q] = await rows(db, "SELECT count(*) AS n FROM requests");
+  assert.equal(q!.n, 120 * 2 + 80);
+  // Written as it went: 320 rows in row groups of 7.
+  const [g] = await rows(db, `SELECT count(DISTINCT row_group_id) AS groups FROM parquet_metadata('${join(out, "requests.parquet")}')`);
+  assert.equal(g!.groups, Math.ceil(320 / 7));
+  const sql = await rows(
+    db,
+    `SELECT server, count(*) AS results, sum(CASE WHEN "check" = 'size' THEN 1 ELSE 0 END) AS size,
+            sum(follow_up_read_count) AS reads FROM tool_results WHERE server IS NOT NULL GROUP BY 1 ORDER BY 1`,
+  );
+  assert.deepEqual(
+    sql,
+    [...servers.servers]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((x: { name: string; results: number; checks: { size: number }; followUpReads: number }) => ({
+        server: x.name,
+        results: x.results,
+        size: x.checks.size,
+        reads: x.followUpReads,
+      })),
+  );
+  const trunc = await rows(db, "SELECT server, sum(CASE WHEN truncated THEN 1 ELSE 0 END) AS cut FROM instructions GROUP BY 1 ORDER BY 1");
+  assert.deepEqual(
+    trunc.map((t) => t.cut),
+    [...servers.servers]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((x: { instructions: { truncated: number } }) => x.instructions.truncated),
+  );
+});
+
+test("export refuses --to inside a Claude config dir and needs --to; --redact is not offered", async () => {
+  const home = sample("claude-home");
+  const inside = await runCli(["export", "--claude-dir", home, "--to", join(home, "out")]);
+  assert.equal(inside.code, 2);
+  assert.match(inside.stderr, /refusing to write inside the Claude config dir/);
+  const none = await runCli(["export", "--claude-dir", home]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /needs --to DIR/);
+  const redact = await runCli(["export", "--claude-dir", home, "--to", mkdtempSync(join(tmpdir(), "ccf-x-")), "--redact"]);
+  assert.equal(redact.code, 2);
+});
