@@ -15,6 +15,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { analyzeTranscript, hash, ids, physicalLines, projectKey, session, text, thinking, toolUse, writeText, samplesRoot } from "./lib.mjs";
 import { labInstructions } from "./lab-text.mjs";
+import { labLogBoth } from "./lab-log.mjs";
 import { rng as mulberry32 } from "./outputs-lib.mjs";
 
 const ROOT = samplesRoot();
@@ -239,66 +240,6 @@ class DebugLog {
   }
 }
 
-const CLIENT_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: VERSION },
-  "io.modelcontextprotocol/clientCapabilities": { roots: {}, elicitation: {} },
-};
-
-/** What the lab server appends for each received message: `{t, method, id?, _meta?}` (seed 000 lab.js, run 2 on). */
-function labLogLines(t0, { dual, initAfter }) {
-  const out = [];
-  const add = (ms, method, id, meta) => {
-    const o = { t: at(t0, ms), method };
-    if (id !== undefined) o.id = id;
-    if (meta) o._meta = meta;
-    out.push(JSON.stringify(o));
-  };
-  add(0, "server/discover", "server-discover-probe-1", CLIENT_META);
-  if (dual) {
-    add(4, "tools/list", 1, CLIENT_META);
-  } else {
-    add(initAfter, "initialize", 0);
-    add(initAfter + 2, "notifications/initialized");
-    add(initAfter + 4, "tools/list", 1);
-  }
-  return out.join("\n") + "\n";
-}
-
-/**
- * The lab's log as `ccforensics lab instructions --log` writes it now: every message both ways, whole,
- * `{t, dir: "in"|"out", …}`. The probe's -32601 (or a dual-era server's DiscoverResult), initialize's
- * params and result with the source text, and the tools/list result are all in the evidence.
- */
-function labLogBoth(t0, { dual, initAfter, initText, discoverText }) {
-  const out = [];
-  const add = (ms, dir, msg) => out.push(JSON.stringify({ t: at(t0, ms), dir, jsonrpc: "2.0", ...msg }));
-  const serverInfo = { name: "lab", version: "0.0.1" };
-  const complete = (result) => (dual ? { resultType: "complete", ...result } : result);
-  const probeId = "server-discover-probe-1";
-  add(0, "in", { id: probeId, method: "server/discover", params: { _meta: CLIENT_META } });
-  if (dual) {
-    add(1, "out", { id: probeId, result: complete({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": serverInfo }, ...(discoverText !== undefined ? { instructions: discoverText } : {}), ttlMs: 0, cacheScope: "private" }) });
-    add(4, "in", { id: 1, method: "tools/list", params: { _meta: CLIENT_META } });
-    add(5, "out", { id: 1, result: complete({ tools: LAB_TOOL_DEFS, ttlMs: 0, cacheScope: "private" }) });
-  } else {
-    add(1, "out", { id: probeId, error: { code: -32601, message: "Method not found" } });
-    add(initAfter, "in", { id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: {}, elicitation: {} }, clientInfo: { name: "claude-code", version: VERSION } } });
-    add(initAfter + 1, "out", { id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo, ...(initText !== undefined ? { instructions: initText } : {}) } });
-    add(initAfter + 2, "in", { method: "notifications/initialized" });
-    add(initAfter + 4, "in", { id: 1, method: "tools/list" });
-    add(initAfter + 5, "out", { id: 1, result: { tools: LAB_TOOL_DEFS } });
-  }
-  return out.join("\n") + "\n";
-}
-
-/** The lab instructions server's tools/list (src/lab/instructions-server.ts INSTRUCTIONS_TOOLS). */
-const LAB_TOOL_DEFS = [
-  { name: "lookup_part", description: "Look up one part number: stock count and bin.", inputSchema: { type: "object", properties: { part: { type: "string", description: "part number, e.g. PN-1234" } }, required: ["part"] } },
-  { name: "list_bins", description: "List the storage bins and what each one holds.", inputSchema: { type: "object", properties: {} } },
-  { name: "lab_ping", description: "Check that the lab server answers.", inputSchema: { type: "object", properties: {} } },
-];
-
 /** The big server's answer to tools/list (seed 003's server.py): emit_text_annotated raises its own size limit. */
 function bigToolsList() {
   const schema = { type: "object", properties: { chars: { type: "integer" } }, required: ["chars"] };
@@ -423,7 +364,7 @@ function debugFigures(debugText) {
 
 function rpcFigures(rpcText) {
   const all = rpcText.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-  // A log of both directions has the answers too; a received-only one (the demo's) has requests alone.
+  // A log of both directions has the answers too; a received-only one (an older lab's) has requests alone.
   const msgs = all.filter((m) => m.dir !== "out");
   const answer = (id) => all.find((m) => m.dir === "out" && m.id === id);
   const probeMsg = msgs.find((m) => m.method === "server/discover");
@@ -490,7 +431,7 @@ function makeDemo() {
   log.add(at(t0, 12 + 269), 'MCP server "big": ' + capabilities("big", "0.1", false));
   log.add(at(t0, 12 + 269), '[MCP] Server "big" connected with subscribe=false');
   const probeAt = at(t0, 13 + 362);
-  const rpcText = labLogLines(probeAt, { dual: false, initAfter: 37 });
+  const rpcText = labLogBoth(probeAt, { dual: false, initAfter: 37, initText: labSource });
   log.add(at(t0, 13 + 412), 'MCP server "lab": Successfully connected (transport: stdio) in 412ms');
   log.add(at(t0, 13 + 413), 'MCP server "lab": Server instructions truncated from 5000 to 2048 chars');
   log.add(at(t0, 13 + 413), 'MCP server "lab": ' + capabilities("lab", "0.0.1", false));
@@ -591,7 +532,7 @@ function makeDemo() {
   // samples/demo: the lab server's message log, the big server's tools/list response, the stream-json output.
   writeText(join(demoDir, "rpc-log.jsonl"), rpcText);
   // The big server's tools/list response (a stdio tap of it, as for samples/outputs): the lab log records
-  // only what lab received, so without it the checked big results have no annotations to explain them.
+  // only the lab server's messages, so without it the checked big results have no annotations to explain them.
   writeText(join(demoDir, "big-tools-list.json"), json(bigToolsList()));
   const initTools = [...LOADED_TOOLS.map((t) => t[0]), ...DEFERRED_BUILTIN, ...BIG_TOOLS.map((t) => t[0]), ...LAB_TOOLS];
   const firstTs = Date.parse(s.entries.find((e) => e.obj?.type === "user").obj.timestamp);
@@ -677,7 +618,7 @@ function writeDemoDocs(dir, e) {
     `| transcript (${e.lines} lines, ${e.version}, \`${e.model}\`, cwd \`${e.cwd}\`, entrypoint \`${e.entrypoint}\`) | \`${e.transcript}\` |`,
     `| saved outputs | \`${e.toolResults[0].savedFile.path}\`, \`${e.toolResults[1].savedFile.path}\` |`,
     `| debug log (${e.debug.lines} lines, ${e.debug.entries} entries, ${e.debug.continuationLines} continuation lines) | \`${e.debugLog}\` |`,
-    `| lab server message log (${e.rpc.messages} received messages) | \`${e.rpcLog}\` |`,
+    `| lab server message log (${e.rpc.messages} messages, both directions) | \`${e.rpcLog}\` |`,
     `| \`claude -p --output-format stream-json --verbose\` output | \`${e.streamJson}\` |`,
     `| big server's tools/list response | \`${e.toolsList}\` |`,
     ``,
@@ -699,7 +640,7 @@ function writeDemoDocs(dir, e) {
     `|---|---|---|---|---|---|---|---|`,
     ...[big, lab].map((i) => `| ${i.server} | ${fmt(i.sourceChars)} | ${fmt(i.chars)} | ${i.keptChars === null ? "—" : fmt(i.keptChars)} | ${i.truncated ? "yes" : "no"} | ${fmt(i.codePoints)} | ${fmt(i.utf8Bytes)} | ${i.probe.begin ?? "—"} / ${i.probe.end ?? "—"} / ${i.probe.lastMarker ?? "—"} |`),
     ``,
-    `Rendered \`<system-reminder>\` (field \`content\` of the attachment): ${fmt(lab.renderedChars)} chars. CONTRACT: \`keptChars\`/\`sourceChars\` are null for \`big\` (not truncated); \`lab\`'s \`sourceChars\` ${fmt(lab.sourceChars)} comes from the debug line \`Server instructions truncated from 5000 to 2048 chars\`.`,
+    `Rendered \`<system-reminder>\` (field \`content\` of the attachment): ${fmt(lab.renderedChars)} chars. CONTRACT: \`keptChars\`/\`sourceChars\` are null for \`big\` (not truncated); \`lab\`'s \`sourceChars\` ${fmt(lab.sourceChars)} comes from the debug line \`Server instructions truncated from 5000 to 2048 chars\` (the lab log's initialize result has the same ${fmt(e.rpc.sourceInstructionsChars)}-char text; the debug log is preferred when both are given).`,
     ``,
     `## Tool results`,
     ``,
@@ -723,7 +664,7 @@ function writeDemoDocs(dir, e) {
     ``,
     `## Lab server message log`,
     ``,
-    `Methods: ${e.rpc.methods.map((m) => `\`${m}\``).join(" → ")}. First \`${e.rpc.firstMethod}\` (id \`server-discover-probe-1\`, \`_meta\` protocol version 2026-07-28, clientInfo claude-code ${VERSION}); \`initialize\` ${e.rpc.initializeMsAfterProbe} ms later → probe failed (inferred), era ${e.rpc.era}.`,
+    `Written as the lab servers write it (src/lab/rpc-log.ts): every message in both directions, \`{t, dir, …}\` + the whole JSON-RPC message. Methods received: ${e.rpc.methods.map((m) => `\`${m}\``).join(" → ")}. First \`${e.rpc.firstMethod}\` (id \`server-discover-probe-1\`, \`_meta\` protocol version 2026-07-28, clientInfo claude-code ${VERSION}), answered ${e.rpc.probeAnswered}; \`initialize\` (protocolVersion ${e.rpc.initializeProtocolVersion}) ${e.rpc.initializeMsAfterProbe} ms after the probe, its result carrying the ${fmt(e.rpc.sourceInstructionsChars)}-char instructions; era ${e.rpc.era}.`,
     ``,
     `## stream-json result`,
     ``,

@@ -34,6 +34,9 @@ export interface LateServer {
   evidence: string[];
 }
 
+/** Where a row's `sourceChars` came from: the debug log's truncation line, or a message log's initialize/discover result. */
+export type SourceFrom = "debug-log" | "rpc-log";
+
 /** One row of `instructions` (CONTRACT.md fields first, extras after). */
 export interface InstructionRow {
   server: string;
@@ -49,6 +52,10 @@ export interface InstructionRow {
   sourceChars: number | null;
   removed: boolean;
   probe: Probe | null;
+  /** Which evidence gave `sourceChars`: the debug log first, else a message log's initialize/discover result. */
+  sourceFrom: SourceFrom | null;
+  /** The message log's answer that gave `sourceChars`, when it did. */
+  messageLog: { file: string; line: number; method: string | null; chars: number } | null;
   chain: string;
   timestamp: string | null;
   where: string;
@@ -175,6 +182,8 @@ function toRow(
     sourceChars: null,
     removed: s.removed,
     probe: s.text === null ? null : extractProbe(s.text, ctx.probe),
+    sourceFrom: null,
+    messageLog: null,
     chain: s.chain,
     timestamp: s.timestamp,
     where: s.where,
@@ -270,6 +279,7 @@ function checkDebug(rows: InstructionRow[], ctx: JoinContext): void {
       continue;
     }
     r.sourceChars = t.from;
+    r.sourceFrom = "debug-log";
     const ok = t.to === r.keptChars;
     r.debugLog = {
       file,

@@ -29,6 +29,8 @@ export interface RpcSummary {
   instructionsChars: number | null;
   /** Its UTF-8 size: the source text's bytes, which the transcript (holding only what was kept) cannot give. */
   instructionsUtf8Bytes: number | null;
+  /** The answering server's own name: `serverInfo.name` (initialize) or the DiscoverResult's `_meta` serverInfo. */
+  serverName: string | null;
   note: string;
 }
 
@@ -63,10 +65,19 @@ export function summarize(m: RpcMessage): RpcSummary {
     errorCode: err && typeof err.code === "number" ? err.code : null,
     instructionsChars: res && typeof res.instructions === "string" ? res.instructions.length : null,
     instructionsUtf8Bytes: res && typeof res.instructions === "string" ? utf8Bytes(res.instructions) : null,
+    serverName: res ? serverNameOf(res) : null,
     note: "",
   };
   sum.note = noteOf(sum, params, err, res);
   return sum;
+}
+
+export const META_SERVER = "io.modelcontextprotocol/serverInfo";
+
+function serverNameOf(res: JsonObject): string | null {
+  if (isObject(res.serverInfo)) return text(res.serverInfo.name);
+  const meta = isObject(res._meta) ? res._meta : null;
+  return meta && isObject(meta[META_SERVER]) ? text((meta[META_SERVER] as JsonObject).name) : null;
 }
 
 function noteOf(m: RpcSummary, params: JsonObject | null, err: JsonObject | null, res: JsonObject | null): string {

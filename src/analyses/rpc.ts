@@ -62,6 +62,8 @@ export interface InstructionsCarrier {
   line: number;
   chars: number;
   utf8Bytes: number | null;
+  /** The server's own name from the same answer, when it gives one. */
+  server: string | null;
 }
 
 export interface TimelineRow {
@@ -206,6 +208,7 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
         line: m.line,
         chars,
         utf8Bytes: m.instructionsUtf8Bytes,
+        server: m.serverName,
       });
     if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
       s.hs.probe.answered = m.shape;
@@ -324,4 +327,16 @@ function warnings(sessions: Session[], responsesLogged: boolean): string[] {
     w.push("only received messages are logged: whether the probe was answered is inferred from what the client sent next");
   }
   return w;
+}
+
+/**
+ * The answer whose instructions the client took: the DiscoverResult on the modern path, the
+ * initialize result on the legacy one (a dual-era server offers both), of the log's last handshake
+ * (lab logs append every run).
+ */
+export function takenInstructions(log: RpcResult): InstructionsCarrier | null {
+  const last = Math.max(0, ...log.instructions.map((c) => c.handshake));
+  const mine = log.instructions.filter((c) => c.handshake === last);
+  const method = log.era === "modern" ? "server/discover" : "initialize";
+  return mine.find((c) => c.method === method) ?? mine[0] ?? null;
 }

@@ -1,6 +1,6 @@
 import type { CompareRow } from "../analyses/compare.js";
 import { scriptOf } from "../analyses/compare-fit.js";
-import type { RpcResult } from "../analyses/rpc.js";
+import { takenInstructions, type RpcResult } from "../analyses/rpc.js";
 import type { AssembledSession } from "./session.js";
 
 /** The run's identity as `compare` reads it (pipeline/manifest.ts RunSpec). */
@@ -30,7 +30,7 @@ export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResu
     return set.length ? set.join(", ") : null;
   };
   const carried = instr.map((r) => r.requestIndex).filter((x): x is number => x !== null);
-  const sources = logs.map(sourceCarrier).filter((c) => c !== null);
+  const sources = logs.map(takenInstructions).filter((c) => c !== null);
   const points = sum((r) => r.codePoints);
   const bytes = sum((r) => r.utf8Bytes);
   const top = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
@@ -97,15 +97,4 @@ export function envText(env: Record<string, string>): string | null {
 function maxOf(vals: Array<number | null>): number | null {
   const nums = vals.filter((v): v is number => v !== null);
   return nums.length ? Math.max(...nums) : null;
-}
-
-/**
- * The answer whose instructions the client took: the DiscoverResult on the modern path, the
- * initialize result on the legacy one (a dual-era server offers both), of the log's last handshake.
- */
-function sourceCarrier(log: RpcResult): RpcResult["instructions"][number] | null {
-  const last = Math.max(0, ...log.instructions.map((c) => c.handshake));
-  const mine = log.instructions.filter((c) => c.handshake === last);
-  const method = log.era === "modern" ? "server/discover" : "initialize";
-  return mine.find((c) => c.method === method) ?? mine[0] ?? null;
 }

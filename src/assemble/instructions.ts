@@ -9,7 +9,9 @@ import {
   type PendingServer,
 } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
+import { sourceDisagreements, sourceFromLogs, type LoggedSource } from "../analyses/instructions-source.js";
 import type { ProbePatterns } from "../analyses/probe.js";
+import { takenInstructions, type RpcResult } from "../analyses/rpc.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import type { McpServerStatus } from "../records/streamjson.js";
@@ -35,6 +37,8 @@ export interface AssembledInstructions {
   debugServers: DebugServer[];
   /** Truncation lines no transcript text accounts for. */
   unmatchedTruncations: Truncation[];
+  /** The debug log and a message log give different source lengths for one server. */
+  sourceDisagreements: string[];
   init: { file: string; servers: McpServerStatus[] } | null;
   inputs: InputFile[];
   /** Each input's health with its share: transcripts, baseline and claude -p output whole, the debug log its bad lines. */
@@ -48,6 +52,8 @@ export interface InstructionsEvidence {
   debug: Gathered<DebugEvidence> | null;
   headless: Gathered<HeadlessRun> | null;
   baseline: BaselineEvidence | null;
+  /** MCP message logs (their inputs and health are counted by the caller): source lengths when the debug log has none. */
+  rpc?: Array<{ file: string; rpc: RpcResult }>;
 }
 
 /**
@@ -78,7 +84,10 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     if (run.result?.result) runAnswer = { file: input.path, text: run.result.result };
   }
 
+  const logged = loggedSources(ev.rpc ?? []);
   const rows = joinRows(scan, requests, { probe: io.probe, debug, init });
+  // After the debug log's join: its truncation lines come first.
+  sourceFromLogs(rows, logged);
   for (const r of rows) {
     const late = debugServers.find((d) => d.name === r.server)?.lateByMs;
     if (r.late && late != null) r.late.evidence.push(`debug log: connected ${late.toLocaleString("en-US")} ms after the first API request`);
@@ -110,9 +119,19 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     debugLog: ev.debug?.input.path ?? null,
     debugServers,
     unmatchedTruncations: debug?.truncations.filter((x) => !used.has(x.line)) ?? [],
+    sourceDisagreements: sourceDisagreements(rows, logged),
     init,
     inputs,
     parts,
     health: documentHealth(parts),
   };
+}
+
+function loggedSources(logs: Array<{ file: string; rpc: RpcResult }>): LoggedSource[] {
+  const out: LoggedSource[] = [];
+  for (const l of logs) {
+    const c = takenInstructions(l.rpc);
+    if (c) out.push({ server: c.server, chars: c.chars, file: l.file, line: c.line, method: c.method });
+  }
+  return out;
 }

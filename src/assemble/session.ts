@@ -58,7 +58,11 @@ export interface AssembledSession {
 /** The instructions and outputs joins over one session's evidence, plus the message log's sections. Pure. */
 export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): AssembledSession {
   const t = ev.transcripts;
-  const instructions = assembleInstructions({ transcripts: t, debug: ev.debug, headless: ev.headless, baseline: ev.baseline }, io);
+  const rpcLogs = ev.rpc ? [{ file: ev.rpc.input.path, rpc: ev.rpc.result.rpc }] : [];
+  const instructions = assembleInstructions(
+    { transcripts: t, debug: ev.debug, headless: ev.headless, baseline: ev.baseline, rpc: rpcLogs },
+    io,
+  );
   const toolDefs = [...(ev.rpc?.result.tools ?? []), ...(ev.toolsList?.result.tools ?? [])];
   const tools = ev.rpc || ev.toolsList ? toolsByName(toolDefs) : null;
   const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, tools);

@@ -1,6 +1,7 @@
 import { assembleInstructions } from "../assemble/instructions.js";
 import { envelopeInputs } from "../assemble/inputs.js";
-import { readHeadlessRun } from "../pipeline/evidence.js";
+import { readHeadlessRun, readRpcEvidence } from "../pipeline/evidence.js";
+import { documentHealth } from "../records/health.js";
 import { gatherBaseline, gatherDebug, gatherTranscripts } from "../pipeline/gather.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { instructionsDocument } from "../report/instructions-tables.js";
@@ -16,7 +17,7 @@ export type InstructionsCliOptions = CommonOptions & ProbeCliOptions;
 export const instructionsCommand: CommandSpec = {
   command: "instructions [target]",
   describe: "MCP server instructions: carrier, request, size (chars / code points / bytes), truncation, probe values, answer check",
-  common: [...OUTPUT, ...LOOKUP, "debug-file", "stream-json", "baseline"],
+  common: [...OUTPUT, ...LOOKUP, "debug-file", "rpc-log", "stream-json", "baseline"],
   examples: [
     [
       "ccforensics instructions e2000000 --claude-dir samples/instructions/en-20000-truncated",
@@ -25,6 +26,10 @@ export const instructionsCommand: CommandSpec = {
     [
       "ccforensics instructions 1a7e0000 --claude-dir samples/instructions/late-server --stream-json samples/instructions/late-server/run.stream.jsonl",
       "a server pending at init: the request that went out without its instructions",
+    ],
+    [
+      "ccforensics instructions e5000000 --claude-dir samples/instructions/rpc-source --rpc-log samples/instructions/rpc-source/rpc-log.jsonl",
+      "no debug log: the original length from the lab server's message log (its initialize result)",
     ],
     [
       "ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51",
@@ -46,10 +51,14 @@ export async function runInstructions(target: string | undefined, opts: Instruct
   const debug = await gatherDebug(transcripts, opts);
   const headless = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);
-  const l = assembleInstructions({ transcripts, debug, headless, baseline }, io);
+  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
+  const logs = rpc ? [{ file: rpc.input.path, rpc: rpc.result.rpc }] : [];
+  const l = assembleInstructions({ transcripts, debug, headless, baseline, rpc: logs }, io);
+  // Read alongside, as report reads it: its bad lines count, its good ones do not.
+  if (rpc) l.health = documentHealth([...l.parts, { health: rpc.health, share: "bad-lines" }]);
   return {
     command: "instructions",
-    inputs: envelopeInputs(l.inputs),
+    inputs: envelopeInputs(l.inputs, rpc ? [rpc.input] : []),
     health: l.health,
     data: { instructions: l.rows, answer: l.answer, baseline: l.baseline, pendingServers: l.pending },
     document: instructionsDocument(l),

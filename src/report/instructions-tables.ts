@@ -34,6 +34,11 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     "no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section";
   if (rows.length === 0) notes.unshift(none);
   if (rows.some((r) => r.splitSurrogate)) notes.push("§ the cut split a surrogate pair: the kept text ends in a lone high surrogate");
+  const fromLog = [...new Set(rows.filter((r) => r.sourceFrom === "rpc-log").map((r) => r.server))];
+  if (fromLog.length)
+    notes.push(
+      `source for ${fromLog.join(", ")}: from the MCP message log's initialize or discover result (no debug log truncation line for it)`,
+    );
   if (rows.some((r) => r.compaction !== null))
     notes.push("compacted first: a compaction came before the next request, so this text reached the model only through the summary");
   return {
@@ -196,6 +201,7 @@ function warnings(l: AssembledInstructions): string[] {
     if (r.debugLog?.status === "mismatch") w.push(`${r.file}:${r.line}: ${r.server}: debug log disagrees: ${r.debugLog.problem}`);
     if (r.renderedDisagrees) w.push(`${r.file}:${r.line}: ${r.server}: the record's stored rendering does not contain its block`);
   }
+  w.push(...l.sourceDisagreements);
   for (const t of l.unmatchedTruncations)
     w.push(`${t.file}:${t.line}: truncation of "${t.server}" (${t.from} → ${t.to}) matches no instructions in the transcript`);
   if (l.baseline?.baselineHasInstructions)

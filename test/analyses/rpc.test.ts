@@ -61,7 +61,7 @@ test("modern dual-era success: DiscoverResult carries the instructions, no initi
   assert.equal(r.initialize, null);
   assert.equal(r.handshakes[0]!.modernRequests, 1);
   assert.deepEqual(r.instructions, [
-    { handshake: 1, method: "server/discover", id: "server-discover-probe-1", line: 2, chars: 1000, utf8Bytes: 1000 },
+    { handshake: 1, method: "server/discover", id: "server-discover-probe-1", line: 2, chars: 1000, utf8Bytes: 1000, server: "lab" },
   ]);
   assert.deepEqual(r.warnings, []);
 });

@@ -59,6 +59,28 @@ test("demo --json is report on the same files, the big server's tools/list inclu
   assert.equal(demo.inputs.length, 7);
 });
 
+test("demo: the lab log goes both ways, so the probe's -32601, initialize's version and the gap are read, not inferred", async () => {
+  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
+  assert.deepEqual(j.rpc.probe, {
+    id: "server-discover-probe-1",
+    protocolVersion: "2026-07-28",
+    clientName: "claude-code",
+    clientVersion: "2.1.285",
+    answered: "error",
+    errorCode: -32601,
+  });
+  assert.deepEqual(j.rpc.initialize, { protocolVersion: "2025-11-25", msAfterProbe: 37 });
+  assert.equal(j.rpc.probeOutcome, "error");
+  assert.deepEqual(j.rpc.warnings, []);
+  // The same 5,000 chars in the message log, the debug log's truncation line and the transcript's row.
+  assert.deepEqual(
+    j.rpc.instructions.map((c: any) => [c.method, c.chars]),
+    [["initialize", 5000]],
+  );
+  const lab = j.instructions.find((r: any) => r.server === "lab");
+  assert.deepEqual([lab.sourceChars, lab.debugLog.from, lab.keptChars, lab.chars], [5000, 5000, 2048, 2061]);
+});
+
 test("demo takes the report's format options and refuses evidence flags and targets (exit 2)", async () => {
   const md = await runCli(["demo", "--format", "markdown"]);
   assert.equal(md.code, 0, md.stderr);
@@ -83,14 +105,16 @@ test("demo takes the report's format options and refuses evidence flags and targ
 
 test("report --tools: annotations from a tools/list file; a file with no tools is named on stderr", async () => {
   const base = ["report", DEMO_ID, "--claude-dir", "samples/claude-home", "--rpc-log", "samples/demo/rpc-log.jsonl"];
-  const warned = await runCli(base);
-  assert.match(warned.stderr, /rpc-log\.jsonl: no tools\/list response/);
+  // A received-only lab log (the old format) has no tools/list answer to take annotations from.
+  const received = ["report", DEMO_ID, "--claude-dir", "samples/claude-home", "--rpc-log", "samples/logs/rpc/legacy-fallback.lab.jsonl"];
+  const warned = await runCli(received);
+  assert.match(warned.stderr, /legacy-fallback\.lab\.jsonl: no tools\/list response/);
   const given = await runCli([...base, "--tools", "samples/demo/big-tools-list.json"]);
   assert.equal(given.code, 0, given.stderr);
   assert.equal(given.stderr, "");
-  const empty = await runCli([...base, "--tools", "samples/demo/rpc-log.jsonl"]);
+  const empty = await runCli([...base, "--tools", "samples/logs/rpc/legacy-fallback.lab.jsonl"]);
   assert.equal(empty.code, 0, empty.stderr);
-  assert.match(empty.stderr, /samples\/demo\/rpc-log\.jsonl: no tools found \(expected a tools\/list response\)/);
+  assert.match(empty.stderr, /legacy-fallback\.lab\.jsonl: no tools found \(expected a tools\/list response\)/);
   const missing = await runCli([...base, "--tools", "samples/demo/nope.json"]);
   assert.equal(missing.code, 2, missing.stderr);
 });

@@ -190,7 +190,7 @@ test("lab --log: every message both ways, whole, with time and direction; `rpc` 
     j.rpc.instructions.map((x: any) => [x.method, x.chars]),
     [["initialize", 1000]],
   );
-  const received = await runCli(["outputs", "-", "--rpc-log", sample("demo", "rpc-log.jsonl"), "--json"], { stdin: "" });
+  const received = await runCli(["outputs", "-", "--rpc-log", sample("logs", "rpc", "legacy-fallback.lab.jsonl"), "--json"], { stdin: "" });
   assert.match(received.stderr, /no tools\/list response in the message log/, "the old received-only log had no results");
   const both = await runCli(["outputs", "-", "--rpc-log", log, "--json"], { stdin: "" });
   assert.equal(both.code, 0);
