@@ -23,13 +23,13 @@ export const labCommand: CommandSpec = {
   examples: [
     [
       "ccforensics lab instructions --chars 5000 --lang ja --log rpc-log.jsonl",
-      "seed 000's server: 5,000 chars of Japanese instructions, every message both ways logged",
+      "the instructions write-up's server: 5,000 chars of Japanese instructions, every message both ways logged",
     ],
     [
       "ccforensics lab instructions --dual --init-delay-ms 8000",
       "a dual-era server (server/discover answered, other codewords) whose initialize reply is 8 s late",
     ],
-    ["ccforensics lab output --cjk", "seed 003's big server: emit_text / emit_text_annotated, CJK filler"],
+    ["ccforensics lab output --cjk", "the large-output write-up's big server: emit_text / emit_text_annotated, CJK filler"],
     ["ccforensics lab output --content image", "emit_text returns a PNG of exactly `chars` bytes as MCP image content"],
     [
       "ccforensics lab instructions --tools 20 --tool-description-chars 5000",
@@ -49,7 +49,7 @@ export const labCommand: CommandSpec = {
     },
     "init-delay-ms": {
       type: "number",
-      describe: "instructions: delay the initialize reply (env LAB_INIT_DELAY_MS; seed 000's late server: 8000)",
+      describe: "instructions: delay the initialize reply (env LAB_INIT_DELAY_MS; the instructions write-up's late server: 8000)",
     },
     tools: { type: "number", describe: `instructions: how many tools tools/list offers (env LAB_TOOLS; default 3, up to ${MAX_TOOLS})` },
     "tool-description-chars": {
