@@ -19,6 +19,8 @@ import { join } from "node:path";
  * It writes a debug file and prints an init and a result event. FAKE_EXIT sets its exit code;
  * FAKE_FAIL=1 fails before any session exists (no stdout, exit 1), as a claude that cannot start.
  * What it saw of its own environment goes into the debug file as `fake: KEY=value` lines.
+ * CLAUDE_CODE_MCP_STARTUP_WAIT_MS=N: the first request waits at most N ms for the servers; one still
+ * connecting is "pending" in the init event, and its instructions delta is written after that request.
  */
 const SCRIPT = String.raw`#!/usr/bin/env node
 import { spawn } from "node:child_process";
@@ -90,9 +92,20 @@ async function connect(name, entry) {
   return srv;
 }
 
-const servers = await Promise.all(Object.entries(cfg.mcpServers).map(([n, e]) => connect(n, e)));
+// CLAUDE_CODE_MCP_STARTUP_WAIT_MS: how long the first request waits for the servers; a server not connected by
+// then is "pending" in the init event and its instructions reach no request before it connects.
+const startupWait = /^\d+$/.test(process.env.CLAUDE_CODE_MCP_STARTUP_WAIT_MS || "") ? Number(process.env.CLAUDE_CODE_MCP_STARTUP_WAIT_MS) : undefined;
+const connecting = Object.entries(cfg.mcpServers).map(([n, e]) => connect(n, e));
+// In config order, whichever connects first (the order of their instructions is the config's).
+const onTime = [];
+connecting.forEach((p, i) => p.then((s) => (onTime[i] = s)));
+if (startupWait === undefined) await Promise.all(connecting);
+else await Promise.race([Promise.all(connecting), new Promise((res) => setTimeout(res, startupWait).unref())]);
+const ready = onTime.filter(Boolean);
+const servers = ready;
+const initStatuses = Object.keys(cfg.mcpServers).map((n) => ({ name: n, status: ready.find((s) => s.name === n)?.status ?? "pending" }));
 const cut = (t) => (t.length > limit ? t.slice(0, limit) + "… [truncated]" : t);
-const blocks = servers.filter((s) => s.status === "connected" && s.instructions !== undefined).map((s) => ({ name: s.name, text: cut(s.instructions) }));
+const blocks = ready.filter((s) => s.status === "connected" && s.instructions !== undefined).map((s) => ({ name: s.name, text: cut(s.instructions) }));
 const probeOf = (kept) => {
   const begin = /BEGIN codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
   const end = /END codeword: ([A-Z]+-\d+)\./.exec(kept)?.[1] ?? "NONE";
@@ -160,7 +173,15 @@ if (call) {
   answer = blocks.length <= 1 ? probeOf(blocks[0]?.text ?? "") : blocks.map((b) => b.name + ": " + probeOf(b.text)).join(" | ");
 }
 request([{ type: "text", text: answer }], "end_turn");
-await Promise.all(servers.map((s) => s.end()));
+// The servers that missed the first request: they connect later, and their delta lands after it.
+const all = await Promise.all(connecting);
+const lateBlocks = all.filter((s) => !ready.includes(s) && s.status === "connected" && s.instructions !== undefined).map((s) => ({ name: s.name, text: cut(s.instructions) }));
+if (lateBlocks.length) {
+  const added = lateBlocks.map((b) => "## " + b.name + "\n" + b.text);
+  const content = "<system-reminder>\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n" + added.join("\n\n") + "\n</system-reminder>";
+  rec({ type: "attachment", attachment: { type: "mcp_instructions_delta", addedNames: lateBlocks.map((b) => b.name), addedBlocks: added, removedNames: [], content } });
+}
+await Promise.all(all.map((s) => s.end()));
 
 if (process.env.CLAUDE_CONFIG_DIR) {
   const dir = join(process.env.CLAUDE_CONFIG_DIR, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"));
@@ -169,7 +190,7 @@ if (process.env.CLAUDE_CONFIG_DIR) {
 }
 if (debugFile) writeFileSync(debugFile, debug.join("\n") + "\n");
 const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
-out({ type: "system", subtype: "init", cwd, session_id: session, tools: [], mcp_servers: servers.map((s) => ({ name: s.name, status: s.status })), model: "claude-fake-1", claude_code_version: "9.9.9-fake" });
+out({ type: "system", subtype: "init", cwd, session_id: session, tools: [], mcp_servers: initStatuses, model: "claude-fake-1", claude_code_version: "9.9.9-fake" });
 out({ type: "result", subtype: "success", is_error: false, duration_ms: 5, num_turns: call ? 2 : 1, result: answer, session_id: session, total_cost_usd: 0.01, usage: { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: tokens } });
 process.stderr.write(prompt ? "" : "no prompt\n");
 process.exitCode = Number(process.env.FAKE_EXIT || 0);
