@@ -142,6 +142,28 @@ export function classifyOutput(text: string): OutputMessage {
   return base("inline", "plain");
 }
 
+/** Every message but D starts with one of these, after a BOM and white space (the regexes above, their literal starts). */
+const STUB_START = /^(?:<persisted-output>|(?:Error: )?(?:result \(|MCP tool "|File content \()|\[Old tool result content cleared\]|\()/;
+/** The units of head `classifyEnds` needs: more than the longest start above. */
+export const HEAD_UNITS = 64;
+/** Texts this long cannot be a binary stub (under 4,096 once trimmed), and their tail is the truncation check's window. */
+export const ENDS_MIN = 2 * TRUNCATED_TAIL;
+
+/**
+ * `classifyOutput` of a long text known by its first HEAD_UNITS units after white space (or more) and its last
+ * TRUNCATED_TAIL: the same answer, or null when the head may open a message and the whole text is needed.
+ */
+export function classifyEnds(head: string, tail: string, length: number): OutputMessage | null {
+  // Trimmed, what is left of the head is the start of classifyOutput's `head` (and that is still 4,096 long or more).
+  const h = head.trimStart();
+  if (length < ENDS_MIN || h.length < HEAD_UNITS || length - (head.length - h.length) < TRUNCATED_TAIL || STUB_START.test(h)) return null;
+  const m = OUTPUT_RX.truncated.exec(tail);
+  if (!m) return base("inline", "plain");
+  const o = base("truncated", "truncated");
+  o.limit = parseLocaleInt(m.groups!.limit);
+  return o;
+}
+
 function persisted(head: string): OutputMessage {
   const o = base("size", "persisted-output");
   const full = OUTPUT_RX.persisted.exec(head);
