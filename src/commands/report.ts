@@ -12,7 +12,7 @@ import { instructionsDocument } from "../report/instructions-tables.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
-import { TOOLS_OPTION } from "./outputs.js";
+import { TOOLS_OPTION, VERBOSE_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
 import { orphanNote } from "./requests.js";
@@ -20,7 +20,7 @@ import { rpcTables } from "../report/rpc-tables.js";
 import { toolsSummary, toolsTables } from "../report/tools-tables.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
-export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
+export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string; verbose?: boolean };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
@@ -37,7 +37,7 @@ export const reportCommand: CommandSpec = {
     ],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },
+  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION, verbose: VERBOSE_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
