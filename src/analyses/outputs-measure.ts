@@ -1,8 +1,16 @@
 import { visiblePieces, visibleText } from "../records/content.js";
 import { isObject } from "../records/json.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
-import { EMPTY_STATS, headOf, joinStats, statsAt, tailOf, type TextStats } from "../records/string-bytes.js";
-import { classifyEnds, classifyOutput, ENDS_MIN, HEAD_UNITS, type OutputMessage } from "../records/tool-output.js";
+import { EMPTY_STATS, headOf, joinStats, mayContain, statsAt, tailOf, type TextStats } from "../records/string-bytes.js";
+import {
+  classifyEnds,
+  classifyOutput,
+  ENDS_MIN,
+  HEAD_UNITS,
+  TRUNCATED_MARK,
+  TRUNCATED_TAIL,
+  type OutputMessage,
+} from "../records/tool-output.js";
 
 /**
  * The measures `outputs` takes of a tool output, read off the line's bytes where the skeleton parse left
@@ -27,7 +35,11 @@ export function measureVisible(holder: object, key: string): TextMeasure {
   const st = piecesStats(pieces);
   const one = pieces.length === 1 ? lazyOf(pieces[0]![0], pieces[0]![1]) : undefined;
   let message: OutputMessage | null = null;
-  if (one && one.units >= ENDS_MIN) message = classifyEnds(headOf(one, HEAD_UNITS), tailOf(one, ENDS_MIN / 2), one.units);
+  if (one && one.units >= ENDS_MIN) {
+    const tail = mayContain(one, TRUNCATED_MARK) ? tailOf(one, TRUNCATED_TAIL) : "";
+    // Twice what the start needs, so that indented text (a Read's `     1→`) still has enough left once trimmed.
+    message = classifyEnds(headOf(one, 2 * HEAD_UNITS), tail, one.units);
+  }
   message ??= classifyOutput(visibleText((holder as Record<string, unknown>)[key]));
   return { chars: st.units, utf8Bytes: st.bytes, codePoints: st.codePoints, message };
 }

@@ -131,10 +131,14 @@ const decodeBody = (s: LazyString, from: number, to: number): string => JSON.par
 export function headOf(s: LazyString, min: number): string {
   const start = s.from + 1;
   const end = s.to - 1;
-  // A unit takes at most 6 bytes (`\uXXXX`).
-  let cut = Math.min(end, start + 6 * min);
-  while (cut < end && !boundary(s.line, cut, start)) cut++;
-  return decodeBody(s, start, cut);
+  // Mostly a byte a unit: a window just over `min` bytes, then one that surely holds `min` (6 bytes, `\uXXXX`).
+  for (const width of [min + 16, 6 * min]) {
+    let cut = Math.min(end, start + width);
+    while (cut < end && !boundary(s.line, cut, start)) cut++;
+    const t = decodeBody(s, start, cut);
+    if (t.length >= min || cut === end) return t;
+  }
+  return decodeBody(s, start, end);
 }
 
 /** The last `n` units of the string exactly (all of it when shorter). */

@@ -111,6 +111,12 @@ const CASES: Array<[string, string]> = [
   ["a long legacy message", result(str(`MCP tool \\"x\\" response (99 tokens) exceeds maximum allowed tokens (25000)${BIG}`))],
   ["a long empty-looking text", result(str(`(Bash completed with no output)${BIG}`))],
   ["a cleared message with a long tail", result(str(`[Old tool result content cleared]${" ".repeat(9000)}`))],
+  [
+    "a binary stub, 4,100 units with white space about it",
+    result(str(`${" ".repeat(10)}Binary content (image/png, 1KB) saved to /x/y.png${" ".repeat(4100 - 10 - 49)}`)),
+  ],
+  ["a text of 4,098 units", result(str(`${"abc".repeat(1366)}`))],
+  ["the truncation marker far from the end", result(str(`${BIG}[OUTPUT TRUNCATED - exceeded 9 token limit]${BIG}`))],
   ["the truncation marker at the end", result(str(`${BIG}\\n[OUTPUT TRUNCATED - exceeded 25,000 token limit]`))],
   ["the truncation marker spelt with \\u005b", result(str(`${BIG}\\u005bOUTPUT TRUNCATED - exceeded 25\\u00a0000 token limit]`))],
   ...[4040, 4050, 4060].map((n): [string, string] => [
