@@ -174,15 +174,16 @@ function baseRow(
   const dbg = matchDebug(ev.debug, msg.savedPath, ms(use?.timestamp), ms(r.timestamp));
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
   // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
-  const compaction = req?.afterCompaction ? req.compaction : null;
-  const delta = compaction === null ? (req?.deltaTokens ?? null) : null;
+  const q = req?.row;
+  const compaction = q?.afterCompaction ? q.compaction : null;
+  const delta = compaction === null ? (q?.deltaTokens ?? null) : null;
   return {
     toolUseId: r.toolUseId,
     tool: name,
     server: split.server,
     file: r.file,
     line: r.line,
-    requestIndex: req?.index ?? null,
+    requestIndex: q?.index ?? null,
     chars: seen.chars,
     utf8Bytes: seen.utf8Bytes,
     fullChars: r.fullChars,
@@ -220,8 +221,8 @@ function baseRow(
     savedNewlines: saved?.newlines ?? null,
     savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
-    requestTotalTokens: req?.totalInputTokens ?? null,
-    resultsInRequest: req && compaction === null ? req.added.toolResults : null,
+    requestTotalTokens: q?.totalInputTokens ?? null,
+    resultsInRequest: q && compaction === null ? q.added.toolResults : null,
     afterCompaction: compaction !== null,
     compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
@@ -253,7 +254,8 @@ function formatFromName(path: string): "json" | "text" {
   return savedName(path).extension === "json" ? "json" : "text";
 }
 
-type Carried = (RequestRow & { lastTotal: number | null }) | undefined;
+/** The request that carried a result, and its chain's last total; a pair, since copying the row per result cost more than the join. */
+type Carried = { row: RequestRow; lastTotal: number | null } | undefined;
 
 /**
  * The request that first carried a result: the first new request of the same chain in the same file after
@@ -284,7 +286,7 @@ function carrier(requests: RequestRow[]): (r: { file: string; chain: string; lin
       else lo = mid + 1;
     }
     const q = l[lo];
-    return q ? { ...q, lastTotal: lastTotal.get(q.chain) ?? q.totalInputTokens } : undefined;
+    return q ? { row: q, lastTotal: lastTotal.get(q.chain) ?? q.totalInputTokens } : undefined;
   };
 }
 

@@ -36,7 +36,7 @@ export function measureVisible(holder: object, key: string): TextMeasure {
   const one = pieces.length === 1 ? lazyOf(pieces[0]![0], pieces[0]![1]) : undefined;
   let message: OutputMessage | null = null;
   if (one && one.units >= ENDS_MIN) {
-    const tail = mayContain(one, TRUNCATED_MARK) ? tailOf(one, TRUNCATED_TAIL) : "";
+    const tail = mayContain(one, TRUNCATED_MARK, TRUNCATED_TAIL) ? tailOf(one, TRUNCATED_TAIL) : "";
     // Twice what the start needs, so that indented text (a Read's `     1→`) still has enough left once trimmed.
     message = classifyEnds(headOf(one, 2 * HEAD_UNITS), tail, one.units);
   }

@@ -31,16 +31,31 @@ const hex4 = (b: Uint8Array, i: number): number =>
 const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
 const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
 
-/** Stats of an undecoded string: native searches for backslashes and 4-byte leads, escapes read one by one. */
-export function lazyStats(s: LazyString): TextStats {
+/** What the escapes of one string change, found in one walk over its backslashes and kept for the string's life. */
+interface Escapes {
+  /** Bytes the escapes save against their decoded UTF-8. */
+  saved: number;
+  /** Pairs of surrogate escapes. */
+  pairs: number;
+  startsLow: boolean;
+  endsHigh: boolean;
+  /** The ASCII characters some `\u` escape spells (a needle may hide behind them). */
+  spelt: string;
+}
+
+const escapesSeen = new WeakMap<LazyString, Escapes>();
+
+function escapesOf(s: LazyString): Escapes {
+  const known = escapesSeen.get(s);
+  if (known) return known;
   const b = s.line;
   const start = s.from + 1;
   const end = s.to - 1;
-  // Bytes the escapes save against their decoded UTF-8, and pairs of surrogate escapes.
   let saved = 0;
   let pairs = 0;
   let highEnd = -1;
   let startsLow = false;
+  let spelt = "";
   for (let i = b.indexOf(BSLASH, start); i >= 0 && i < end; i = b.indexOf(BSLASH, i)) {
     if (b[i + 1] !== U) {
       saved += 1;
@@ -49,8 +64,10 @@ export function lazyStats(s: LazyString): TextStats {
     }
     const v = hex4(b, i + 2);
     if (i === start && isLow(v)) startsLow = true;
-    if (v < 0x80) saved += 5;
-    else if (v < 0x800) saved += 4;
+    if (v < 0x80) {
+      saved += 5;
+      if (!spelt.includes(String.fromCharCode(v))) spelt += String.fromCharCode(v);
+    } else if (v < 0x800) saved += 4;
     else if (isLow(v) && highEnd === i) {
       // The high half counted 3 bytes alone; the pair is 4.
       saved += 5;
@@ -62,9 +79,26 @@ export function lazyStats(s: LazyString): TextStats {
     highEnd = isHigh(v) ? i + 6 : -1;
     i += 6;
   }
+  const e = { saved, pairs, startsLow, endsHigh: highEnd === end, spelt };
+  escapesSeen.set(s, e);
+  return e;
+}
+
+/** Stats of an undecoded string: native searches for backslashes and 4-byte leads, escapes read one by one. */
+export function lazyStats(s: LazyString): TextStats {
+  const b = s.line;
+  const start = s.from + 1;
+  const end = s.to - 1;
+  const e = escapesOf(s);
   let fours = 0;
   for (let lead = 0xf0; lead <= 0xf4; lead++) for (let i = b.indexOf(lead, start); i >= 0 && i < end; i = b.indexOf(lead, i + 1)) fours++;
-  return { units: s.units, bytes: end - start - saved, codePoints: s.units - fours - pairs, startsLow, endsHigh: highEnd === end };
+  return {
+    units: s.units,
+    bytes: end - start - e.saved,
+    codePoints: s.units - fours - e.pairs,
+    startsLow: e.startsLow,
+    endsHigh: e.endsHigh,
+  };
 }
 
 /** Stats of a decoded string. */
@@ -157,19 +191,18 @@ export function tailOf(s: LazyString, n: number): string {
 }
 
 /**
- * Whether `needle` may occur in the decoded string. For a needle of printable ASCII without `"`, `\\` or
- * `/` (the characters with a short escape), it can only if its bytes are there as they are, or some `\u`
- * escape spells one of its characters.
+ * Whether `needle` may occur in the decoded string (in its last `lastUnits` units, when given). For a
+ * needle of printable ASCII without `"`, `\\` or `/` (the characters with a short escape), it can only if
+ * its bytes are there as they are, or some `\u` escape spells one of its characters.
  */
-export function mayContain(s: LazyString, needle: string): boolean {
-  const b = s.line;
+export function mayContain(s: LazyString, needle: string, lastUnits?: number): boolean {
   const start = s.from + 1;
   const end = s.to - 1;
-  const at = b.indexOf(needle, start, "latin1");
+  // A unit is at most 6 bytes: the last n units lie in the last 6n bytes.
+  const from = lastUnits === undefined ? start : Math.max(start, end - 6 * (lastUnits + needle.length));
+  const at = s.line.indexOf(needle, from, "latin1");
   if (at >= 0 && at + needle.length <= end) return true;
-  for (let i = b.indexOf("\\u", start, "latin1"); i >= 0 && i < end; i = b.indexOf("\\u", i + 2, "latin1")) {
-    const v = hex4(b, i + 2);
-    if (v >= 0 && needle.includes(String.fromCharCode(v))) return true;
-  }
+  const spelt = escapesOf(s).spelt;
+  for (let k = 0; k < spelt.length; k++) if (needle.includes(spelt[k]!)) return true;
   return false;
 }

@@ -201,7 +201,10 @@ test("string bytes: stats, ends and containment of undecoded strings match the d
       const h = headOf(la, n);
       assert.ok(da.startsWith(h) && h.length >= Math.min(n, da.length));
       assert.equal(tailOf(la, n), da.slice(-n));
-      for (const needle of ["MCP ", "a<", "z a"]) if (da.includes(needle)) assert.ok(mayContain(la, needle), needle);
+      for (const needle of ["MCP ", "a<", "z a", "Aa"]) {
+        if (da.includes(needle)) assert.ok(mayContain(la, needle), needle);
+        if (da.slice(-n).includes(needle)) assert.ok(mayContain(la, needle, n), `${needle} in the last ${n}`);
+      }
     }),
     { numRuns: 800 },
   );
