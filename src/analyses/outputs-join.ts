@@ -109,7 +109,8 @@ export interface SavedLookup {
 }
 
 export interface OutputEvidence {
-  requests: RequestRow[];
+  /** Read once, a few fields kept: a spooled list is not held whole. */
+  requests: Iterable<RequestRow>;
   saved: Map<string, SavedLookup>;
   debug: DebugFacts | null;
   tools: Map<string, ToolMeta> | null;
@@ -222,7 +223,7 @@ function baseRow(
     savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
     requestTotalTokens: q?.totalInputTokens ?? null,
-    resultsInRequest: q && compaction === null ? q.added.toolResults : null,
+    resultsInRequest: q && compaction === null ? q.toolResults : null,
     afterCompaction: compaction !== null,
     compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
@@ -254,22 +255,41 @@ function formatFromName(path: string): "json" | "text" {
   return savedName(path).extension === "json" ? "json" : "text";
 }
 
-/** The request that carried a result, and its chain's last total; a pair, since copying the row per result cost more than the join. */
-type Carried = { row: RequestRow; lastTotal: number | null } | undefined;
+/** What a result's row takes from the request that carried it. */
+type Carrier = Pick<
+  RequestRow,
+  "file" | "chain" | "line" | "index" | "totalInputTokens" | "deltaTokens" | "afterCompaction" | "compaction"
+> & {
+  toolResults: number;
+};
+
+/** The request that carried a result, and its chain's last total. */
+type Carried = { row: Carrier; lastTotal: number | null } | undefined;
 
 /**
  * The request that first carried a result: the first new request of the same chain in the same file after
  * the result's line (a result between two fragments of one response goes to the next response, as in
  * requests). By chain too, since one file can hold several chains (a sidechain, another session's records).
  */
-function carrier(requests: RequestRow[]): (r: { file: string; chain: string; line: number }) => Carried {
+function carrier(requests: Iterable<RequestRow>): (r: { file: string; chain: string; line: number }) => Carried {
   const key = (file: string, chain: string) => `${chain}\u0000${file}`;
-  const byFile = new Map<string, RequestRow[]>();
+  const byFile = new Map<string, Carrier[]>();
   const lastTotal = new Map<string, number | null>();
   for (const q of requests) {
-    const l = byFile.get(key(q.file, q.chain)) ?? [];
-    l.push(q);
-    byFile.set(key(q.file, q.chain), l);
+    const k = key(q.file, q.chain);
+    const l = byFile.get(k) ?? [];
+    l.push({
+      file: q.file,
+      chain: q.chain,
+      line: q.line,
+      index: q.index,
+      totalInputTokens: q.totalInputTokens,
+      deltaTokens: q.deltaTokens,
+      afterCompaction: q.afterCompaction,
+      compaction: q.compaction,
+      toolResults: q.added.toolResults,
+    });
+    byFile.set(k, l);
   }
   for (const l of byFile.values()) {
     l.sort((a, b) => a.line - b.line);

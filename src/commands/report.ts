@@ -2,7 +2,7 @@ import { assembleSession, type AssembledSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { Chart, ColumnKind, Table } from "../report/model.js";
+import { withLazyTables, type Chart, type ColumnKind, type Table } from "../report/model.js";
 import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../report/summary-table.js";
@@ -49,12 +49,14 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     inputs: s.inputs,
     health: s.health,
     data: reportData(s),
-    document: {
-      title: `Session report — ${s.sessionId ?? s.resolved.target}`,
-      tables: reportTables(s),
-      ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
-      warnings: [...s.warnings, ...healthWarnings(s.health)],
-    },
+    document: withLazyTables(
+      {
+        title: `Session report — ${s.sessionId ?? s.resolved.target}`,
+        ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
+        warnings: [...s.warnings, ...healthWarnings(s.health)],
+      },
+      () => reportTables(s),
+    ),
   };
 }
 
@@ -216,9 +218,10 @@ function firstLast(x: SessionSummary): Array<[string, unknown, ColumnKind?]> {
 /** Token growth per request, at the head of the Requests section of the HTML page. */
 function requestsChart(s: AssembledSession): Chart {
   const title = requestsChartTitle(s.sessionId ?? s.resolved.target);
-  const rows = s.requests.requests
-    .toArray()
-    .flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  // Iterated, not toArray(): that would keep every spooled row for the rest of the run.
+  const rows: Array<{ chain: string; index: number; totalInputTokens: number }> = [];
+  for (const r of s.requests.requests)
+    if (r.totalInputTokens !== null) rows.push({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens });
   return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 
