@@ -113,7 +113,8 @@ function* head(title: string): Generator<string> {
 function* tableChunks(t: Table, level: number): Generator<string> {
   yield `<section class="table"><h${level}>${text(t.title)}</h${level}>\n`;
   if (t.rows.length === 0 && !t.footer?.length) {
-    yield '<p class="none">(none)</p>\n';
+    if (t.whenEmpty !== undefined) yield `<p class="none">${text(t.whenEmpty)}</p>\n`;
+    else if (!t.notes?.length) yield '<p class="none">(none)</p>\n';
   } else {
     const cls = t.columns.map((c) => columnClass(c, t.rows));
     const tr = (cells: string[], tag: "td" | "th") =>
