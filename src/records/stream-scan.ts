@@ -1,0 +1,342 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { excerptOf, type JsonObject, type ParsedLine } from "./json.js";
+import { defineLazy, type LazyString } from "./lazy-strings.js";
+import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
+
+/**
+ * One line too long to hold, parsed as it streams (sources/lines.ts hands it over chunk by chunk). It
+ * checks the bytes as `parseWhole` would (UTF-8 decoded the same way, JSON's grammar, the depth limit) and
+ * builds the same object, except that a string token of `keepMax` bytes or more is not kept: it reads as a
+ * lazy string (records/lazy-strings.ts) whose length was counted on the bytes and whose value, if an
+ * analysis asks for it, is read back from the file. stdin cannot be read back, nor can a string longer
+ * than V8 allows: those read as "" and the line's `textKept` says so.
+ */
+
+export interface StreamScanOptions {
+  /** The input's path ("-" for stdin): where a counted string is read back from. */
+  file: string;
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+  maxDepth: number;
+  /** String tokens (quotes included) this long or longer are counted, not kept. */
+  keepMax?: number;
+}
+
+export interface ScannedLine {
+  parsed: ParsedLine;
+  /** Every counted string can be read back (a file, and no string past V8's limit). */
+  textKept: boolean;
+}
+
+export const KEEP_MAX = 16 * 1024;
+/** Past this many kept bytes in one line, every string of CUT_MIN bytes or more is counted too. */
+const KEPT_BUDGET = 16 * 1024 * 1024;
+const CUT_MIN = 256;
+/** V8's longest string: a token longer than this cannot be decoded whole. */
+const MAX_STRING = 0x1fffffe8;
+const HEAD = 480;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+// What the next byte may be.
+const VALUE = 0,
+  FIRST_VALUE = 1, // just after `[`: a value or `]`
+  FIRST_KEY = 2, // just after `{`: a key or `}`
+  KEY = 3,
+  COLON = 4,
+  AFTER = 5,
+  STRING = 6,
+  LITERAL = 7,
+  NUM = 8,
+  DONE = 9,
+  FAILED = 10;
+
+interface Frame {
+  arr: boolean;
+  /** null once nesting passed maxDepth: the rest is checked, not built. */
+  obj: unknown[] | JsonObject | null;
+  key: string;
+}
+
+const isWs = (b: number) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
+const LITERALS: Record<number, [string, unknown]> = { 0x74: ["true", true], 0x66: ["false", false], 0x6e: ["null", null] };
+
+export class StreamScanner {
+  private mode = VALUE;
+  private readonly stack: Frame[] = [];
+  private root: unknown = undefined;
+  private tooDeep = false;
+  private error = "";
+  private at = 0; // bytes of the line fed so far
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private nulAt = -1;
+  private onlyNulWs = true;
+  private textKept = true;
+  // The string in progress.
+  private readonly body = new StringBody();
+  private isKey = false;
+  private strFrom = 0;
+  private pieces: Buffer[] | null = null;
+  private pieceBytes = 0;
+  private keptBytes = 0;
+  // The literal or number in progress.
+  private lit = "";
+  private litValue: unknown = null;
+  private litAt = 0;
+  private num = "";
+  private readonly keepMax: number;
+
+  constructor(private readonly o: StreamScanOptions) {
+    this.keepMax = o.keepMax ?? KEEP_MAX;
+  }
+
+  push(c: Buffer): void {
+    forgetWindow();
+    if (this.headBytes < HEAD) {
+      this.head.push(c.subarray(0, HEAD - this.headBytes));
+      this.headBytes += Math.min(c.length, HEAD - this.headBytes);
+    }
+    const nul = c.indexOf(0);
+    if (nul >= 0 && this.nulAt < 0) this.nulAt = this.at + nul;
+    let i = 0;
+    const n = c.length;
+    let from = 0; // where the string in progress starts in this chunk
+    while (i < n && this.mode !== FAILED) {
+      if (this.mode === STRING) {
+        const q = this.body.scan(c, i);
+        if (q === BODY_MORE) break;
+        if (q === BODY_INVALID) {
+          this.fail(`${this.body.error}, in the string from byte ${this.strFrom - this.o.offset + 1}`);
+          break;
+        }
+        this.keepPiece(c, from, q + 1);
+        this.endString(this.o.offset + this.at + q + 1);
+        i = q + 1;
+        continue;
+      }
+      const b = c[i]!;
+      if (this.onlyNulWs && b !== 0 && !isWs(b)) this.onlyNulWs = false;
+      if (this.mode === LITERAL) {
+        if (b !== this.lit.charCodeAt(this.litAt)) {
+          this.fail(`unexpected byte at byte ${this.at + i + 1} in the literal ${this.lit}`);
+          break;
+        }
+        if (++this.litAt === this.lit.length) this.put(this.litValue);
+        i++;
+        continue;
+      }
+      if (this.mode === NUM) {
+        if ((b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x2b || b === 0x2e || b === 0x65 || b === 0x45) {
+          this.num += String.fromCharCode(b);
+          i++;
+          continue;
+        }
+        if (!this.endNumber()) break;
+        continue;
+      }
+      if (isWs(b)) {
+        i++;
+        continue;
+      }
+      if (this.mode === DONE) {
+        this.fail(
+          b === 0x7b
+            ? `two JSON values glued on one line (the second starts at byte ${this.at + i + 1})`
+            : `trailing garbage after the JSON value at byte ${this.at + i + 1}`,
+        );
+        break;
+      }
+      if (!this.structural(b, this.at + i)) break;
+      if (this.mode === STRING) from = i;
+      i++;
+    }
+    if (this.mode === STRING) this.keepPiece(c, from, n);
+    this.at += n;
+  }
+
+  end(unterminated: boolean): ScannedLine {
+    if (this.mode === NUM) this.endNumber();
+    return { parsed: this.outcome(unterminated), textKept: this.textKept };
+  }
+
+  private outcome(unterminated: boolean): ParsedLine {
+    const blank = this.onlyNulWs && this.nulAt < 0;
+    if (blank && this.mode === VALUE && this.stack.length === 0) return { ok: "blank" };
+    const excerpt = excerptOf(Buffer.concat(this.head).toString("utf8"));
+    if (this.nulAt >= 0) {
+      const kind = this.nulAt === 0 || this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
+      return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+    }
+    if (this.mode === FAILED) return { ok: false, reason: `invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
+    if (this.mode !== DONE) {
+      const what = `Unexpected end of JSON input, in a line of ${this.at} bytes`;
+      return { ok: false, reason: unterminated ? `half-written last line (${what})` : `truncated record (${what})`, excerpt };
+    }
+    const v = this.root;
+    const limit = this.o.maxDepth;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      const what = Array.isArray(v) ? "an array" : v === null ? "null" : `a ${typeof v}`;
+      if (Array.isArray(v) && this.tooDeep)
+        return { ok: false, reason: `not a JSON object (an array nested deeper than ${limit} levels)`, excerpt };
+      return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
+    }
+    if (this.tooDeep) return { ok: false, reason: `nested deeper than ${limit} levels`, excerpt };
+    return { ok: true, value: v as JsonObject };
+  }
+
+  /** A byte outside strings, literals and numbers; false when it ends the scan. */
+  private structural(b: number, pos: number): boolean {
+    const m = this.mode;
+    if (m === COLON) {
+      if (b !== 0x3a) return this.fail(`expected ':' at byte ${pos + 1}`);
+      this.mode = VALUE;
+      return true;
+    }
+    if (m === AFTER) {
+      const top = this.stack[this.stack.length - 1]!;
+      if (b === 0x2c) this.mode = top.arr ? VALUE : KEY;
+      else if (b === (top.arr ? 0x5d : 0x7d)) this.close();
+      else return this.fail(`expected ',' or '${top.arr ? "]" : "}"}' at byte ${pos + 1}`);
+      return true;
+    }
+    if (m === FIRST_KEY || m === KEY) {
+      if (b === 0x7d && m === FIRST_KEY) this.close();
+      else if (b === 0x22) this.startString(true, pos);
+      else return this.fail(`expected a key at byte ${pos + 1}`);
+      return true;
+    }
+    // VALUE or FIRST_VALUE
+    if (b === 0x5d && m === FIRST_VALUE) this.close();
+    else if (b === 0x22) this.startString(false, pos);
+    else if (b === 0x7b || b === 0x5b) this.open(b === 0x5b);
+    else if (LITERALS[b]) {
+      [this.lit, this.litValue] = LITERALS[b]!;
+      this.litAt = 1;
+      this.mode = LITERAL;
+    } else if (b === 0x2d || (b >= 0x30 && b <= 0x39)) {
+      this.num = String.fromCharCode(b);
+      this.mode = NUM;
+    } else return this.fail(`unexpected byte 0x${b.toString(16).padStart(2, "0")} at byte ${pos + 1}`);
+    return true;
+  }
+
+  private open(arr: boolean): void {
+    const parent = this.stack[this.stack.length - 1];
+    const deep = this.stack.length + 1 > this.o.maxDepth;
+    if (deep) this.tooDeep = true;
+    const obj = deep || (parent && parent.obj === null) ? null : arr ? [] : {};
+    this.stack.push({ arr, obj, key: "" });
+    this.mode = arr ? FIRST_VALUE : FIRST_KEY;
+  }
+
+  private close(): void {
+    const f = this.stack.pop()!;
+    this.put(f.obj);
+  }
+
+  private put(v: unknown, lazy?: LazyString): void {
+    const top = this.stack[this.stack.length - 1];
+    this.mode = AFTER;
+    if (!top) {
+      this.root = v;
+      this.mode = DONE;
+      return;
+    }
+    const o = top.obj;
+    if (o === null) return;
+    if (Array.isArray(o)) {
+      o.push(v);
+      if (lazy) defineLazy(o, o.length - 1, lazy);
+    } else if (lazy) defineLazy(o, top.key, lazy);
+    else if (top.key === "__proto__" || Object.getOwnPropertyDescriptor(o, top.key)?.get)
+      // JSON.parse makes "__proto__" an own property, and a later duplicate key replaces a counted string.
+      Object.defineProperty(o, top.key, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[top.key] = v;
+  }
+
+  private endNumber(): boolean {
+    if (!NUMBER.test(this.num)) return this.fail(`bad number ${this.num.slice(0, 40)} before byte ${this.at + 1}`);
+    this.put(Number(this.num));
+    return true;
+  }
+
+  private startString(isKey: boolean, pos: number): void {
+    this.mode = STRING;
+    this.isKey = isKey;
+    this.strFrom = this.o.offset + pos;
+    this.body.reset();
+    this.pieces = [];
+    this.pieceBytes = 0;
+  }
+
+  /** Keeps the string's bytes [from, to) of `c` while the string may still be kept. */
+  private keepPiece(c: Buffer, from: number, to: number): void {
+    if (this.pieces === null) return;
+    this.pieces.push(c.subarray(from, to));
+    this.pieceBytes += to - from;
+    if (!this.isKey && this.counted(this.pieceBytes)) this.pieces = null;
+  }
+
+  private counted(bytes: number): boolean {
+    return bytes >= this.keepMax || (bytes >= CUT_MIN && this.keptBytes > KEPT_BUDGET);
+  }
+
+  /** `to`: the file offset just past the closing quote. */
+  private endString(to: number): void {
+    const pieces = this.pieces;
+    if (pieces !== null && (this.isKey || !this.counted(this.pieceBytes))) {
+      const text = JSON.parse((pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString("utf8")) as string;
+      this.keptBytes += this.pieceBytes;
+      this.pieces = null;
+      if (this.isKey) {
+        this.stack[this.stack.length - 1]!.key = text;
+        this.mode = COLON;
+      } else this.put(text);
+      return;
+    }
+    this.pieces = null;
+    this.put("", this.lazy(to));
+  }
+
+  /** A counted string: its length now, its value read back from the file on first use. */
+  private lazy(to: number): LazyString {
+    const units = this.body.units;
+    const from = this.strFrom;
+    const file = this.o.file;
+    const readable = file !== "-" && to - from <= MAX_STRING;
+    if (!readable) this.textKept = false;
+    const s: LazyString = { line: EMPTY, from, to, units };
+    s.read = readable ? () => readBack(file, from, to, units) : () => "";
+    return s;
+  }
+
+  private fail(why: string): false {
+    this.error = why;
+    this.mode = FAILED;
+    return false;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** A counted string's value from the file; "" if the file no longer holds the same string there. */
+function readBack(file: string, from: number, to: number, units: number): string {
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const buf = Buffer.allocUnsafe(to - from);
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, from + got);
+        if (n === 0) break;
+        got += n;
+      }
+      const v = JSON.parse(buf.toString("utf8", 0, got)) as unknown;
+      return typeof v === "string" && v.length === units ? v : "";
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return "";
+  }
+}
