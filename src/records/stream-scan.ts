@@ -248,8 +248,8 @@ export class StreamScanner {
       o.push(v);
       if (lazy) defineLazy(o, o.length - 1, lazy);
     } else if (lazy) defineLazy(o, top.key, lazy);
-    else if (top.key === "__proto__" || Object.getOwnPropertyDescriptor(o, top.key)?.get)
-      // JSON.parse makes "__proto__" an own property, and a later duplicate key replaces a counted string.
+    else if (top.key === "__proto__" && !Object.hasOwn(o, top.key))
+      // JSON.parse makes "__proto__" an own property; once it is one, assigning goes to it (a counted string's setter included).
       Object.defineProperty(o, top.key, { value: v, writable: true, enumerable: true, configurable: true });
     else o[top.key] = v;
   }
