@@ -70,7 +70,7 @@ export class LineSplitter {
         this.consumed += chunk.length;
         return out;
       }
-      if (this.partBytes === 0 && !this.skipping && !this.sink) {
+      if (this.partBytes === 0 && !this.skipping && !this.sink && !(this.stream && nl - start > this.stream.at)) {
         out.push(this.make(chunk.subarray(start, nl), nl - start, false, false));
       } else {
         this.hold(chunk, start, nl);
