@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { excerptOf, type JsonObject, type ParsedLine } from "./json.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
+import { spillBytes, spillPath } from "./spill.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
 
 /**
@@ -8,8 +9,8 @@ import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-stri
  * checks the bytes as `parseWhole` would (UTF-8 decoded the same way, JSON's grammar, the depth limit) and
  * builds the same object, except that a string token of `keepMax` bytes or more is not kept: it reads as a
  * lazy string (records/lazy-strings.ts) whose length was counted on the bytes and whose value, if an
- * analysis asks for it, is read back from the file. stdin cannot be read back, nor can a string longer
- * than V8 allows: those read as "" and the line's `textKept` says so.
+ * analysis asks for it, is read back from the file (from a temporary copy for stdin: records/spill.ts).
+ * A string longer than V8 allows cannot be read whole: it reads as "" and the line's `textKept` says so.
  */
 
 export interface StreamScanOptions {
@@ -20,6 +21,8 @@ export interface StreamScanOptions {
   maxDepth: number;
   /** String tokens (quotes included) this long or longer are counted, not kept. */
   keepMax?: number;
+  /** Tokens longer than this cannot be decoded whole (V8's limit; tests lower it). */
+  maxString?: number;
 }
 
 export interface ScannedLine {
@@ -79,6 +82,8 @@ export class StreamScanner {
   private pieces: Buffer[] | null = null;
   private pieceBytes = 0;
   private keptBytes = 0;
+  // stdin: where the counted string in progress starts in the spill file; -1 none, -2 the spill failed.
+  private spillAt = -1;
   // The literal or number in progress.
   private lit = "";
   private litValue: unknown = null;
@@ -269,12 +274,20 @@ export class StreamScanner {
     this.pieceBytes = 0;
   }
 
-  /** Keeps the string's bytes [from, to) of `c` while the string may still be kept. */
+  /** Keeps the string's bytes [from, to) of `c` while the string may still be kept; for stdin, spills a counted one. */
   private keepPiece(c: Buffer, from: number, to: number): void {
-    if (this.pieces === null) return;
+    if (this.pieces === null) {
+      if (this.spillAt >= 0 && to > from && spillBytes(c.subarray(from, to)) < 0) this.spillAt = -2;
+      return;
+    }
     this.pieces.push(c.subarray(from, to));
     this.pieceBytes += to - from;
-    if (!this.isKey && this.counted(this.pieceBytes)) this.pieces = null;
+    if (this.isKey || !this.counted(this.pieceBytes)) return;
+    if (this.o.file === "-") {
+      const at = spillBytes(Buffer.concat(this.pieces));
+      this.spillAt = at < 0 ? -2 : at;
+    }
+    this.pieces = null;
   }
 
   private counted(bytes: number): boolean {
@@ -301,9 +314,18 @@ export class StreamScanner {
   /** A counted string: its length now, its value read back from the file on first use. */
   private lazy(to: number): LazyString {
     const units = this.body.units;
-    const from = this.strFrom;
-    const file = this.o.file;
-    const readable = file !== "-" && to - from <= MAX_STRING;
+    let from = this.strFrom;
+    let file = this.o.file;
+    if (file === "-") {
+      const path = spillPath();
+      if (this.spillAt >= 0 && path !== undefined) {
+        to = this.spillAt + (to - from);
+        from = this.spillAt;
+        file = path;
+      }
+      this.spillAt = -1;
+    }
+    const readable = file !== "-" && to - from <= (this.o.maxString ?? MAX_STRING);
     if (!readable) this.textKept = false;
     const s: LazyString = { line: EMPTY, from, to, units };
     s.read = readable ? () => readBack(file, from, to, units) : () => "";
