@@ -38,6 +38,9 @@ const CUT_MIN = 256;
 /** V8's longest string: a token longer than this cannot be decoded whole. */
 const MAX_STRING = 0x1fffffe8;
 const HEAD = 480;
+/** Keys and numbers are kept whole; past these lengths the line is reported instead of held. */
+const MAX_KEY = 16 * 1024 * 1024;
+const MAX_NUMBER = 1024 * 1024;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 // What the next byte may be.
@@ -96,6 +99,16 @@ export class StreamScanner {
   }
 
   push(c: Buffer): void {
+    try {
+      this.scan(c);
+    } catch (err) {
+      // A fault here must cost one line, never the run: the line is reported malformed with the reason.
+      this.fail(`could not scan: ${(err as Error).message}`);
+    }
+    this.at += c.length;
+  }
+
+  private scan(c: Buffer): void {
     forgetWindow();
     if (this.headBytes < HEAD) {
       this.head.push(c.subarray(0, HEAD - this.headBytes));
@@ -115,6 +128,7 @@ export class StreamScanner {
           break;
         }
         this.keepPiece(c, from, q + 1);
+        if (this.failed()) break;
         this.endString(this.o.offset + this.at + q + 1);
         i = q + 1;
         continue;
@@ -132,6 +146,10 @@ export class StreamScanner {
       }
       if (this.mode === NUM) {
         if ((b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x2b || b === 0x2e || b === 0x65 || b === 0x45) {
+          if (this.num.length >= MAX_NUMBER) {
+            this.fail(`a number of more than ${MAX_NUMBER} characters before byte ${this.at + i + 1}`);
+            break;
+          }
           this.num += String.fromCharCode(b);
           i++;
           continue;
@@ -156,7 +174,6 @@ export class StreamScanner {
       i++;
     }
     if (this.mode === STRING) this.keepPiece(c, from, n);
-    this.at += n;
   }
 
   end(unterminated: boolean): ScannedLine {
@@ -282,6 +299,11 @@ export class StreamScanner {
     }
     this.pieces.push(c.subarray(from, to));
     this.pieceBytes += to - from;
+    if (this.isKey && this.pieceBytes > MAX_KEY) {
+      this.fail(`a key of more than ${MAX_KEY} bytes from byte ${this.strFrom - this.o.offset + 1}`);
+      this.pieces = null;
+      return;
+    }
     if (this.isKey || !this.counted(this.pieceBytes)) return;
     if (this.o.file === "-") {
       const at = spillBytes(Buffer.concat(this.pieces));
@@ -330,6 +352,10 @@ export class StreamScanner {
     const s: LazyString = { line: EMPTY, from, to, units };
     s.read = readable ? () => readBack(file, from, to, units) : () => "";
     return s;
+  }
+
+  private failed(): boolean {
+    return this.mode === FAILED;
   }
 
   private fail(why: string): false {

@@ -39,7 +39,7 @@ export function healthTable(h: Health): Table {
 
 function scannedNote(h: Health): string {
   const k = h.scanned!.length;
-  return `${k} line${k === 1 ? "" : "s"} too long to parse whole, scanned as ${k === 1 ? "it" : "they"} streamed (counts exact; strings past 16 KiB counted, not kept)`;
+  return `${k} line${k === 1 ? "" : "s"} too long to parse whole, scanned as ${k === 1 ? "it" : "they"} streamed (counts exact; long strings counted on the bytes, their text read back when needed)`;
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -66,7 +66,9 @@ export function healthWarnings(h: Health, max = 10): string[] {
   if (h.scanned?.length) {
     w.push(scannedNote(h) + ":");
     for (const s of h.scanned.slice(0, max))
-      w.push(`  ${s.file}:${s.line}: ${n(s.bytes)} bytes${s.textKept ? "" : "; its long strings were counted, not kept"}`);
+      w.push(
+        `  ${s.file}:${s.line}: ${n(s.bytes)} bytes${s.textKept ? "" : "; a string in it is past V8's length limit: counted, read as empty"}`,
+      );
     if (h.scanned.length > max) w.push(`  … and ${h.scanned.length - max} more (see health.scanned in --json)`);
   }
   if (h.notRequestCount > 0) {

@@ -285,6 +285,14 @@ test('a string too long to decode reads as "" with its length counted, and the l
   }
 });
 
+test("a number past 1 Mi digits is reported, not held", () => {
+  const s = new StreamScanner({ file: "x", offset: 0, maxDepth: MAX_DEPTH });
+  s.push(line(`{"n":1${"0".repeat(1 << 20)}}`));
+  const out = s.end(false).parsed;
+  assert.equal(out.ok, false);
+  if (out.ok === false) assert.match(out.reason, /a number of more than 1048576 characters/);
+});
+
 test("a half-written last line is reported as one", () => {
   const s = new StreamScanner({ file: "x", offset: 0, maxDepth: MAX_DEPTH });
   s.push(line(`{"type":"user","t":"${LONG}`));
