@@ -111,7 +111,8 @@ export class StreamScanner {
   private scan(c: Buffer): void {
     forgetWindow();
     if (this.headBytes < HEAD) {
-      this.head.push(c.subarray(0, HEAD - this.headBytes));
+      // Copied, as is every byte kept past this chunk: a reader may reuse its buffer for the next one.
+      this.head.push(Buffer.from(c.subarray(0, HEAD - this.headBytes)));
       this.headBytes += Math.min(c.length, HEAD - this.headBytes);
     }
     const nul = c.indexOf(0);
@@ -173,7 +174,7 @@ export class StreamScanner {
       if (this.mode === STRING) from = i;
       i++;
     }
-    if (this.mode === STRING) this.keepPiece(c, from, n);
+    if (this.mode === STRING) this.keepPiece(c, from, n, true);
   }
 
   end(unterminated: boolean): ScannedLine {
@@ -292,12 +293,12 @@ export class StreamScanner {
   }
 
   /** Keeps the string's bytes [from, to) of `c` while the string may still be kept; for stdin, spills a counted one. */
-  private keepPiece(c: Buffer, from: number, to: number): void {
+  private keepPiece(c: Buffer, from: number, to: number, outlives = false): void {
     if (this.pieces === null) {
       if (this.spillAt >= 0 && to > from && spillBytes(c.subarray(from, to)) < 0) this.spillAt = -2;
       return;
     }
-    this.pieces.push(c.subarray(from, to));
+    this.pieces.push(outlives ? Buffer.from(c.subarray(from, to)) : c.subarray(from, to));
     this.pieceBytes += to - from;
     if (this.isKey && this.pieceBytes > MAX_KEY) {
       this.fail(`a key of more than ${MAX_KEY} bytes from byte ${this.strFrom - this.o.offset + 1}`);

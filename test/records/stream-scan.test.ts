@@ -160,6 +160,24 @@ test("hostile lines, in chunks of 1 to 4096 bytes: the same outcome as the full 
   assert.ok(lazies > 100, `only ${lazies} counted strings: the test would not see a counting fault`);
 });
 
+test("a reader that reuses one buffer for every chunk: the same outcome (nothing kept points into a chunk)", () => {
+  for (const [name, buf] of HOSTILE) {
+    const file = join(dir, `r${fileNo++}.json`);
+    writeFileSync(file, buf);
+    const whole = parseWhole({ line: 1, buf, bytes: buf.length, tooLong: false, unterminated: false });
+    for (const size of [1, 5, 300]) {
+      const scratch = Buffer.alloc(size);
+      const s = new StreamScanner({ file, offset: 0, maxDepth: MAX_DEPTH, keepMax: 64 });
+      for (let i = 0; i < buf.length; i += size) {
+        const n = buf.copy(scratch, 0, i, i + size);
+        s.push(scratch.subarray(0, n));
+        scratch.fill(0x41);
+      }
+      agrees(s.end(false).parsed, whole, `${name} reused /${size}`);
+    }
+  }
+});
+
 test("split at every byte (and at every pair of bytes near escapes): escapes and UTF-8 sequences cut anywhere", () => {
   const bad = Buffer.concat([
     line('{"a":"é😀\\u00e9\\ud83d\\ude00\\"\\\\'),
