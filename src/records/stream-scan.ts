@@ -1,8 +1,7 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { excerptOf, type JsonObject, type ParsedLine } from "./json.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
-import { spillBytes, spillPath } from "./spill.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
+import { MAX_KEY, StringToken } from "./stream-token.js";
 
 /**
  * One line too long to hold, parsed as it streams (sources/lines.ts hands it over chunk by chunk). It
@@ -32,14 +31,10 @@ export interface ScannedLine {
 }
 
 export const KEEP_MAX = 16 * 1024;
-/** Past this many kept bytes in one line, every string of CUT_MIN bytes or more is counted too. */
-const KEPT_BUDGET = 16 * 1024 * 1024;
-const CUT_MIN = 256;
 /** V8's longest string: a token longer than this cannot be decoded whole. */
 const MAX_STRING = 0x1fffffe8;
 const HEAD = 480;
-/** Keys and numbers are kept whole; past these lengths the line is reported instead of held. */
-const MAX_KEY = 16 * 1024 * 1024;
+/** Numbers are kept whole; past this length the line is reported instead of held. */
 const MAX_NUMBER = 1024 * 1024;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -77,25 +72,19 @@ export class StreamScanner {
   private headBytes = 0;
   private nulAt = -1;
   private onlyNulWs = true;
-  private textKept = true;
   // The string in progress.
   private readonly body = new StringBody();
   private isKey = false;
-  private strFrom = 0;
-  private pieces: Buffer[] | null = null;
-  private pieceBytes = 0;
-  private keptBytes = 0;
-  // stdin: where the counted string in progress starts in the spill file; -1 none, -2 the spill failed.
-  private spillAt = -1;
+  private strFrom = 0; // in the line
+  private readonly token: StringToken;
   // The literal or number in progress.
   private lit = "";
   private litValue: unknown = null;
   private litAt = 0;
   private num = "";
-  private readonly keepMax: number;
 
   constructor(private readonly o: StreamScanOptions) {
-    this.keepMax = o.keepMax ?? KEEP_MAX;
+    this.token = new StringToken({ file: o.file, keepMax: o.keepMax ?? KEEP_MAX, maxString: o.maxString ?? MAX_STRING });
   }
 
   push(c: Buffer): void {
@@ -125,7 +114,7 @@ export class StreamScanner {
         const q = this.body.scan(c, i);
         if (q === BODY_MORE) break;
         if (q === BODY_INVALID) {
-          this.fail(`${this.body.error}, in the string from byte ${this.strFrom - this.o.offset + 1}`);
+          this.fail(`${this.body.error}, in the string from byte ${this.strFrom + 1}`);
           break;
         }
         this.keepPiece(c, from, q + 1);
@@ -179,7 +168,7 @@ export class StreamScanner {
 
   end(unterminated: boolean): ScannedLine {
     if (this.mode === NUM) this.endNumber();
-    return { parsed: this.outcome(unterminated), textKept: this.textKept };
+    return { parsed: this.outcome(unterminated), textKept: this.token.textKept };
   }
 
   private outcome(unterminated: boolean): ParsedLine {
@@ -286,73 +275,24 @@ export class StreamScanner {
   private startString(isKey: boolean, pos: number): void {
     this.mode = STRING;
     this.isKey = isKey;
-    this.strFrom = this.o.offset + pos;
+    this.strFrom = pos;
     this.body.reset();
-    this.pieces = [];
-    this.pieceBytes = 0;
+    this.token.start(isKey, this.o.offset + pos);
   }
 
-  /** Keeps the string's bytes [from, to) of `c` while the string may still be kept; for stdin, spills a counted one. */
   private keepPiece(c: Buffer, from: number, to: number, outlives = false): void {
-    if (this.pieces === null) {
-      if (this.spillAt >= 0 && to > from && spillBytes(c.subarray(from, to)) < 0) this.spillAt = -2;
-      return;
-    }
-    this.pieces.push(outlives ? Buffer.from(c.subarray(from, to)) : c.subarray(from, to));
-    this.pieceBytes += to - from;
-    if (this.isKey && this.pieceBytes > MAX_KEY) {
-      this.fail(`a key of more than ${MAX_KEY} bytes from byte ${this.strFrom - this.o.offset + 1}`);
-      this.pieces = null;
-      return;
-    }
-    if (this.isKey || !this.counted(this.pieceBytes)) return;
-    if (this.o.file === "-") {
-      const at = spillBytes(Buffer.concat(this.pieces));
-      this.spillAt = at < 0 ? -2 : at;
-    }
-    this.pieces = null;
-  }
-
-  private counted(bytes: number): boolean {
-    return bytes >= this.keepMax || (bytes >= CUT_MIN && this.keptBytes > KEPT_BUDGET);
+    if (!this.token.piece(c, from, to, outlives)) this.fail(`a key of more than ${MAX_KEY} bytes from byte ${this.strFrom + 1}`);
   }
 
   /** `to`: the file offset just past the closing quote. */
   private endString(to: number): void {
-    const pieces = this.pieces;
-    if (pieces !== null && (this.isKey || !this.counted(this.pieceBytes))) {
-      const text = JSON.parse((pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString("utf8")) as string;
-      this.keptBytes += this.pieceBytes;
-      this.pieces = null;
-      if (this.isKey) {
-        this.stack[this.stack.length - 1]!.key = text;
-        this.mode = COLON;
-      } else this.put(text);
-      return;
+    const t = this.token.finish(to, this.body.units);
+    if (!("text" in t)) this.put("", t.lazy);
+    else if (!this.isKey) this.put(t.text);
+    else {
+      this.stack[this.stack.length - 1]!.key = t.text;
+      this.mode = COLON;
     }
-    this.pieces = null;
-    this.put("", this.lazy(to));
-  }
-
-  /** A counted string: its length now, its value read back from the file on first use. */
-  private lazy(to: number): LazyString {
-    const units = this.body.units;
-    let from = this.strFrom;
-    let file = this.o.file;
-    if (file === "-") {
-      const path = spillPath();
-      if (this.spillAt >= 0 && path !== undefined) {
-        to = this.spillAt + (to - from);
-        from = this.spillAt;
-        file = path;
-      }
-      this.spillAt = -1;
-    }
-    const readable = file !== "-" && to - from <= (this.o.maxString ?? MAX_STRING);
-    if (!readable) this.textKept = false;
-    const s: LazyString = { line: EMPTY, from, to, units };
-    s.read = readable ? () => readBack(file, from, to, units) : () => "";
-    return s;
   }
 
   private failed(): boolean {
@@ -363,29 +303,5 @@ export class StreamScanner {
     this.error = why;
     this.mode = FAILED;
     return false;
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
-
-/** A counted string's value from the file; "" if the file no longer holds the same string there. */
-function readBack(file: string, from: number, to: number, units: number): string {
-  try {
-    const fd = openSync(file, "r");
-    try {
-      const buf = Buffer.allocUnsafe(to - from);
-      let got = 0;
-      while (got < buf.length) {
-        const n = readSync(fd, buf, got, buf.length - got, from + got);
-        if (n === 0) break;
-        got += n;
-      }
-      const v = JSON.parse(buf.toString("utf8", 0, got)) as unknown;
-      return typeof v === "string" && v.length === units ? v : "";
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return "";
   }
 }
