@@ -7,21 +7,21 @@ import { join } from "node:path";
  * again, so their bytes are appended to one temporary file, to be read back if an analysis asks for the
  * text. The file goes when the process exits. Memory stays flat; the disk holds what the strings hold.
  */
-let spill: { path: string; fd: number; size: number } | null | undefined;
+let spill: { fd: number; size: number } | null | undefined;
 
 function open(): typeof spill {
   if (spill !== undefined) return spill;
   try {
+    // Unlinked as soon as it is open: nothing of the evidence stays on disk, even if the process is
+    // killed; the open descriptor is the only way to it (private dir, owner-only file, meanwhile).
     const dir = mkdtempSync(join(tmpdir(), "ccforensics-"));
     const path = join(dir, "stdin-strings");
-    spill = { path, fd: openSync(path, "w+"), size: 0 };
-    process.once("exit", () => {
-      try {
-        closeSync(spill!.fd);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+    try {
+      spill = { fd: openSync(path, "w+", 0o600), size: 0 };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    process.once("exit", () => closeSync(spill!.fd));
   } catch {
     spill = null;
   }
@@ -43,5 +43,5 @@ export function spillBytes(bytes: Buffer): number {
   }
 }
 
-/** The spill file's path, to read back from. */
-export const spillPath = (): string | undefined => spill?.path;
+/** The descriptor of the spill file, to read back from. */
+export const spillFd = (): number | undefined => spill?.fd;

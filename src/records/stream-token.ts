@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { LazyString } from "./lazy-strings.js";
-import { spillBytes, spillPath } from "./spill.js";
+import { spillBytes, spillFd } from "./spill.js";
 
 /**
  * The bytes of one string token of a scanned line (records/stream-scan.ts), quotes included: kept while
@@ -77,27 +77,28 @@ export class StringToken {
       return { text: JSON.parse((pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString("utf8")) as string };
     }
     let from = this.from;
-    let file = this.o.file;
+    const file = this.o.file;
+    let source: string | number = file;
     if (file === "-") {
-      const path = spillPath();
-      if (this.spillAt >= 0 && path !== undefined) {
+      const fd = spillFd();
+      if (this.spillAt >= 0 && fd !== undefined) {
         to = this.spillAt + (to - from);
         from = this.spillAt;
-        file = path;
+        source = fd;
       }
     }
-    const readable = file !== "-" && to - from <= this.o.maxString;
+    const readable = source !== "-" && to - from <= this.o.maxString;
     if (!readable) this.textKept = false;
     const s: LazyString = { line: EMPTY, from, to, units };
-    s.read = readable ? () => readBack(file, from, to, units) : () => "";
+    s.read = readable ? () => readBack(source, from, to, units) : () => "";
     return { lazy: s };
   }
 }
 
-/** A counted string's value from the file; "" if the file no longer holds the same string there. */
-function readBack(file: string, from: number, to: number, units: number): string {
+/** A counted string's value from the file (or the stdin spill's descriptor); "" if it no longer holds the same string there. */
+function readBack(file: string | number, from: number, to: number, units: number): string {
   try {
-    const fd = openSync(file, "r");
+    const fd = typeof file === "number" ? file : openSync(file, "r");
     try {
       const buf = Buffer.allocUnsafe(to - from);
       let got = 0;
@@ -109,7 +110,7 @@ function readBack(file: string, from: number, to: number, units: number): string
       const v = JSON.parse(buf.toString("utf8", 0, got)) as unknown;
       return typeof v === "string" && v.length === units ? v : "";
     } finally {
-      closeSync(fd);
+      if (typeof file !== "number") closeSync(fd);
     }
   } catch {
     return "";
