@@ -20,6 +20,12 @@ export interface TextStats {
   endsHigh: boolean;
 }
 
+/**
+ * A string of a line scanned as it streamed (records/stream-token.ts) is not in `line`: it is read back,
+ * decoded, as the property's getter would, and measured as a string.
+ */
+const readBack = (s: LazyString): string | undefined => (s.read ? (s.value ??= s.read()) : undefined);
+
 const BSLASH = 0x5c,
   U = 0x75;
 const HEXV = new Int8Array(256).fill(-1);
@@ -86,6 +92,8 @@ function escapesOf(s: LazyString): Escapes {
 
 /** Stats of an undecoded string: native searches for backslashes and 4-byte leads, escapes read one by one. */
 export function lazyStats(s: LazyString): TextStats {
+  const back = readBack(s);
+  if (back !== undefined) return stringStats(back);
   const b = s.line;
   const start = s.from + 1;
   const end = s.to - 1;
@@ -163,6 +171,8 @@ const decodeBody = (s: LazyString, from: number, to: number): string => JSON.par
 
 /** The first units of the string: at least `min` of them (or all), maybe a few more. */
 export function headOf(s: LazyString, min: number): string {
+  const back = readBack(s);
+  if (back !== undefined) return back;
   const start = s.from + 1;
   const end = s.to - 1;
   // Mostly a byte a unit: a window just over `min` bytes, then one that surely holds `min` (6 bytes, `\uXXXX`).
@@ -177,6 +187,8 @@ export function headOf(s: LazyString, min: number): string {
 
 /** The last `n` units of the string exactly (all of it when shorter). */
 export function tailOf(s: LazyString, n: number): string {
+  const back = readBack(s);
+  if (back !== undefined) return back.length > n ? back.slice(back.length - n) : back;
   const start = s.from + 1;
   const end = s.to - 1;
   // Text is mostly 1 byte a unit: try a small window first, then one that surely holds n units.
@@ -196,6 +208,8 @@ export function tailOf(s: LazyString, n: number): string {
  * its bytes are there as they are, or some `\u` escape spells one of its characters.
  */
 export function mayContain(s: LazyString, needle: string, lastUnits?: number): boolean {
+  const back = readBack(s);
+  if (back !== undefined) return (lastUnits === undefined || back.length <= lastUnits ? back : back.slice(-lastUnits)).includes(needle);
   const start = s.from + 1;
   const end = s.to - 1;
   // A unit is at most 6 bytes: the last n units lie in the last 6n bytes.
