@@ -53,7 +53,8 @@ export const brIf = (label: string): Branch => ({ br: 0x0d, label });
 
 export const get = (l: number): Code => [0x20, l];
 export const set = (l: number): Code => [0x21, l];
-export const gset = (g: number): Code => [0x24, g];
+/** i32.store of the value on the stack at the address below it plus `offset`. */
+export const store32 = (offset: number): Code => [0x36, 2, ...uleb(offset)];
 export const call = (f: number): Code => [0x10, f];
 export const ret = 0x0f;
 export const i32 = (n: number): number[] => [0x41, ...sleb(BigInt(n))];
@@ -156,19 +157,14 @@ export interface Func {
   export?: string;
 }
 
-/** A module of one memory (exported as "memory"), mutable i32 globals and the functions, each with a type of its own. */
-export function moduleBytes(funcs: Func[], globals: string[]): Uint8Array<ArrayBuffer> {
+/** A module of one memory (exported as "memory") and the functions, each with a type of its own. */
+export function moduleBytes(funcs: Func[]): Uint8Array<ArrayBuffer> {
   const types = section(1, vec(funcs.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))])));
   const fns = section(3, vec(funcs.map((_, k) => uleb(k))));
   const memory = section(5, vec([[0x00, 1]]));
-  const globs = section(6, vec(globals.map(() => [I32, 1, ...i32(0), 0x0b])));
   const exports = section(
     7,
-    vec([
-      [...name("memory"), 0x02, 0],
-      ...funcs.flatMap((f, k) => (f.export ? [[...name(f.export), 0x00, ...uleb(k)]] : [])),
-      ...globals.map((g, k) => [...name(g), 0x03, ...uleb(k)]),
-    ]),
+    vec([[...name("memory"), 0x02, 0], ...funcs.flatMap((f, k) => (f.export ? [[...name(f.export), 0x00, ...uleb(k)]] : []))]),
   );
   const bodies = section(
     10,
@@ -179,5 +175,5 @@ export function moduleBytes(funcs: Func[], globals: string[]): Uint8Array<ArrayB
       }),
     ),
   );
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...fns, ...memory, ...globs, ...exports, ...bodies]);
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...fns, ...memory, ...exports, ...bodies]);
 }

@@ -5,7 +5,7 @@ import {
   call,
   end,
   get,
-  gset,
+  store32,
   i32,
   i64,
   if_,
@@ -65,8 +65,12 @@ const I = 0,
   UC = 16,
   V = 17,
   V0 = 18;
-const G_UNITS = 0,
-  G_AT = 1;
+/** Where `scan` leaves the units counted and (for SCAN_MORE) where it stopped: reading memory costs less than a WebAssembly.Global. */
+const UNITS_AT = 0,
+  STOP_AT = 4;
+/** The line is loaded from here on. */
+const BASE = 16;
+const keep = (addr: number, l: number): Code => [i32(addr), get(l), store32(0)];
 const HEX = 0;
 
 /** local += the i32 result of `code` */
@@ -140,7 +144,7 @@ const fastStep: Code = [
     op.sub,
   ),
   end,
-  [get(T), op64.eqz, op.eqz, if_("quote"), get(U), gset(G_UNITS), get(I), get(P), op.add, ret, end],
+  [get(T), op64.eqz, op.eqz, if_("quote"), keep(UNITS_AT, U), get(I), get(P), op.add, ret, end],
   [addTo(I, get(P)), br("top")],
 ];
 
@@ -162,7 +166,7 @@ const slowLoop: Code = [
   addTo(I, get(P)),
   end,
   [get(I), load8(0), set(P)],
-  [get(P), i32(0x22), op.eq, if_("q"), get(U), gset(G_UNITS), get(I), ret, end],
+  [get(P), i32(0x22), op.eq, if_("q"), keep(UNITS_AT, U), get(I), ret, end],
   [get(P), i32(0x5c), op.eq, if_("bs")],
   [get(I), i32(1), op.add, get(END), op.geU, brIf("more"), get(I), load8(1), set(E)],
   [get(E), i32(0x75), op.eq, if_("u")],
@@ -182,7 +186,7 @@ const scanBody: Code = [
   [block("slow"), fastStep, end],
   slowLoop,
   [end, end],
-  [get(U), gset(G_UNITS), get(I), gset(G_AT), i32(SCAN_MORE), ret],
+  [keep(UNITS_AT, U), keep(STOP_AT, I), i32(SCAN_MORE), ret],
   end,
   i32(SCAN_INVALID),
 ];
@@ -190,36 +194,40 @@ const scanBody: Code = [
 interface Exports {
   memory: WebAssembly.Memory;
   scan(i: number, end: number): number;
-  units: WebAssembly.Global;
-  at: WebAssembly.Global;
 }
 
 let ex: Exports | null | undefined;
-let bytes = new Uint8Array(0);
+let mem = new Uint8Array(0);
+/** `mem` from BASE on: what loadBytes hands out. */
+let lineView = mem;
+let words = new Int32Array(0);
+
+function views(m: WebAssembly.Memory): void {
+  mem = new Uint8Array(m.buffer);
+  lineView = mem.subarray(BASE);
+  words = new Int32Array(m.buffer, 0, 2);
+}
 
 /** The scanner, or null where WebAssembly SIMD is not available (the JavaScript path then does the work). */
 function load(): Exports | null {
   if (ex !== undefined) return ex;
   try {
-    const mod = moduleBytes(
-      [
-        { params: [I32], results: [I32], locals: [], code: hexBody },
-        {
-          params: [I32, I32],
-          results: [I32],
-          locals: [
-            [7, I32],
-            [8, I64],
-            [5, V128],
-          ],
-          code: scanBody,
-          export: "scan",
-        },
-      ],
-      ["units", "at"],
-    );
+    const mod = moduleBytes([
+      { params: [I32], results: [I32], locals: [], code: hexBody },
+      {
+        params: [I32, I32],
+        results: [I32],
+        locals: [
+          [7, I32],
+          [8, I64],
+          [5, V128],
+        ],
+        code: scanBody,
+        export: "scan",
+      },
+    ]);
     ex = new WebAssembly.Instance(new WebAssembly.Module(mod)).exports as unknown as Exports;
-    bytes = new Uint8Array(ex.memory.buffer);
+    views(ex.memory);
   } catch {
     ex = null;
   }
@@ -233,13 +241,13 @@ function load(): Exports | null {
 export function loadBytes(src: Uint8Array): Uint8Array | null {
   const e = load();
   if (!e) return null;
-  if (bytes.length < src.length + 1) {
-    e.memory.grow(Math.ceil((src.length + 1 - bytes.length) / 65536));
-    bytes = new Uint8Array(e.memory.buffer);
+  if (lineView.length < src.length + 1) {
+    e.memory.grow(Math.ceil((src.length + 1 - lineView.length) / 65536));
+    views(e.memory);
   }
-  bytes.set(src, 0);
-  bytes[src.length] = 0;
-  return bytes;
+  lineView.set(src, 0);
+  lineView[src.length] = 0;
+  return lineView;
 }
 
 /**
@@ -248,8 +256,9 @@ export function loadBytes(src: Uint8Array): Uint8Array | null {
  * far, for SCAN_MORE).
  */
 export function scan(i: number, end: number): number {
-  return ex!.scan(i, end);
+  const r = ex!.scan(i + BASE, end + BASE);
+  return r >= 0 ? r - BASE : r;
 }
 
-export const units = (): number => ex!.units.value as number;
-export const stoppedAt = (): number => ex!.at.value as number;
+export const units = (): number => words[UNITS_AT >> 2]!;
+export const stoppedAt = (): number => words[STOP_AT >> 2]! - BASE;
