@@ -30,6 +30,16 @@ export function uleb(n: number): number[] {
   return out;
 }
 
+function sleb32(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) return [...out, b];
+    out.push(b | 0x80);
+  }
+}
+
 function sleb(n: bigint): number[] {
   const out: number[] = [];
   for (;;) {
@@ -57,7 +67,7 @@ export const set = (l: number): Code => [0x21, l];
 export const store32 = (offset: number): Code => [0x36, 2, ...uleb(offset)];
 export const call = (f: number): Code => [0x10, f];
 export const ret = 0x0f;
-export const i32 = (n: number): number[] => [0x41, ...sleb(BigInt(n))];
+export const i32 = (n: number): number[] => [0x41, ...sleb32(n)];
 export const i64 = (n: bigint): number[] => [0x42, ...sleb(BigInt.asIntN(64, n))];
 /** i32.load8_u at the address on the stack plus `offset`. */
 export const load8 = (offset: number): Code => [0x2d, 0, ...uleb(offset)];

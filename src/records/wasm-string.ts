@@ -95,13 +95,27 @@ const isHex = (vk: Code): Code => [
 const ODD = 0xaaaaaaaaaaaaaaaan;
 
 /** hex(c): 1 when c is an ASCII hex digit. */
-const hexBody: Code = [get(0), i32(0x30), op.sub, i32(10), op.ltU, get(0), i32(0x20), op.or, i32(0x61), op.sub, i32(6), op.ltU, op.or];
+const hexBody = (): Code => [
+  get(0),
+  i32(0x30),
+  op.sub,
+  i32(10),
+  op.ltU,
+  get(0),
+  i32(0x20),
+  op.or,
+  i32(0x61),
+  op.sub,
+  i32(6),
+  op.ltU,
+  op.or,
+];
 const hexAt = (k: number): Code => [get(I), load8(k), call(HEX)];
-const escapeOk: Code = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].map((x, k) => [get(E), i32(x), op.eq, k ? op.or : []]);
+const escapeOk = (): Code => [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].map((x, k) => [get(E), i32(x), op.eq, k ? op.or : []]);
 const popcntIn = (a: number, mask: Item): Code => [get(a), mask, op64.and, op64.popcnt, op.wrap];
 
 /** 64 bytes in one step; any surprise goes to `$slow` before anything is counted, with SLOW set to where the step would end. */
-const fastStep: Code = [
+const fastStep = (): Code => [
   [get(I), i32(64), op.add, get(END), op.gtU, if_("short"), get(END), set(SLOW), br("slow"), end],
   [get(I), i32(64), op.add, set(SLOW)],
   [0, 1, 2, 3].map((k) => [get(I), v.load(16 * k), set(V0 + k)]),
@@ -149,7 +163,7 @@ const fastStep: Code = [
 ];
 
 /** The plain loop up to SLOW (16 bytes at a time while nothing special comes, else byte by byte), then back to the steps. */
-const slowLoop: Code = [
+const slowLoop = (): Code => [
   loop("s"),
   [get(I), get(END), op.geU, brIf("more"), get(I), get(SLOW), op.geU, brIf("top")],
   block("one"),
@@ -173,7 +187,7 @@ const slowLoop: Code = [
   [get(I), i32(6), op.add, get(END), op.gtU, brIf("more")],
   [hexAt(2), hexAt(3), op.and, hexAt(4), op.and, hexAt(5), op.and, op.eqz, brIf("invalid")],
   [addTo(U, i32(1)), addTo(I, i32(6)), br("s"), end],
-  [escapeOk, op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(I, i32(2)), br("s"), end],
+  [escapeOk(), op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(I, i32(2)), br("s"), end],
   [get(P), i32(0x20), op.ltU, brIf("invalid")],
   // A lead or ASCII byte is a unit, a 4-byte lead one more; continuation bytes none.
   addTo(U, get(P), i32(0xc0), op.and, i32(0x80), op.ne, get(P), i32(0xf0), op.geU, op.add),
@@ -181,10 +195,11 @@ const slowLoop: Code = [
   end,
 ];
 
-const scanBody: Code = [
+// Built when first needed: a run over small files never assembles the scanner.
+const scanBody = (): Code => [
   [block("invalid"), block("more"), loop("top")],
-  [block("slow"), fastStep, end],
-  slowLoop,
+  [block("slow"), fastStep(), end],
+  slowLoop(),
   [end, end],
   [keep(UNITS_AT, U), keep(STOP_AT, I), i32(SCAN_MORE), ret],
   end,
@@ -213,7 +228,7 @@ function load(): Exports | null {
   if (ex !== undefined) return ex;
   try {
     const mod = moduleBytes([
-      { params: [I32], results: [I32], locals: [], code: hexBody },
+      { params: [I32], results: [I32], locals: [], code: hexBody() },
       {
         params: [I32, I32],
         results: [I32],
@@ -222,7 +237,7 @@ function load(): Exports | null {
           [8, I64],
           [5, V128],
         ],
-        code: scanBody,
+        code: scanBody(),
         export: "scan",
       },
     ]);
