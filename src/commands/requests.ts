@@ -4,10 +4,8 @@ import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { requestTables } from "../report/requests-tables.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
-import { pickRequests } from "../assemble/headless-output.js";
 import { transcriptParts } from "../assemble/evidence.js";
 import { documentHealth, type Health } from "../records/health.js";
-import { gatherWithRun } from "../pipeline/gather-session.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
@@ -24,6 +22,11 @@ export function orphanNote(sessionId: string | null, files: number): string {
 
 /** With `--stream-json`: the run's session when no target is given, its own events when that transcript is missing. */
 async function runRequestsWithRun(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
+  // The claude -p readers (stream-json and its parser) load only for a run's output.
+  const [{ gatherWithRun }, { pickRequests }] = await Promise.all([
+    import("../pipeline/gather-session.js"),
+    import("../assemble/headless-output.js"),
+  ]);
   const g = await gatherWithRun(target, opts, ["requests"]);
   const t = g.transcripts;
   const { requests, requestsFrom } = pickRequests(t.results.requests, g.headless);

@@ -5,13 +5,17 @@ import { resolveZone } from "./tz.js";
 import { sessionFilter } from "./since.js";
 import { RuntimeError, StrictError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
-import { documentChunks, writeDocument } from "../render/emit.js";
-import { paletteFor } from "../render/palette.js";
+import { documentChunks, writeDocument, type Format } from "../render/emit.js";
+import type { Palette } from "../render/palette.js";
 import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "../render/layout.js";
 import { sanitize } from "../render/sanitize.js";
 import { withZone } from "../render/zone.js";
-import { writeFiles } from "../output/files.js";
-import { redactOutput } from "../report/redact.js";
+
+/** Colour is for terminal tables only; the other formats never paint, so they need not load chalk. */
+async function paletteOf(format: Format, color: boolean | undefined, isTTY: boolean, env: NodeJS.ProcessEnv): Promise<Palette> {
+  if (format !== "table") return { heading: String, delta: String, dim: String };
+  return (await import("../render/palette.js")).paletteFor({ color }, { isTTY, env });
+}
 
 /**
  * Runs one parsed command and prints its document: checks, the command's run, --strict, redaction, files,
@@ -53,14 +57,17 @@ export async function runCommand(
       const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
       throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
     }
-    const shown = a.redact ? redactOutput(out) : out;
+    const shown = a.redact ? (await import("../report/redact.js")).redactOutput(out) : out;
     checkColumns(shown.document, columns);
     // The one output step: files (charts) first, so a refused path fails before stdout is used; their
     // contents redacted with the document, their paths and guards as given.
-    await writeFiles(
-      (out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
-      io.cwd,
-    );
+    if (out.files?.length)
+      await (
+        await import("../output/files.js")
+      ).writeFiles(
+        out.files.map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
+        io.cwd,
+      );
     const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     for (const w of shown.document.warnings) warn(w);
     if (file !== undefined && a.output !== undefined) {
@@ -77,11 +84,11 @@ export async function runCommand(
       await writeFileDocument(
         file,
         a.output,
-        await documentChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }), layout),
+        await documentChunks(shown, a.format, await paletteOf(a.format, a.color, false, io.env), layout),
       );
     } else {
       const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
-      await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);
+      await writeDocument(io.stdout, shown, a.format, await paletteOf(a.format, a.color, io.stdoutIsTTY, io.env), layout);
     }
     if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
     if (out.failure) throw new RuntimeError(out.failure);
