@@ -6,7 +6,7 @@ import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
-  openEvidenceFd,
+  openEvidenceSized,
   pathExists,
   plainName,
   realish,
@@ -78,8 +78,32 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
  * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
  */
 export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
+  return mainSessionsIn(projectFolders(dirs), idPrefix);
+}
+
+/**
+ * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
+ * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
+ */
+export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
+  return orphanSessionsIn(projectFolders(dirs), idPrefix);
+}
+
+/**
+ * `listSessionFiles` then `listOrphanSessions`, from one listing of each project folder, which `index`
+ * keeps for the subagent lookups after: `sessions` over 20,000 sessions listed each folder four times.
+ */
+export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFile[] {
+  const folders = projectFolders(dirs);
+  for (const f of folders) index.know(f.projectDir, f.entries);
+  return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
+}
+
+type ProjectFolder = ReturnType<typeof projectFolders>[number];
+
+function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+  for (const { configDir, projectDir, entries } of folders) {
     for (const e of entries) {
       const f = e.name;
       if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
@@ -92,13 +116,9 @@ export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/**
- * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
- * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
- */
-export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
+function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+  for (const { configDir, projectDir, entries } of folders) {
     const names = new Set(entries.map((e) => e.name));
     for (const id of names) {
       if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
@@ -154,6 +174,8 @@ function shownPath(s: SessionFile): string {
 export interface SubagentFile {
   path: string;
   agentId: string;
+  /** Its size when discovery opened it (old layout: to read its session id), so no second stat is needed. */
+  bytes?: number;
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
@@ -183,7 +205,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
   // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
   if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
-  return out.sort((a, b) => byPath.compare(a.path, b.path));
+  return out.sort((a, b) => byPath().compare(a.path, b.path));
 }
 
 /**
@@ -201,12 +223,21 @@ export function orphanStandIn(f: SessionFile): string | undefined {
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
-const byPath = new Intl.Collator();
+let collator: Intl.Collator | undefined;
+// Built at first use: a collator costs milliseconds, and most runs never sort subagents.
+const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 
 /** Old-layout agent files per project folder, grouped by the session id their records carry: listed and read once for all sessions. */
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
+  private readonly typed = new Map<string, Dirent[]>();
+
+  /** A project folder's entries, already listed by whoever found its sessions. */
+  know(projectDir: string, entries: Dirent[]): void {
+    this.typed.set(projectDir, entries);
+    this.listings.set(projectDir, new Set(entries.map((e) => e.name)));
+  }
 
   /** The names in a project folder, listed once. */
   names(projectDir: string): Set<string> {
@@ -217,24 +248,25 @@ export class SubagentIndex {
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
-    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root)));
+    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir))));
     return m;
   }
 }
 
-async function groupOldLayout(dir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+async function groupOldLayout(dir: string, root: string, listed?: Dirent[]): Promise<Map<string, SubagentFile[]>> {
   const bySession = new Map<string, SubagentFile[]>();
   const realDir = admitDiscoveredDir(dir, root);
   if (realDir === undefined) return bySession;
-  for (const e of safeReaddirTyped(dir)) {
+  for (const e of listed ?? safeReaddirTyped(dir)) {
     const m = AGENT_FILE.exec(e.name);
     const p = join(dir, e.name);
     // A plain file in a folder already inside the root is inside it too: only links need resolving.
     if (!m || (!e.isFile() && admitDiscovered(p, root) === undefined)) continue;
-    const id = peekSessionId(p) ?? (await sessionIdOf(p));
+    const peek = peekFile(p);
+    const id = peek.id ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
-    const entry = { path: p, agentId: m[1]! };
+    const entry: SubagentFile = { path: p, agentId: m[1]!, ...(peek.id !== undefined ? { bytes: peek.bytes } : {}) };
     if (list) list.push(entry);
     else bySession.set(id, [entry]);
   }
@@ -277,17 +309,27 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
 }
 
 const PEEK_BYTES = 64 * 1024;
+// One buffer for every peek (sync, decoded before the next): a fresh 64 KiB per old-layout agent file was
+// 2.6 GB of garbage over 40,000 of them.
+const peekBuffer = Buffer.allocUnsafe(PEEK_BYTES);
 
 /**
  * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
  * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
  */
 export function peekSessionId(path: string): string | undefined {
+  return peekFile(path).id;
+}
+
+/** `peekSessionId` and the file's size as the open descriptor saw it. */
+function peekFile(path: string): { id: string | undefined; bytes: number } {
   let text: string;
+  let bytes: number;
   try {
-    const fd = openEvidenceFd(path);
+    const { fd, size } = openEvidenceSized(path);
+    bytes = size;
     try {
-      const buf = Buffer.allocUnsafe(PEEK_BYTES);
+      const buf = peekBuffer;
       const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
       const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
       // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
@@ -297,7 +339,7 @@ export function peekSessionId(path: string): string | undefined {
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return { id: undefined, bytes: 0 };
   }
   for (const line of text.split("\n").slice(0, 50)) {
     let v: unknown;
@@ -308,9 +350,9 @@ export function peekSessionId(path: string): string | undefined {
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
     const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
-    if (typeof id === "string") return id;
+    if (typeof id === "string") return { id, bytes };
   }
-  return undefined;
+  return { id: undefined, bytes };
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

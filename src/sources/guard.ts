@@ -217,6 +217,11 @@ export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream 
 
 /** The descriptor form of openEvidence, for sync reads: the caller closes it. */
 export function openEvidenceFd(path: string): number {
+  return openEvidenceSized(path).fd;
+}
+
+/** `openEvidenceFd` with the size its fstat saw, for callers that need both without a second stat. */
+export function openEvidenceSized(path: string): { fd: number; size: number } {
   touch("open", path);
   let fd: number;
   try {
@@ -230,7 +235,7 @@ export function openEvidenceFd(path: string): number {
     closeSync(fd);
     throw new UsageError(`${path} is ${fileType(st)}; give a regular file`);
   }
-  return fd;
+  return { fd, size: st.size };
 }
 
 /** stdin may be read: a pipe, a socket (how Node spawns children) or a redirected file; never a terminal or a device. */
