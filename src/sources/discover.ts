@@ -6,6 +6,7 @@ import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
+  lstatPath,
   openEvidenceSized,
   pathExists,
   plainName,
@@ -54,8 +55,11 @@ export interface SessionFile {
   mainMissing?: true;
 }
 
-/** Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving a config dir are skipped (guard). */
-function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
+/**
+ * Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving
+ * a config dir are skipped (guard). `list` false leaves the folders unlisted (entries empty).
+ */
+function projectFolders(dirs: string[], list = true): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
   const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
@@ -66,7 +70,7 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      out.push({ configDir, projectDir, entries: safeReaddirTyped(projectDir) });
+      out.push({ configDir, projectDir, entries: list ? safeReaddirTyped(projectDir) : [] });
     }
   }
   return out;
@@ -140,7 +144,9 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = [...listSessionFiles(dirs, idOrPrefix), ...listOrphanSessions(dirs, idOrPrefix)];
+  const named = exactSessions(dirs, idOrPrefix);
+  const folders = named.length > 0 ? [] : projectFolders(dirs);
+  const all = named.length > 0 ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -164,6 +170,30 @@ export function findSession(
   }
   const list = unique.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
+}
+
+/**
+ * The sessions named exactly `id`, as the listings would find them, but looked up by name in each project
+ * folder: a lookup by full id among 20,000 sessions lists no folder. An exact name wins over every longer
+ * one, so when there is none the caller lists (a prefix). Names a listing would never take as a session
+ * id (`agent-…`, a dot, a path) are left to it.
+ */
+function exactSessions(dirs: string[], id: string): SessionFile[] {
+  if (!plainName(id) || id.includes(".") || id.startsWith("agent-")) return [];
+  const main: SessionFile[] = [];
+  const orphans: SessionFile[] = [];
+  for (const { configDir, projectDir } of projectFolders(dirs, false)) {
+    const path = join(projectDir, `${id}.jsonl`);
+    const st = lstatPath(path);
+    if (st !== undefined) {
+      // As from a typed listing: a plain file is in; anything else (a link) is admitted by the guard or skipped.
+      if (st.isFile() || admitDiscovered(path, configDir) !== undefined) main.push({ id, path, projectDir, configDir });
+    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) !== undefined) {
+      orphans.push({ id, path, projectDir, configDir, mainMissing: true });
+    }
+  }
+  const byName = (a: SessionFile, b: SessionFile) => a.path.localeCompare(b.path);
+  return [...main.sort(byName), ...orphans.sort(byName)];
 }
 
 /** Where a listed session lies: its main file, or for an orphan its subagents folder. */
@@ -239,11 +269,10 @@ export class SubagentIndex {
     this.listings.set(projectDir, new Set(entries.map((e) => e.name)));
   }
 
-  /** The names in a project folder, listed once. */
+  /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
   names(projectDir: string): Set<string> {
-    let n = this.listings.get(projectDir);
-    if (!n) this.listings.set(projectDir, (n = new Set(safeReaddir(projectDir))));
-    return n;
+    if (!this.listings.has(projectDir)) this.know(projectDir, safeReaddirTyped(projectDir));
+    return this.listings.get(projectDir)!;
   }
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {

@@ -174,12 +174,16 @@ export function admitDiscoveredDir(path: string, root: string): string | undefin
 
 /** lstat does not follow the link, so asking whether a bad link is there touches nothing it points to. */
 function lexists(p: string): boolean {
+  return lstatPath(p) !== undefined;
+}
+
+/** What a typed listing would say of one entry (a link as a link), without listing its folder. */
+export function lstatPath(p: string): Stats | undefined {
   touch("lstat", p);
   try {
-    lstatSync(p);
-    return true;
+    return lstatSync(p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

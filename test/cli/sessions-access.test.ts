@@ -62,3 +62,41 @@ test("sessions lists each project folder once, stats no session file for a progr
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a lookup by full id lists no project folder but its own, and finds what a listing would", async () => {
+  const dir = tree();
+  const seen: Array<[AccessOp, string]> = [];
+  onAccess((op, path) => seen.push([op, path]));
+  try {
+    const j = parseEnvelope(await runCli(["requests", uuid(3), "--claude-dir", dir, "--json"]), "requests");
+    onAccess(null);
+    assert.equal(j.requests.length, 1 + 1);
+    const listed = seen.filter(([op]) => op === "readdir").map(([, p]) => p);
+    assert.deepEqual(listed.sort(), [join(dir, "projects"), join(dir, "projects", "-home-u-p1")]);
+  } finally {
+    onAccess(null);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a full id whose .jsonl is a folder in one project and an orphan in another: the orphan, and the folder listed as skipped", async () => {
+  const dir = tree();
+  try {
+    const sid = uuid(77);
+    mkdirSync(join(dir, "projects", "-home-u-p0", `${sid}.jsonl`));
+    mkdirSync(join(dir, "projects", "-home-u-p1", sid, "subagents"), { recursive: true });
+    writeFileSync(join(dir, "projects", "-home-u-p1", sid, "subagents", "agent-a.jsonl"), `${line(sid, 5, "a")}\n`);
+    const r = await runCli(["requests", sid, "--claude-dir", dir, "--json"]);
+    const j = parseEnvelope(r, "requests");
+    assert.deepEqual(
+      j.requests.map((q: { chain: string }) => q.chain),
+      ["a"],
+    );
+    assert.deepEqual(
+      j.health.skipped.map((s: { path: string }) => s.path),
+      [join(dir, "projects", "-home-u-p0", `${sid}.jsonl`)],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
