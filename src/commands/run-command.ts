@@ -1,4 +1,3 @@
-import { checkOutputPath, writeFileDocument } from "./output-file.js";
 import { checkArgv } from "./options.js";
 import type { Argv, CommandSpec } from "./registry.js";
 import { resolveZone } from "./tz.js";
@@ -47,10 +46,9 @@ export async function runCommand(
   });
   await withZone(zone, async () => {
     // Checked before the evidence is read: a refused -o should not cost a long scan.
-    let file =
-      a.output !== undefined
-        ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] })
-        : undefined;
+    // -o's checks and writer load only for -o.
+    const outputFile = a.output !== undefined ? await import("./output-file.js") : undefined;
+    let file = outputFile?.checkOutputPath({ path: a.output!, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] });
     const out = await spec.run(a);
     if (spec.serves) return;
     if (a.strict && out.health.malformedCount > 0) {
@@ -70,9 +68,9 @@ export async function runCommand(
       );
     const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     for (const w of shown.document.warnings) warn(w);
-    if (file !== undefined && a.output !== undefined) {
+    if (outputFile && file !== undefined && a.output !== undefined) {
       // Now the inputs are known, their config dirs are protected too.
-      file = checkOutputPath({
+      file = outputFile.checkOutputPath({
         path: a.output,
         claudeDir: a.claudeDir,
         env: io.env,
@@ -81,7 +79,7 @@ export async function runCommand(
       });
       // A file is not a terminal: every column, unless COLUMNS or --columns say otherwise.
       const layout: TerminalLayout = { width: fitWidth(io.env, false, undefined, a.wide === true, warn), columns };
-      await writeFileDocument(
+      await outputFile.writeFileDocument(
         file,
         a.output,
         await documentChunks(shown, a.format, await paletteOf(a.format, a.color, false, io.env), layout),

@@ -66,7 +66,7 @@ export async function gatherTranscripts<K extends keyof TranscriptResults>(
     stdinIsTTY: opts.stdinIsTTY,
     filter: opts.filter,
   });
-  if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
+  if (resolved.picked) opts.stderr?.write(`${await newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
   return readResolved(resolved, opts, keys);
 }
 
