@@ -33,7 +33,11 @@ export async function runCommand(
   const columns = ownColumns ? undefined : parseColumns(a.columns);
   if (a.format !== "table" && (a.wide || columns))
     throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
-  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
+  // JSON prints UTC; the zone shows only in the other formats, in --since/--until dates and in the
+  // newest-session note (no target with stdin on a terminal).
+  const noTarget = a.target === undefined && (a.targets === undefined || a.targets.length === 0);
+  const localShown = a.format !== "json" || a.since !== undefined || a.until !== undefined || (io.stdinIsTTY && noTarget);
+  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`), localShown);
   a.filter = sessionFilter({ ...a, tz: zone });
   Object.assign(a, {
     tz: zone,
