@@ -7,6 +7,8 @@ import { readChunks, type InputFile, type ReadOptions } from "../sources/input.j
 export interface RunnerOptions extends ReadOptions {
   /** Called as chunks arrive with the bytes read so far of that input (progress display). */
   onProgress?: (file: string, bytes: number) => void;
+  /** Lines longer than this are scanned as they stream (records/transcript-source.ts STREAM_LINE_BYTES); tests lower it. */
+  streamLineBytes?: number;
 }
 
 /**
@@ -41,7 +43,12 @@ export async function* readRecords<R extends { kind: string; pos: Pos }>(
       return: async () => ({ done: true, value: undefined }),
     }),
   };
-  for await (const rec of source.records(chunks, { file: input.path, chain: input.chain, sessionId: input.sessionId })) {
+  for await (const rec of source.records(chunks, {
+    file: input.path,
+    chain: input.chain,
+    sessionId: input.sessionId,
+    streamLineBytes: opts.streamLineBytes,
+  })) {
     if (rec.kind === "blank") health.blankLines += 1;
     else {
       const r = rec as R;

@@ -12,6 +12,8 @@ export interface LazyString {
   units: number;
   /** The decoded value, once someone read it. */
   value?: string;
+  /** Where the value comes from when `line` does not hold it (a line scanned as it streamed: records/stream-scan.ts). */
+  read?: () => string;
 }
 
 const CUTS = Symbol("lazy strings");
@@ -23,7 +25,7 @@ export function defineLazy(obj: object, key: string | number, s: LazyString): vo
     enumerable: true,
     configurable: true,
     get() {
-      s.value ??= JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+      s.value ??= s.read ? s.read() : (JSON.parse(s.line.toString("utf8", s.from, s.to)) as string);
       return s.value;
     },
     set(v: unknown) {
