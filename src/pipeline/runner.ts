@@ -62,18 +62,20 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
     for (let r = await it.next(); !r.done; r = await it.next()) tally(r.value);
   } else {
     const file = readFileChunks(input);
-    const it = file.chunks;
+    // A Source that takes the chunks synchronously (decodeLines) is done with each chunk's lines before
+    // it asks for more, so its chunks may share one buffer; one that reads asynchronously (stream-json
+    // parsers, which buffer ahead) gets fresh ones. The first to ask decides.
+    let it: Generator<Buffer> | undefined;
     try {
-      const next = (): IteratorResult<Buffer, undefined> => {
-        const r = it.next();
+      const next = (reused = false): IteratorResult<Buffer, undefined> => {
+        const r = (it ??= file.chunks(reused)).next();
         if (!r.done) tally(r.value);
         return r as IteratorResult<Buffer, undefined>;
       };
-      const view = () => ({ next, return: (): IteratorResult<Buffer, undefined> => ({ done: true, value: undefined }) });
-      // Both kinds of iterable: a Source that reads chunks asynchronously (stream-json) still can.
+      const done = { done: true as const, value: undefined };
       const chunks = {
-        [Symbol.iterator]: view,
-        [Symbol.asyncIterator]: () => ({ next: async () => next(), return: async () => ({ done: true as const, value: undefined }) }),
+        [Symbol.iterator]: () => ({ next: () => next(true), return: () => done }),
+        [Symbol.asyncIterator]: () => ({ next: async () => next(), return: async () => done }),
       };
       const records = source.records(chunks, into);
       if (isIterable(records))
@@ -88,7 +90,8 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
       else for await (const rec of records) take(rec);
       while (!next().done);
     } finally {
-      it.return(undefined);
+      if (it) it.return(undefined);
+      else file.abandon();
     }
     await file.finish();
   }

@@ -3,6 +3,7 @@
  * the string (a getter decodes it on first read); `stringLength` answers its UTF-16 length from the
  * count taken on the bytes, so the character counts of `requests` never decode a tool result.
  */
+import { generationOf } from "../sources/reused-buffers.js";
 
 /** One string token of a line: its bytes (quotes included) and the UTF-16 length of its value. */
 export interface LazyString {
@@ -12,6 +13,8 @@ export interface LazyString {
   units: number;
   /** The decoded value, once someone read it. */
   value?: string;
+  /** `line`'s memory generation when the string was cut (sources/reused-buffers.ts). */
+  gen?: number;
 }
 
 const CUTS = Symbol("lazy strings");
@@ -19,11 +22,15 @@ type Holder = { [CUTS]?: Map<string | number, LazyString> };
 
 /** Makes `obj[key]` read as the string `s` holds, decoded on first read. */
 export function defineLazy(obj: object, key: string | number, s: LazyString): void {
+  s.gen ??= generationOf(s.line);
   Object.defineProperty(obj, key, {
     enumerable: true,
     configurable: true,
     get() {
-      s.value ??= JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+      if (s.value === undefined) {
+        if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
+        s.value = JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+      }
       return s.value;
     },
     set(v: unknown) {

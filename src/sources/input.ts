@@ -2,6 +2,7 @@ import { closeSync, fstatSync, readSync } from "node:fs";
 import { RuntimeError } from "../errors.js";
 import { openEvidenceFd } from "./guard.js";
 import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
+import { lineChunks } from "./line-chunks.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -26,17 +27,23 @@ export interface ReadOptions {
 
 /** A file's chunks for a reader that takes them synchronously; see `readFileChunks`. */
 export interface FileChunks {
-  /** Iterate once, to the end or not: stopping early stops the hash and closes the file. */
-  chunks: Generator<Buffer>;
+  /**
+   * Call once and iterate, to the end or not: stopping early stops the hash and closes the file.
+   * `reused`: chunks that end at line ends in one buffer read into again (sources/line-chunks.ts), for
+   * a reader done with each chunk's lines before it asks for the next; otherwise fresh buffers.
+   */
+  chunks(reused: boolean): Generator<Buffer>;
   /** Once `chunks` ran out: sets `bytes` and `sha256` on the input. */
   finish(): Promise<void>;
+  /** Lets go of the file and the hash if `chunks` was never called (a reader that failed first). */
+  abandon(): void;
 }
 
 /**
  * Opens a file (never stdin) and reads it in chunks synchronously, counting and hashing its bytes on the
  * way: per chunk no promise, no thread pool round trip. A file of WORKER_HASH_MIN bytes or more is
  * hashed by a worker reading the same descriptor, so the file stays open until both are done with it.
- * `chunks` must be iterated (its `finally` closes the file).
+ * `chunks` must be called and iterated (its `finally` closes the file).
  */
 export function readFileChunks(input: InputFile): FileChunks {
   const fd = openEvidenceFd(input.path);
@@ -53,9 +60,11 @@ export function readFileChunks(input: InputFile): FileChunks {
   }
   let bytes = 0;
   let complete = false;
-  function* chunks(): Generator<Buffer> {
+  let started = false;
+  function* chunks(reused: boolean): Generator<Buffer> {
+    started = true;
     try {
-      for (const c of fileChunks(fd)) {
+      for (const c of reused ? lineChunks(fd, fstatSync(fd).size) : fileChunks(fd)) {
         hash.update(c);
         bytes += c.length;
         yield c;
@@ -67,7 +76,7 @@ export function readFileChunks(input: InputFile): FileChunks {
     }
   }
   return {
-    chunks: chunks(),
+    chunks,
     async finish() {
       if (!complete) throw new Error(`internal: ${input.path} was not read to its end before its hash was asked for`);
       input.bytes = bytes;
@@ -76,6 +85,12 @@ export function readFileChunks(input: InputFile): FileChunks {
       } catch (e) {
         throw new RuntimeError(`cannot hash ${input.path}: ${(e as Error).message}`);
       }
+    },
+    abandon() {
+      if (started) return;
+      started = true;
+      hash.close();
+      drop();
     },
   };
 }
@@ -88,7 +103,7 @@ export function readFileChunks(input: InputFile): FileChunks {
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
   if (input.path !== "-") {
     const file = readFileChunks(input);
-    yield* file.chunks;
+    yield* file.chunks(false);
     await file.finish();
     return;
   }
