@@ -4,6 +4,7 @@ import { openEvidenceFd } from "./guard.js";
 import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
 import { lineChunks } from "./line-chunks.js";
 import { LineSplitter, type RawLine } from "./lines.js";
+import { boundHeapGrowth } from "./memory.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
 
@@ -53,7 +54,9 @@ export function readFileChunks(input: InputFile): FileChunks {
   };
   let hash: Hasher;
   try {
-    hash = fstatSync(fd).size >= WORKER_HASH_MIN ? fileHasher(fd, drop) : (drop(), inlineHasher());
+    const big = fstatSync(fd).size >= WORKER_HASH_MIN;
+    if (big) boundHeapGrowth();
+    hash = big ? fileHasher(fd, drop) : (drop(), inlineHasher());
   } catch (e) {
     closeSync(fd);
     throw e;
