@@ -53,7 +53,8 @@ export interface InstructionsEvidence {
   headless: Gathered<HeadlessRun> | null;
   baseline: BaselineEvidence | null;
   /** MCP message logs (their inputs and health are counted by the caller): source lengths when the debug log has none. */
-  rpc?: Array<{ file: string; rpc: RpcResult }>;
+  /** Message logs; `server` is the config's name for the log's server, when the run says it. */
+  rpc?: Array<{ file: string; rpc: RpcResult; server?: string }>;
 }
 
 /**
@@ -127,11 +128,11 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   };
 }
 
-function loggedSources(logs: Array<{ file: string; rpc: RpcResult }>): LoggedSource[] {
+function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: string }>): LoggedSource[] {
   const out: LoggedSource[] = [];
   for (const l of logs) {
     const c = takenInstructions(l.rpc);
-    if (c) out.push({ server: c.server, chars: c.chars, file: l.file, line: c.line, method: c.method });
+    if (c) out.push({ server: l.server ?? c.server, chars: c.chars, file: l.file, line: c.line, method: c.method });
   }
   return out;
 }

@@ -26,6 +26,10 @@ export interface SessionEvidence {
   /** The session the run names is in no config dir searched: the run is the only evidence of its requests. */
   transcriptMissing?: boolean;
   rpc: Gathered<RpcEvidence> | null;
+  /** The message logs of a run's other servers (compare): their instructions answers give source lengths too. */
+  otherRpc?: Array<Gathered<RpcEvidence>>;
+  /** The config's server name of a message log, by its path (run.json `rpcLogs`). */
+  rpcServers?: Record<string, string>;
   toolsList: Gathered<{ tools: ToolMeta[]; error: string | null }> | null;
   saved: SavedEvidence;
   baseline: BaselineEvidence | null;
@@ -58,7 +62,11 @@ export interface AssembledSession {
 /** The instructions and outputs joins over one session's evidence, plus the message log's sections. Pure. */
 export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): AssembledSession {
   const t = ev.transcripts;
-  const rpcLogs = ev.rpc ? [{ file: ev.rpc.input.path, rpc: ev.rpc.result.rpc }] : [];
+  const rpcLogs = [...(ev.rpc ? [ev.rpc] : []), ...(ev.otherRpc ?? [])].map((r) => ({
+    file: r.input.path,
+    rpc: r.result.rpc,
+    server: ev.rpcServers?.[r.input.path],
+  }));
   const instructions = assembleInstructions(
     { transcripts: t, debug: ev.debug, headless: ev.headless, baseline: ev.baseline, rpc: rpcLogs },
     io,

@@ -73,7 +73,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       // Every server's tools/list counts for the tool annotations, not only the first log's.
       if (ev.rpc && more.length)
         ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [...ev.rpc.result.tools, ...more.flatMap((m) => m.result.tools)] } };
-      const s = assembleSession(ev, { probe, wrapperTokens: null });
+      const s = assembleSession({ ...ev, otherRpc: more, rpcServers: spec.rpcLogServers }, { probe, wrapperTokens: null });
       healths.push(s.health);
       alongside.push(...more.map((m) => m.health));
       inputs.push(

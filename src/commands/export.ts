@@ -1,10 +1,19 @@
-import { writeFileSync } from "node:fs";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestRow } from "../analyses/requests.js";
 import { FleetAggregate } from "../analyses/servers.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { prepareExportDir } from "../output/export-dir.js";
-import { INSTRUCTIONS, REQUESTS, schemaDocument, SERVERS, SESSIONS, TOOL_RESULTS, TOOLS } from "../output/export-tables.js";
+import {
+  INSTRUCTIONS,
+  REQUESTS,
+  schemaDocument,
+  SERVERS,
+  SESSIONS,
+  TOOL_RESULTS,
+  TOOLS,
+  type ExportTable,
+} from "../output/export-tables.js";
 import { openSink, ROW_GROUP, type ExportFormat, type TableSink } from "../output/table-writer.js";
 import { documentHealth } from "../records/health.js";
 import type { FleetSession } from "../assemble/fleet-session.js";
@@ -16,6 +25,7 @@ import type { CommonOptions } from "./common.js";
 import { FILTERS, OUTPUT } from "./options.js";
 import type { CommandSpec } from "./registry.js";
 import { foldFleet } from "./fleet-pass.js";
+import { planFleet } from "../pipeline/gather-fleet.js";
 
 export interface ExportOptions extends CommonOptions {
   to?: string;
@@ -42,34 +52,58 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
     cwd: opts.cwd,
     inputPaths: targets.filter((t) => t !== "" && t !== "-"),
   });
+  // Every usage error (a second `-`, an unknown id) is found before the first file is made.
+  const plan = planFleet(targets, opts);
   const ext = format === "parquet" ? "parquet" : "ndjson";
   const path = (name: string) => join(dir, `${name}.${ext}`);
-  const group = rowGroupFrom(opts.env);
-  const sinks = {
-    sessions: openSink(SESSIONS, path("sessions"), format, group),
-    requests: openSink(REQUESTS, path("requests"), format, group),
-    toolResults: openSink(TOOL_RESULTS, path("tool_results"), format, group),
-    instructions: openSink(INSTRUCTIONS, path("instructions"), format, group),
-    tools: openSink(TOOLS, path("tools"), format, group),
+  // Tables are written under a .partial name and renamed only when all of them closed: a run that
+  // fails half way leaves the folder as it was, never a table that looks complete and is not.
+  const partial = (name: string) => `${path(name)}.partial`;
+  const opened: string[] = [];
+  const open = <R>(table: ExportTable<R>) => {
+    opened.push(table.name);
+    return openSink(table, partial(table.name), format, group);
   };
-  const servers = new FleetAggregate("server");
-  const pass = await foldFleet(targets, opts, async (s, ev) => {
-    servers.add(s.facts);
-    await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount);
-  });
-  const { health, warnings } = pass;
-  const serverSink = openSink(SERVERS, path("servers"), format, group);
-  for (const r of servers.rows()) await serverSink.add(r);
+  const group = rowGroupFrom(opts.env);
   const written: ExportedTable[] = [];
-  const closing: Array<[string, TableSink<never>]> = [
-    [SESSIONS.name, sinks.sessions],
-    [REQUESTS.name, sinks.requests],
-    [TOOL_RESULTS.name, sinks.toolResults],
-    [INSTRUCTIONS.name, sinks.instructions],
-    [TOOLS.name, sinks.tools],
-    [SERVERS.name, serverSink as TableSink<never>],
-  ];
-  for (const [name, sink] of closing) written.push({ name, ...(await sink.close()), path: path(name) });
+  let servers: FleetAggregate;
+  let pass: Awaited<ReturnType<typeof foldFleet>>;
+  try {
+    const sinks = {
+      sessions: open(SESSIONS),
+      requests: open(REQUESTS),
+      toolResults: open(TOOL_RESULTS),
+      instructions: open(INSTRUCTIONS),
+      tools: open(TOOLS),
+    };
+    const fleet = new FleetAggregate("server");
+    servers = fleet;
+    pass = await foldFleet(
+      targets,
+      opts,
+      async (s, ev) => {
+        fleet.add(s.facts);
+        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount);
+      },
+      plan,
+    );
+    const serverSink = open(SERVERS);
+    for (const r of fleet.rows()) await serverSink.add(r);
+    const closing: Array<[string, TableSink<never>]> = [
+      [SESSIONS.name, sinks.sessions],
+      [REQUESTS.name, sinks.requests],
+      [TOOL_RESULTS.name, sinks.toolResults],
+      [INSTRUCTIONS.name, sinks.instructions],
+      [TOOLS.name, sinks.tools],
+      [SERVERS.name, serverSink as TableSink<never>],
+    ];
+    for (const [name, sink] of closing) written.push({ name, ...(await sink.close()), path: path(name) });
+    for (const name of opened) renameSync(partial(name), path(name));
+  } catch (e) {
+    for (const name of opened) rmSync(partial(name), { force: true });
+    throw e;
+  }
+  const { health, warnings } = pass;
   const schemaPath = join(dir, "schema.json");
   try {
     writeFileSync(schemaPath, `${JSON.stringify(schemaDocument(format), null, 2)}\n`);

@@ -27,8 +27,8 @@ export async function foldFleet(
   targets: string[],
   opts: CommonOptions & { filter?: SessionFilter; tz?: string },
   each: (s: FleetSession, ev: FleetEvidence) => Promise<void> | void,
+  plan: FleetPlan = planFleet(targets, opts),
 ): Promise<FleetPass> {
-  const plan = planFleet(targets, opts);
   const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: plan.bytes });
   const health = emptyHealth();
   const inputs: InputFile[][] = [];

@@ -18,6 +18,8 @@ export interface RunSpec {
   streamJson?: string;
   /** Every server's message log (run.json `rpcLogs`, else `rpcLog`), in `mcpServers` order. */
   rpcLogs: string[];
+  /** The config's server name of each log run.json names by server (path → name): a lab server's serverInfo need not be it. */
+  rpcLogServers?: Record<string, string>;
   /** The variables the configuration set (run.json `env`). */
   env: Record<string, string>;
   /** true: this run is a baseline; a string: the label this run is measured against. */
@@ -90,6 +92,8 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
   if (listed.some((p) => typeof p !== "string")) throw new UsageError(`${from}: "rpcLogs" must name paths`);
   const logs = listed as string[];
   spec.rpcLogs = logs.length ? logs.map((p) => resolve(base, p)) : spec.rpcLog ? [spec.rpcLog] : [];
+  if (isObject(v.rpcLogs))
+    spec.rpcLogServers = Object.fromEntries(Object.entries(v.rpcLogs).map(([name, p]) => [resolve(base, p as string), name]));
   if (spec.rpcLog && !spec.rpcLogs.includes(spec.rpcLog)) spec.rpcLogs.unshift(spec.rpcLog);
   return spec;
 }

@@ -6,6 +6,9 @@ import { sanitize } from "./sanitize.js";
 import { safeSvg } from "./svg-safe.js";
 import { cellText, formatValue } from "./cell.js";
 import { alignOf } from "./kinds.js";
+import { Clock, seeTimes } from "./markdown-clock.js";
+import { markdownFormatter } from "./markdown-style.js";
+import { displayZone } from "./zone.js";
 
 /**
  * Scripts, fonts, frames, forms and every fetch are refused; only the inline stylesheet and data: images
@@ -15,8 +18,6 @@ export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 
 /** Evidence text for an HTML text node or attribute: control/bidi characters as escapes, then `& < > " '`. */
 const text = (s: string) => escapeHtml(sanitize(s));
-/** cellText already sanitises; it composes a cell from its column's parts and marks as the other human formats do. */
-const cell = (r: Record<string, unknown>, c: Column, empty: string) => breakable(escapeHtml(cellText(r, c, empty)));
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 
@@ -70,7 +71,13 @@ export function* htmlChunks(report: Report, figures: string[]): Generator<string
   yield `<h1>${text(report.title)}</h1>\n`;
   if (report.summary?.length) {
     yield '<ul class="summary">\n';
-    for (const [k, v, kind] of report.summary) yield `<li><b>${text(k)}</b>: ${escapeHtml(formatValue(v, kind ?? "text", "—"))}</li>\n`;
+    // A page is published as a blog page is: the markdown number style, and full times with their zone.
+    const clock = new Clock(displayZone());
+    const fmt = markdownFormatter(clock);
+    for (const [k, v, kind] of report.summary) {
+      const value = kind === "time" && typeof v === "string" ? clock.full(v) : formatValue(v, kind ?? "text", "—", fmt);
+      yield `<li><b>${text(k)}</b>: ${escapeHtml(value)}</li>\n`;
+    }
     yield "</ul>\n";
   }
   const charts = report.charts ?? [];
@@ -111,9 +118,16 @@ function* head(title: string): Generator<string> {
 }
 
 function* tableChunks(t: Table, level: number): Generator<string> {
+  // Times of day in the cells, their date and zone in a note under the table; numbers as markdown has them.
+  const clock = new Clock(displayZone());
+  seeTimes(t, clock);
+  const fmt = markdownFormatter(clock);
+  /** cellText already sanitises; it composes a cell from its column's parts and marks as the other human formats do. */
+  const cell = (r: Record<string, unknown>, c: Column, empty: string) => breakable(escapeHtml(cellText(r, c, empty, fmt)));
   yield `<section class="table"><h${level}>${text(t.title)}</h${level}>\n`;
   if (t.rows.length === 0 && !t.footer?.length) {
-    yield '<p class="none">(none)</p>\n';
+    if (t.whenEmpty !== undefined) yield `<p class="none">${text(t.whenEmpty)}</p>\n`;
+    else if (!t.notes?.length) yield '<p class="none">(none)</p>\n';
   } else {
     const cls = t.columns.map((c) => columnClass(c, t.rows));
     const tr = (cells: string[], tag: "td" | "th") =>
@@ -142,7 +156,8 @@ function* tableChunks(t: Table, level: number): Generator<string> {
         .join("")}</tfoot>\n`;
     yield "</table></div>\n";
   }
-  for (const note of t.notes ?? []) yield `<p class="note">${text(note)}</p>\n`;
+  const timeNote = clock.note();
+  for (const note of [...(t.notes ?? []), ...(timeNote ? [timeNote] : [])]) yield `<p class="note">${text(note)}</p>\n`;
   yield "</section>\n";
 }
 

@@ -1,3 +1,4 @@
+import type { Table } from "../report/model.js";
 import { sanitize } from "./sanitize.js";
 import { isUtcZone, zoneOffsetMs } from "./zone.js";
 
@@ -75,4 +76,11 @@ export class Clock {
     const offset = `${off < 0 ? "-" : "+"}${String(Math.floor(a / 60)).padStart(2, "0")}:${String(a % 60).padStart(2, "0")}`;
     return { date: local.slice(0, 10), clock: local.slice(11, 19), offset };
   }
+}
+
+/** The pre-pass of a table's times, so its clock knows the dates before the first row prints. */
+export function seeTimes(t: Table, clock: Clock): void {
+  const times = t.columns.filter((c) => c.kind === "time" || c.kind === "mixed");
+  if (times.length === 0) return;
+  for (const r of t.rows) for (const c of times) if (c.kind === "time" || r.kind === "time") clock.see(r[c.key]);
 }

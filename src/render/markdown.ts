@@ -1,6 +1,6 @@
 import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import { cellText, formatValue } from "./cell.js";
-import { Clock } from "./markdown-clock.js";
+import { Clock, seeTimes } from "./markdown-clock.js";
 import { evidenceLines, type MarkdownEvidence } from "./markdown-evidence.js";
 import { ShortIds } from "./markdown-ids.js";
 import { blogGrids, type Grid } from "./markdown-layout.js";
@@ -98,13 +98,6 @@ function* tableLines(t: Table, level: number, ids: ShortIds, zone: string): Gene
   }
   const timeNote = clock.note();
   for (const n of [...(t.notes ?? []), ...(timeNote ? [timeNote] : [])]) yield* ["", `> ${mdBlock(ids.shorten(n))}`];
-}
-
-/** The pre-pass of a table's times, so its clock knows the dates before the first row prints. */
-function seeTimes(t: Table, clock: Clock): void {
-  const times = t.columns.filter((c) => c.kind === "time" || c.kind === "mixed");
-  if (times.length === 0) return;
-  for (const r of t.rows) for (const c of times) if (c.kind === "time" || r.kind === "time") clock.see(r[c.key]);
 }
 
 function* gridLines(g: Grid, level: number): Generator<string> {

@@ -51,7 +51,9 @@ function fitLines(s: string, width: number | undefined, indent = ""): string[] {
 function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<string> {
   yield* fitLines(sanitize(t.title), layout.width).map(p.heading);
   if (t.rows.length === 0 && !t.footer?.length) {
-    yield p.dim("(none)");
+    // Notes (the health table's counts) say what the empty table means; "(none)" only stands alone.
+    if (t.whenEmpty !== undefined) yield* fitLines(sanitize(t.whenEmpty), layout.width).map(p.dim);
+    else if (!t.notes?.length) yield p.dim("(none)");
   } else {
     const shortTimes = sameDay(t);
     const cols = pickColumns(t.columns, layout.columns);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
@@ -176,4 +176,23 @@ test("export refuses --to inside a Claude config dir and needs --to; --redact is
   assert.match(none.stderr, /needs --to DIR/);
   const redact = await runCli(["export", "--claude-dir", home, "--to", mkdtempSync(join(tmpdir(), "ccf-x-")), "--redact"]);
   assert.equal(redact.code, 2);
+});
+
+test("a failed export leaves the folder as it was: no empty or half-written table beside an earlier export", async () => {
+  const demo = join(sample("claude-home"), "projects", "-tmp-lab-demo", "c0ffee00-1111-4222-8333-444444444444.jsonl");
+  const { dir } = await exportTo([demo], "ndjson");
+  const before = readdirSync(dir).sort();
+  const requests = readFileSync(join(dir, "requests.ndjson"), "utf8");
+  assert.ok(requests.length > 0);
+  // A usage error found while the sessions are listed (stdin twice), then a runtime one half way (a missing file after a good one).
+  const twice = await runCli(["export", "-", "-", "--to", dir, "--as", "ndjson"], { stdin: "" });
+  assert.equal(twice.code, 2, twice.stderr);
+  const missing = await runCli(["export", demo, join(dir, "gone.jsonl"), "--to", dir, "--as", "ndjson"]);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /gone\.jsonl/);
+  assert.deepEqual(readdirSync(dir).sort(), before, "no .partial file and no new table left behind");
+  assert.equal(readFileSync(join(dir, "requests.ndjson"), "utf8"), requests, "the earlier export is untouched");
+  const fresh = mkdtempSync(join(tmpdir(), "ccf-export-fail-"));
+  assert.equal((await runCli(["export", demo, join(fresh, "gone.jsonl"), "--to", fresh])).code !== 0, true);
+  assert.deepEqual(readdirSync(fresh), [], "a fresh folder stays empty");
 });

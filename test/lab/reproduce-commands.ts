@@ -42,7 +42,7 @@ export function readmeReproductions(): Reproduction[] {
 export async function reproduce(
   r: Reproduction,
   only: string[],
-): Promise<{ run: CliResult; then: CliResult[]; json: Array<Record<string, any>> }> {
+): Promise<{ run: CliResult; then: CliResult[]; json: Array<Record<string, any>>; runs: string }> {
   const dir = mkdtempSync(join(tmpdir(), "ccf-repro-"));
   const bin = writeFakeClaude(dir);
   const config = join(dir, "claude-config");
@@ -61,5 +61,5 @@ export async function reproduce(
     const j = await runCli([...asJson, "--json"], { env: { HOME: join(dir, "no-home") } });
     json.push(JSON.parse(j.stdout) as Record<string, any>);
   }
-  return { run, then, json };
+  return { run, then, json, runs };
 }

@@ -1,5 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers.js";
 import { readmeReproductions, reproduce } from "./reproduce-commands.js";
 
 const only: Record<string, string[]> = {
@@ -16,7 +19,7 @@ test("the open-question matrices as README gives them, with the stand-in claude:
     // One configuration of each open-question matrix (a full matrix is dozens of runs); the late server's
     // matrix has a file of its own (reproduce-late), since its runs wait 8 s each and run beside the rest.
     if (!(name in only)) continue;
-    const { run, then } = await reproduce(r, only[name]!);
+    const { run, then, runs } = await reproduce(r, only[name]!);
     assert.equal(run.code, 0, `${name}: ${run.stderr}`);
     const [out] = then;
     assert.equal(out!.code, 0, `${name}: ${out!.stderr}`);
@@ -46,6 +49,7 @@ test("the open-question matrices as README gives them, with the stand-in claude:
           /^\| truncated \| yes \| yes \|$/m,
         ])
           assert.match(text, re);
+        await sourcesFromEveryLog(runs);
         break;
       case "negotiation.json":
         // the crashed server is never connected
@@ -59,3 +63,23 @@ test("the open-question matrices as README gives them, with the stand-in claude:
     }
   }
 });
+
+/**
+ * Without the debug log's truncation lines, each server's source length comes from its own message
+ * log: both of a two-server run's logs count (5,000 + 5,000), not the first one's alone.
+ */
+async function sourcesFromEveryLog(runs: string): Promise<void> {
+  for (const d of readdirSync(runs, { withFileTypes: true })) {
+    if (!d.isDirectory()) continue;
+    const file = join(runs, d.name, "run.json");
+    const run = JSON.parse(readFileSync(file, "utf8"));
+    assert.equal(Object.keys(run.rpcLogs).length, 2, "a log per server");
+    delete run.debugFile;
+    writeFileSync(file, JSON.stringify(run));
+  }
+  const r = await runCli(["compare", runs, "--json"], { env: { HOME: join(runs, "no-home") } });
+  assert.equal(r.code, 0, r.stderr);
+  const rows = JSON.parse(r.stdout).runs as Array<{ sourceChars: number | null; keptChars: number | null }>;
+  assert.equal(rows.length, 2);
+  for (const row of rows) assert.deepEqual([row.keptChars, row.sourceChars], [4096, 10000]);
+}

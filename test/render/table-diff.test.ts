@@ -30,8 +30,11 @@ function reference(report: OutputDocument): string {
 
 function referenceTable(t: Table): string[] {
   const lines = [sanitize(t.title)];
-  if (t.rows.length === 0 && !t.footer?.length) lines.push("(none)");
-  else {
+  if (t.rows.length === 0 && !t.footer?.length) {
+    // An empty table's notes or its sentence say what it means; "(none)" stands only alone.
+    if (t.whenEmpty !== undefined) lines.push(sanitize(t.whenEmpty));
+    else if (!t.notes?.length) lines.push("(none)");
+  } else {
     const table = new Table3({
       head: t.columns.map((c) => sanitize(c.header)),
       style: { head: [], border: [], compact: true },
