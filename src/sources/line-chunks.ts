@@ -17,8 +17,9 @@ const LF = 0x0a;
  * Reads go on past the size at open: a transcript still being written is read as far as it goes.
  */
 export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
-  // Sized to the file when it is small: 100,000 small subagent files should not cost a MiB each.
-  let buf = Buffer.allocUnsafeSlow(Math.min(readTuning.chunk, Math.max(sizeAtOpen + 1, 4096)));
+  // Sized to the file when it is small: 100,000 small subagent files should not cost a MiB each, nor a
+  // buffer of their own (a small one comes from Node's shared pool; it is never written to again).
+  let buf = Buffer.allocUnsafe(Math.min(readTuning.chunk, sizeAtOpen + 1));
   let filled = 0;
   for (;;) {
     const n = readSync(fd, buf, filled, buf.length - filled, null);
@@ -29,14 +30,15 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
     filled += n;
     if (filled < buf.length) continue;
     const last = buf.lastIndexOf(LF, filled - 1);
-    if (last >= 0) {
+    if (last >= 0 && buf.byteOffset === 0 && buf.buffer.byteLength === buf.length) {
       yield buf.subarray(0, last + 1);
       reuse(buf);
       buf.copyWithin(0, last + 1, filled);
       filled -= last + 1;
       if (readTuning.poison) buf.fill(0xff, filled);
-    } else if (buf.length < readTuning.maxChunk) {
-      const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, readTuning.maxChunk));
+    } else if (last >= 0 || buf.length < readTuning.maxChunk) {
+      // A line longer than the buffer, or a buffer from the shared pool (other views share its memory).
+      const bigger = Buffer.allocUnsafeSlow(Math.max(filled + 1, readTuning.chunk, Math.min(buf.length * 2, readTuning.maxChunk)));
       buf.copy(bigger, 0, 0, filled);
       buf = bigger;
     } else {
