@@ -7,6 +7,8 @@ import { readChunks, readFileChunks, type InputFile, type ReadOptions } from "..
 export interface RunnerOptions extends ReadOptions {
   /** Called as chunks arrive with the bytes read so far of that input (progress display). */
   onProgress?: (file: string, bytes: number) => void;
+  /** Lines longer than this are scanned as they stream (records/transcript-source.ts STREAM_LINE_BYTES); tests lower it. */
+  streamLineBytes?: number;
 }
 
 type Sink<R> = (rec: R) => void;
@@ -44,7 +46,7 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
       sink(r);
     }
   };
-  const into = { file: input.path, chain: input.chain, sessionId: input.sessionId };
+  const into = { file: input.path, chain: input.chain, sessionId: input.sessionId, streamLineBytes: opts.streamLineBytes };
   if (input.path === "-") {
     const it = readChunks(input, opts)[Symbol.asyncIterator]();
     // The Source may stop pulling; this view of the stream does not close it, so the rest can be drained.

@@ -24,6 +24,15 @@ export interface NotRequestEntry {
   reason: string;
 }
 
+/** A line too long to hold, scanned as it streamed instead of parsed whole (records/stream-scan.ts). */
+export interface ScannedEntry {
+  file: string;
+  line: number;
+  bytes: number;
+  /** Whether every string it counted can be read back: false for stdin and strings past V8's limit (they read as ""). */
+  textKept: boolean;
+}
+
 /** Parse health, part of every report (CONTRACT.md `health`). */
 export interface Health {
   lines: number;
@@ -40,6 +49,8 @@ export interface Health {
   notRequestCount: number;
   /** Discovered files passed over (a link out of the config dir, a loop, a FIFO); present only when there were some. */
   skipped?: SkippedEntry[];
+  /** Lines scanned as they streamed, too long to parse whole; present only when there were some. */
+  scanned?: ScannedEntry[];
 }
 
 export const MAX_LISTED = 1000;
@@ -72,11 +83,14 @@ export interface RecordFacts {
   invalid?: readonly InvalidValue[];
   /** Why a record that looks like an API request is none. */
   notRequest?: string;
+  /** The record's line was scanned as it streamed. */
+  scanned?: { bytes: number; textKept: boolean } | undefined;
 }
 
 export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined): void {
   h.records += 1;
   if (facts === undefined) return;
+  if (facts.scanned && (h.scanned ??= []).length < MAX_LISTED) h.scanned.push({ file: pos.file, line: pos.line, ...facts.scanned });
   if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
   if (facts.invalid?.length)
     addInvalid(
@@ -101,6 +115,7 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.malformedCount += from.malformedCount;
   for (const m of from.malformed) if (into.malformed.length < MAX_LISTED) into.malformed.push(m);
   if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
+  if (from.scanned?.length) into.scanned = [...(into.scanned ?? []), ...from.scanned].slice(0, MAX_LISTED);
   for (const [k, v] of Object.entries(from.unknownTypes)) into.unknownTypes[k] = (into.unknownTypes[k] ?? 0) + v;
   into.invalidValueCount += from.invalidValueCount;
   for (const e of from.invalidValues) if (into.invalidValues.length < MAX_LISTED) into.invalidValues.push(e);

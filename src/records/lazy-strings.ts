@@ -15,6 +15,8 @@ export interface LazyString {
   value?: string;
   /** `line`'s memory generation when the string was cut (sources/reused-buffers.ts). */
   gen?: number;
+  /** Where the value comes from when `line` does not hold it (a line scanned as it streamed: records/stream-scan.ts). */
+  read?: () => string;
 }
 
 const CUTS = Symbol("lazy strings");
@@ -28,8 +30,9 @@ export function defineLazy(obj: object, key: string | number, s: LazyString): vo
     configurable: true,
     get() {
       if (s.value === undefined) {
-        if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
-        s.value = JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+        if (s.read) s.value = s.read();
+        else if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
+        else s.value = JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
       }
       return s.value;
     },

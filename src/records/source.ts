@@ -1,4 +1,4 @@
-import { LineSplitter, type RawLine } from "../sources/lines.js";
+import { LineSplitter, type LineStream, type RawLine } from "../sources/lines.js";
 import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
 import type { RecordFacts } from "./health.js";
 import type { Pos } from "./pos.js";
@@ -31,6 +31,8 @@ export interface SourceInput {
   chain?: string;
   /** The session the input belongs to, when its name or its parent says so (transcripts: records/chains.ts). */
   sessionId?: string;
+  /** Lines longer than this are scanned as they stream instead of held (transcripts: records/stream-scan.ts); tests lower it. */
+  streamLineBytes?: number;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface Source<R extends { kind: string; pos: Pos }> {
 export interface LineDecoder<R> {
   line(raw: RawLine, out: Array<R | BlankLine>): void;
   end(out: Array<R | BlankLine>): void;
+  /** Where lines too long to hold go instead (RawLine.streamed then carries the result). */
+  stream?: LineStream;
 }
 
 /**
@@ -81,7 +85,7 @@ export function decodeLines<R>(
 // collection after it, so its strings are garbage by then and memory stays bounded by one huge line.
 
 function* decodeSync<R>(chunks: Iterable<Buffer>, decoder: LineDecoder<R>, maxLineBytes?: number): Generator<R | BlankLine> {
-  const splitter = new LineSplitter(maxLineBytes);
+  const splitter = new LineSplitter(maxLineBytes, decoder.stream);
   const lines: RawLine[] = [];
   const out: Array<R | BlankLine> = [];
   for (const chunk of chunks) {
@@ -105,7 +109,7 @@ async function* decodeAsync<R>(
   decoder: LineDecoder<R>,
   maxLineBytes?: number,
 ): AsyncGenerator<R | BlankLine> {
-  const splitter = new LineSplitter(maxLineBytes);
+  const splitter = new LineSplitter(maxLineBytes, decoder.stream);
   const lines: RawLine[] = [];
   const out: Array<R | BlankLine> = [];
   for await (const chunk of chunks) {

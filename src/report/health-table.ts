@@ -14,6 +14,7 @@ export function healthTable(h: Health): Table {
     notes.push(
       `${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, not counted)${listed(h.invalidValueCount, h.invalidValues.length)}`,
     );
+  if (h.scanned?.length) notes.push(scannedNote(h));
   if (h.notRequestCount)
     notes.push(
       `${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} without message or usage (not requests)${listed(h.notRequestCount, h.notRequests.length)}`,
@@ -36,6 +37,11 @@ export function healthTable(h: Health): Table {
   };
 }
 
+function scannedNote(h: Health): string {
+  const k = h.scanned!.length;
+  return `${k} line${k === 1 ? "" : "s"} too long to parse whole, scanned as ${k === 1 ? "it" : "they"} streamed (counts exact; long strings counted on the bytes, their text read back when needed)`;
+}
+
 const n = (x: number) => x.toLocaleString("en-US");
 const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
 const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} listed)` : "");
@@ -56,6 +62,14 @@ export function healthWarnings(h: Health, max = 10): string[] {
     );
     for (const v of h.invalidValues.slice(0, max)) w.push(`  ${v.file}:${v.line}: ${v.field} = ${v.value}`);
     if (h.invalidValueCount > max) w.push(`  … and ${h.invalidValueCount - max} more (see health in --json)`);
+  }
+  if (h.scanned?.length) {
+    w.push(scannedNote(h) + ":");
+    for (const s of h.scanned.slice(0, max))
+      w.push(
+        `  ${s.file}:${s.line}: ${n(s.bytes)} bytes${s.textKept ? "" : "; a string in it is past V8's length limit: counted, read as empty"}`,
+      );
+    if (h.scanned.length > max) w.push(`  … and ${h.scanned.length - max} more (see health.scanned in --json)`);
   }
   if (h.notRequestCount > 0) {
     w.push(`${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} not counted as requests (counted in health):`);

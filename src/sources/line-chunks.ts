@@ -9,7 +9,7 @@ const LF = 0x0a;
  * a line never spans two chunks and nothing is allocated per read. A fresh 1 MiB buffer per read, and
  * lines across reads joined into fresh buffers, left ≈40 MB of peak RSS at 200 MB of transcript as
  * garbage the collector was slow to free. A line longer than the buffer grows it, up to
- * `readTuning.maxChunk`; past that the buffer goes to the splitter as a piece of the line (it keeps
+ * `readTuning.maxChunk` (8 MiB); past that the buffer goes to the splitter as a piece of the line (it keeps
  * pieces of lines it must join) and a new one is taken, so over-long lines work as before.
  *
  * A chunk and the lines in it are valid only until the next `next()`: only a reader that hands each

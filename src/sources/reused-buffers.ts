@@ -14,5 +14,9 @@ export function reuse(buf: Uint8Array): void {
 /** How often the memory under `view` was reused; 0 for memory that never is. */
 export const generationOf = (view: Uint8Array): number => generations.get(view.buffer) ?? 0;
 
-/** Test hooks: a small read size makes every sample span reads; poison fills reused memory with 0xff. */
-export const readTuning = { chunk: 1 << 20, maxChunk: 16 << 20, poison: false };
+/**
+ * Test hooks: a small read size makes every sample span reads; poison fills reused memory with 0xff.
+ * The buffer grows to hold a line of up to `maxChunk` bytes, the size past which transcript lines are
+ * scanned as they stream (records/transcript-source.ts), so a giant line is never held here.
+ */
+export const readTuning = { chunk: 1 << 20, maxChunk: 8 << 20, poison: false };

@@ -1,0 +1,307 @@
+import { excerptOf, type JsonObject, type ParsedLine } from "./json.js";
+import { defineLazy, type LazyString } from "./lazy-strings.js";
+import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
+import { MAX_KEY, StringToken } from "./stream-token.js";
+
+/**
+ * One line too long to hold, parsed as it streams (sources/lines.ts hands it over chunk by chunk). It
+ * checks the bytes as `parseWhole` would (UTF-8 decoded the same way, JSON's grammar, the depth limit) and
+ * builds the same object, except that a string token of `keepMax` bytes or more is not kept: it reads as a
+ * lazy string (records/lazy-strings.ts) whose length was counted on the bytes and whose value, if an
+ * analysis asks for it, is read back from the file (from a temporary copy for stdin: records/spill.ts).
+ * A string longer than V8 allows cannot be read whole: it reads as "" and the line's `textKept` says so.
+ */
+
+export interface StreamScanOptions {
+  /** The input's path ("-" for stdin): where a counted string is read back from. */
+  file: string;
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+  maxDepth: number;
+  /** String tokens (quotes included) this long or longer are counted, not kept. */
+  keepMax?: number;
+  /** Tokens longer than this cannot be decoded whole (V8's limit; tests lower it). */
+  maxString?: number;
+}
+
+export interface ScannedLine {
+  parsed: ParsedLine;
+  /** Every counted string can be read back (a file, and no string past V8's limit). */
+  textKept: boolean;
+}
+
+export const KEEP_MAX = 16 * 1024;
+/** V8's longest string: a token longer than this cannot be decoded whole. */
+const MAX_STRING = 0x1fffffe8;
+const HEAD = 480;
+/** Numbers are kept whole; past this length the line is reported instead of held. */
+const MAX_NUMBER = 1024 * 1024;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+// What the next byte may be.
+const VALUE = 0,
+  FIRST_VALUE = 1, // just after `[`: a value or `]`
+  FIRST_KEY = 2, // just after `{`: a key or `}`
+  KEY = 3,
+  COLON = 4,
+  AFTER = 5,
+  STRING = 6,
+  LITERAL = 7,
+  NUM = 8,
+  DONE = 9,
+  FAILED = 10;
+
+interface Frame {
+  arr: boolean;
+  /** null once nesting passed maxDepth: the rest is checked, not built. */
+  obj: unknown[] | JsonObject | null;
+  key: string;
+}
+
+const isWs = (b: number) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
+const LITERALS: Record<number, [string, unknown]> = { 0x74: ["true", true], 0x66: ["false", false], 0x6e: ["null", null] };
+
+export class StreamScanner {
+  private mode = VALUE;
+  private readonly stack: Frame[] = [];
+  private root: unknown = undefined;
+  private tooDeep = false;
+  private error = "";
+  private at = 0; // bytes of the line fed so far
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private nulAt = -1;
+  private onlyNulWs = true;
+  // The string in progress.
+  private readonly body = new StringBody();
+  private isKey = false;
+  private strFrom = 0; // in the line
+  private readonly token: StringToken;
+  // The literal or number in progress.
+  private lit = "";
+  private litValue: unknown = null;
+  private litAt = 0;
+  private num = "";
+
+  constructor(private readonly o: StreamScanOptions) {
+    this.token = new StringToken({ file: o.file, keepMax: o.keepMax ?? KEEP_MAX, maxString: o.maxString ?? MAX_STRING });
+  }
+
+  push(c: Buffer): void {
+    try {
+      this.scan(c);
+    } catch (err) {
+      // A fault here must cost one line, never the run: the line is reported malformed with the reason.
+      this.fail(`could not scan: ${(err as Error).message}`);
+    }
+    this.at += c.length;
+  }
+
+  private scan(c: Buffer): void {
+    forgetWindow();
+    if (this.headBytes < HEAD) {
+      // Copied, as is every byte kept past this chunk: a reader may reuse its buffer for the next one.
+      this.head.push(Buffer.from(c.subarray(0, HEAD - this.headBytes)));
+      this.headBytes += Math.min(c.length, HEAD - this.headBytes);
+    }
+    const nul = c.indexOf(0);
+    if (nul >= 0 && this.nulAt < 0) this.nulAt = this.at + nul;
+    let i = 0;
+    const n = c.length;
+    let from = 0; // where the string in progress starts in this chunk
+    while (i < n && this.mode !== FAILED) {
+      if (this.mode === STRING) {
+        const q = this.body.scan(c, i);
+        if (q === BODY_MORE) break;
+        if (q === BODY_INVALID) {
+          this.fail(`${this.body.error}, in the string from byte ${this.strFrom + 1}`);
+          break;
+        }
+        this.keepPiece(c, from, q + 1);
+        if (this.failed()) break;
+        this.endString(this.o.offset + this.at + q + 1);
+        i = q + 1;
+        continue;
+      }
+      const b = c[i]!;
+      if (this.onlyNulWs && b !== 0 && !isWs(b)) this.onlyNulWs = false;
+      if (this.mode === LITERAL) {
+        if (b !== this.lit.charCodeAt(this.litAt)) {
+          this.fail(`unexpected byte at byte ${this.at + i + 1} in the literal ${this.lit}`);
+          break;
+        }
+        if (++this.litAt === this.lit.length) this.put(this.litValue);
+        i++;
+        continue;
+      }
+      if (this.mode === NUM) {
+        if ((b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x2b || b === 0x2e || b === 0x65 || b === 0x45) {
+          if (this.num.length >= MAX_NUMBER) {
+            this.fail(`a number of more than ${MAX_NUMBER} characters before byte ${this.at + i + 1}`);
+            break;
+          }
+          this.num += String.fromCharCode(b);
+          i++;
+          continue;
+        }
+        if (!this.endNumber()) break;
+        continue;
+      }
+      if (isWs(b)) {
+        i++;
+        continue;
+      }
+      if (this.mode === DONE) {
+        this.fail(
+          b === 0x7b
+            ? `two JSON values glued on one line (the second starts at byte ${this.at + i + 1})`
+            : `trailing garbage after the JSON value at byte ${this.at + i + 1}`,
+        );
+        break;
+      }
+      if (!this.structural(b, this.at + i)) break;
+      if (this.mode === STRING) from = i;
+      i++;
+    }
+    if (this.mode === STRING) this.keepPiece(c, from, n, true);
+  }
+
+  end(unterminated: boolean): ScannedLine {
+    if (this.mode === NUM) this.endNumber();
+    return { parsed: this.outcome(unterminated), textKept: this.token.textKept };
+  }
+
+  private outcome(unterminated: boolean): ParsedLine {
+    const blank = this.onlyNulWs && this.nulAt < 0;
+    if (blank && this.mode === VALUE && this.stack.length === 0) return { ok: "blank" };
+    const excerpt = excerptOf(Buffer.concat(this.head).toString("utf8"));
+    if (this.nulAt >= 0) {
+      const kind = this.nulAt === 0 || this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
+      return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+    }
+    if (this.mode === FAILED) return { ok: false, reason: `invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
+    if (this.mode !== DONE) {
+      const what = `Unexpected end of JSON input, in a line of ${this.at} bytes`;
+      return { ok: false, reason: unterminated ? `half-written last line (${what})` : `truncated record (${what})`, excerpt };
+    }
+    const v = this.root;
+    const limit = this.o.maxDepth;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      const what = Array.isArray(v) ? "an array" : v === null ? "null" : `a ${typeof v}`;
+      if (Array.isArray(v) && this.tooDeep)
+        return { ok: false, reason: `not a JSON object (an array nested deeper than ${limit} levels)`, excerpt };
+      return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
+    }
+    if (this.tooDeep) return { ok: false, reason: `nested deeper than ${limit} levels`, excerpt };
+    return { ok: true, value: v as JsonObject };
+  }
+
+  /** A byte outside strings, literals and numbers; false when it ends the scan. */
+  private structural(b: number, pos: number): boolean {
+    const m = this.mode;
+    if (m === COLON) {
+      if (b !== 0x3a) return this.fail(`expected ':' at byte ${pos + 1}`);
+      this.mode = VALUE;
+      return true;
+    }
+    if (m === AFTER) {
+      const top = this.stack[this.stack.length - 1]!;
+      if (b === 0x2c) this.mode = top.arr ? VALUE : KEY;
+      else if (b === (top.arr ? 0x5d : 0x7d)) this.close();
+      else return this.fail(`expected ',' or '${top.arr ? "]" : "}"}' at byte ${pos + 1}`);
+      return true;
+    }
+    if (m === FIRST_KEY || m === KEY) {
+      if (b === 0x7d && m === FIRST_KEY) this.close();
+      else if (b === 0x22) this.startString(true, pos);
+      else return this.fail(`expected a key at byte ${pos + 1}`);
+      return true;
+    }
+    // VALUE or FIRST_VALUE
+    if (b === 0x5d && m === FIRST_VALUE) this.close();
+    else if (b === 0x22) this.startString(false, pos);
+    else if (b === 0x7b || b === 0x5b) this.open(b === 0x5b);
+    else if (LITERALS[b]) {
+      [this.lit, this.litValue] = LITERALS[b]!;
+      this.litAt = 1;
+      this.mode = LITERAL;
+    } else if (b === 0x2d || (b >= 0x30 && b <= 0x39)) {
+      this.num = String.fromCharCode(b);
+      this.mode = NUM;
+    } else return this.fail(`unexpected byte 0x${b.toString(16).padStart(2, "0")} at byte ${pos + 1}`);
+    return true;
+  }
+
+  private open(arr: boolean): void {
+    const parent = this.stack[this.stack.length - 1];
+    const deep = this.stack.length + 1 > this.o.maxDepth;
+    if (deep) this.tooDeep = true;
+    const obj = deep || (parent && parent.obj === null) ? null : arr ? [] : {};
+    this.stack.push({ arr, obj, key: "" });
+    this.mode = arr ? FIRST_VALUE : FIRST_KEY;
+  }
+
+  private close(): void {
+    const f = this.stack.pop()!;
+    this.put(f.obj);
+  }
+
+  private put(v: unknown, lazy?: LazyString): void {
+    const top = this.stack[this.stack.length - 1];
+    this.mode = AFTER;
+    if (!top) {
+      this.root = v;
+      this.mode = DONE;
+      return;
+    }
+    const o = top.obj;
+    if (o === null) return;
+    if (Array.isArray(o)) {
+      o.push(v);
+      if (lazy) defineLazy(o, o.length - 1, lazy);
+    } else if (lazy) defineLazy(o, top.key, lazy);
+    else if (top.key === "__proto__" && !Object.hasOwn(o, top.key))
+      // JSON.parse makes "__proto__" an own property; once it is one, assigning goes to it (a counted string's setter included).
+      Object.defineProperty(o, top.key, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[top.key] = v;
+  }
+
+  private endNumber(): boolean {
+    if (!NUMBER.test(this.num)) return this.fail(`bad number ${this.num.slice(0, 40)} before byte ${this.at + 1}`);
+    this.put(Number(this.num));
+    return true;
+  }
+
+  private startString(isKey: boolean, pos: number): void {
+    this.mode = STRING;
+    this.isKey = isKey;
+    this.strFrom = pos;
+    this.body.reset();
+    this.token.start(isKey, this.o.offset + pos);
+  }
+
+  private keepPiece(c: Buffer, from: number, to: number, outlives = false): void {
+    if (!this.token.piece(c, from, to, outlives)) this.fail(`a key of more than ${MAX_KEY} bytes from byte ${this.strFrom + 1}`);
+  }
+
+  /** `to`: the file offset just past the closing quote. */
+  private endString(to: number): void {
+    const t = this.token.finish(to, this.body.units);
+    if (!("text" in t)) this.put("", t.lazy);
+    else if (!this.isKey) this.put(t.text);
+    else {
+      this.stack[this.stack.length - 1]!.key = t.text;
+      this.mode = COLON;
+    }
+  }
+
+  private failed(): boolean {
+    return this.mode === FAILED;
+  }
+
+  private fail(why: string): false {
+    this.error = why;
+    this.mode = FAILED;
+    return false;
+  }
+}
