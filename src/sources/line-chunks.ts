@@ -21,6 +21,7 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
   // buffer of their own (a small one comes from Node's shared pool; it is never written to again).
   let buf = Buffer.allocUnsafe(Math.min(readTuning.chunk, sizeAtOpen + 1));
   let filled = 0;
+  let overLong = false;
   for (;;) {
     const n = readSync(fd, buf, filled, buf.length - filled, null);
     if (n === 0) {
@@ -30,21 +31,24 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
     filled += n;
     if (filled < buf.length) continue;
     const last = buf.lastIndexOf(LF, filled - 1);
+    if (last >= 0) overLong = false;
     if (last >= 0 && buf.byteOffset === 0 && buf.buffer.byteLength === buf.length) {
       yield buf.subarray(0, last + 1);
       reuse(buf);
       buf.copyWithin(0, last + 1, filled);
       filled -= last + 1;
       if (readTuning.poison) buf.fill(0xff, filled);
-    } else if (last >= 0 || buf.length < readTuning.maxChunk) {
+    } else if (last >= 0 || (!overLong && buf.length < readTuning.maxChunk)) {
       // A line longer than the buffer, or a buffer from the shared pool (other views share its memory).
       const bigger = Buffer.allocUnsafeSlow(Math.max(filled + 1, readTuning.chunk, Math.min(buf.length * 2, readTuning.maxChunk)));
       buf.copy(bigger, 0, 0, filled);
       buf = bigger;
     } else {
+      // The rest of this line goes on in fresh read-size pieces, as all reads did before.
       yield buf;
       buf = Buffer.allocUnsafeSlow(readTuning.chunk);
       filled = 0;
+      overLong = true;
     }
   }
 }
