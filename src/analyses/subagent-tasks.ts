@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { isObject, num, str } from "../records/json.js";
+import { isStringAt } from "../records/lazy-strings.js";
 import { usageOf, type AssistantRecord, type ProgressRecord, type UserRecord } from "../records/transcript.js";
 
 /**
@@ -68,8 +69,11 @@ export class TaskCollector {
   }
 
   user(rec: UserRecord): void {
+    const needPrompt = !this.firstPrompt.has(rec.chain) && !rec.isMeta;
+    // A long string prompt stays undecoded unless it is the chain's first (records/lazy-strings.ts).
+    if (!needPrompt && isStringAt(rec, "content")) return;
     const c = rec.content;
-    if (!this.firstPrompt.has(rec.chain) && !rec.isMeta) {
+    if (needPrompt) {
       const text = typeof c === "string" ? c : Array.isArray(c) && !c.some((b) => b.type === "tool_result") ? textOf(c) : undefined;
       if (text !== undefined) this.firstPrompt.set(rec.chain, promptKey(text));
     }

@@ -1,5 +1,3 @@
-import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
-import { protectedDirs } from "../output/files.js";
 import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
@@ -25,10 +23,18 @@ export const requestsCommand: CommandSpec = {
     const out = await runRequests(argv.target, argv);
     // The rows are read back for a chart only: --json on a million requests never holds them.
     const wantChart = typeof argv.chart === "string" || argv.format === "html";
+    if (!wantChart) return out;
+    // The chart code (and, to draw, vega) loads only for a chart.
+    const [{ requestsChartSpec, requestsChartTitle }, { protectedDirs }] = await Promise.all([
+      import("../render/chart.js"),
+      import("../output/files.js"),
+    ]);
     type Point = { chain: string; index: number; totalInputTokens: number };
-    const rows = wantChart
-      ? Array.from(out.data.requests as Iterable<Point>, (r) => ({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }))
-      : [];
+    const rows = Array.from(out.data.requests as Iterable<Point>, (r) => ({
+      chain: r.chain,
+      index: r.index,
+      totalInputTokens: r.totalInputTokens,
+    }));
     // The HTML page shows the chart inline; an empty chart helps nobody there.
     // The document is titled by the session id, or by the target when the records carry none.
     const title = requestsChartTitle(out.document.title.replace(/^Requests — /, ""));

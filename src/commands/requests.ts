@@ -2,19 +2,23 @@ import type { RequestsResult } from "../analyses/requests.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { requestTables } from "../report/requests-tables.js";
 import { loadTranscripts, type CommonOptions } from "./common.js";
-import { pickRequests } from "../assemble/headless-output.js";
 import { transcriptParts } from "../assemble/evidence.js";
 import { documentHealth, type Health } from "../records/health.js";
-import { gatherWithRun } from "../pipeline/gather-session.js";
 
 /** `requests [target]`: one row per API request with tokens, delta and what was added in between. */
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
   if (opts.streamJson !== undefined) return runRequestsWithRun(target, opts);
   const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
   const notes = resolved.mainMissing ? [orphanNote(resolved.sessionId, resolved.inputs.length)] : [];
-  return requestsOutput(resolved.sessionId ?? resolved.target, envelopeInputs(resolved.inputs), health, results.requests, opts, notes);
+  return await requestsOutput(
+    resolved.sessionId ?? resolved.target,
+    envelopeInputs(resolved.inputs),
+    health,
+    results.requests,
+    opts,
+    notes,
+  );
 }
 
 /** What an orphan subagent folder's requests are: its subagents', the main file being gone. */
@@ -24,6 +28,11 @@ export function orphanNote(sessionId: string | null, files: number): string {
 
 /** With `--stream-json`: the run's session when no target is given, its own events when that transcript is missing. */
 async function runRequestsWithRun(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
+  // The claude -p readers (stream-json and its parser) load only for a run's output.
+  const [{ gatherWithRun }, { pickRequests }] = await Promise.all([
+    import("../pipeline/gather-session.js"),
+    import("../assemble/headless-output.js"),
+  ]);
   const g = await gatherWithRun(target, opts, ["requests"]);
   const t = g.transcripts;
   const { requests, requestsFrom } = pickRequests(t.results.requests, g.headless);
@@ -34,20 +43,21 @@ async function runRequestsWithRun(target: string | undefined, opts: CommonOption
   if (requestsFrom === "claude-p-output")
     notes.push("requests read from the claude -p output's assistant events (grouped by message id, max per field)");
   const inputs = envelopeInputs(t.resolved.inputs, g.headless ? [g.headless.input] : []);
-  const out = requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes);
+  const out = await requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes);
   out.data = { ...out.data, requestsFrom, transcriptMissing: g.transcriptMissing };
   return out;
 }
 
-function requestsOutput(
+async function requestsOutput(
   title: string,
   inputs: CommandOutput["inputs"],
   health: Health,
   r: RequestsResult,
   opts: CommonOptions,
   notes: string[],
-): CommandOutput {
-  const tables = opts.format === "json" ? [] : requestTables(r);
+): Promise<CommandOutput> {
+  // JSON prints the rows themselves: the table builders load for the other formats only.
+  const tables = opts.format === "json" ? [] : (await import("../report/requests-tables.js")).requestTables(r);
   if (tables[0] && notes.length) tables[0] = { ...tables[0], notes: [...notes, ...(tables[0].notes ?? [])] };
   // With no request table to carry them (an orphan folder read with --no-subagents), the notes are warnings.
   const orphaned = opts.format !== "json" && !tables[0] ? notes : [];

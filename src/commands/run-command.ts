@@ -1,17 +1,20 @@
-import { checkOutputPath, writeFileDocument } from "./output-file.js";
 import { checkArgv } from "./options.js";
 import type { Argv, CommandSpec } from "./registry.js";
 import { resolveZone } from "./tz.js";
 import { sessionFilter } from "./since.js";
 import { RuntimeError, StrictError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
-import { documentChunks, writeDocument } from "../render/emit.js";
-import { paletteFor } from "../render/palette.js";
+import { documentChunks, writeDocument, type Format } from "../render/emit.js";
+import type { Palette } from "../render/palette.js";
 import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "../render/layout.js";
 import { sanitize } from "../render/sanitize.js";
 import { withZone } from "../render/zone.js";
-import { writeFiles } from "../output/files.js";
-import { redactOutput } from "../report/redact.js";
+
+/** Colour is for terminal tables only; the other formats never paint, so they need not load chalk. */
+async function paletteOf(format: Format, color: boolean | undefined, isTTY: boolean, env: NodeJS.ProcessEnv): Promise<Palette> {
+  if (format !== "table") return { heading: String, delta: String, dim: String };
+  return (await import("../render/palette.js")).paletteFor({ color }, { isTTY, env });
+}
 
 /**
  * Runs one parsed command and prints its document: checks, the command's run, --strict, redaction, files,
@@ -30,7 +33,11 @@ export async function runCommand(
   const columns = ownColumns ? undefined : parseColumns(a.columns);
   if (a.format !== "table" && (a.wide || columns))
     throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
-  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`));
+  // JSON prints UTC; the zone shows only in the other formats, in --since/--until dates and in the
+  // newest-session note (no target with stdin on a terminal).
+  const noTarget = a.target === undefined && (a.targets === undefined || a.targets.length === 0);
+  const localShown = a.format !== "json" || a.since !== undefined || a.until !== undefined || (io.stdinIsTTY && noTarget);
+  const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`), localShown);
   a.filter = sessionFilter({ ...a, tz: zone });
   Object.assign(a, {
     tz: zone,
@@ -45,29 +52,31 @@ export async function runCommand(
   const shownZone = a.format === "table" || a.format === "markdown" || a.format === "html" ? zone : "UTC";
   await withZone(shownZone, async () => {
     // Checked before the evidence is read: a refused -o should not cost a long scan.
-    let file =
-      a.output !== undefined
-        ? checkOutputPath({ path: a.output, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] })
-        : undefined;
+    // -o's checks and writer load only for -o.
+    const outputFile = a.output !== undefined ? await import("./output-file.js") : undefined;
+    let file = outputFile?.checkOutputPath({ path: a.output!, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] });
     const out = await spec.run(a);
     if (spec.serves) return;
     if (a.strict && out.health.malformedCount > 0) {
       const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
       throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
     }
-    const shown = a.redact ? redactOutput(out) : out;
+    const shown = a.redact ? (await import("../report/redact.js")).redactOutput(out) : out;
     checkColumns(shown.document, columns);
     // The one output step: files (charts) first, so a refused path fails before stdout is used; their
     // contents redacted with the document, their paths and guards as given.
-    await writeFiles(
-      (out.files ?? []).map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
-      io.cwd,
-    );
+    if (out.files?.length)
+      await (
+        await import("../output/files.js")
+      ).writeFiles(
+        out.files.map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
+        io.cwd,
+      );
     const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     for (const w of shown.document.warnings) warn(w);
-    if (file !== undefined && a.output !== undefined) {
+    if (outputFile && file !== undefined && a.output !== undefined) {
       // Now the inputs are known, their config dirs are protected too.
-      file = checkOutputPath({
+      file = outputFile.checkOutputPath({
         path: a.output,
         claudeDir: a.claudeDir,
         env: io.env,
@@ -76,14 +85,14 @@ export async function runCommand(
       });
       // A file is not a terminal: every column, unless COLUMNS or --columns say otherwise.
       const layout: TerminalLayout = { width: fitWidth(io.env, false, undefined, a.wide === true, warn), columns };
-      await writeFileDocument(
+      await outputFile.writeFileDocument(
         file,
         a.output,
-        await documentChunks(shown, a.format, paletteFor({ color: a.color }, { isTTY: false, env: io.env }), layout),
+        await documentChunks(shown, a.format, await paletteOf(a.format, a.color, false, io.env), layout),
       );
     } else {
       const layout: TerminalLayout = { width: fitWidth(io.env, io.stdoutIsTTY, io.columns, a.wide === true, warn), columns };
-      await writeDocument(io.stdout, shown, a.format, paletteFor({ color: a.color }, { isTTY: io.stdoutIsTTY, env: io.env }), layout);
+      await writeDocument(io.stdout, shown, a.format, await paletteOf(a.format, a.color, io.stdoutIsTTY, io.env), layout);
     }
     if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
     if (out.failure) throw new RuntimeError(out.failure);

@@ -3,7 +3,7 @@ import { inventoryAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
-import { configDirs, findSubagents, listOrphanSessions, listSessionFiles, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
+import { configDirs, findSubagents, listAllSessions, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
@@ -40,9 +40,10 @@ export const sessionsCommand: CommandSpec = {
     const parts: InputHealth[] = [];
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
-    const files = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)];
-    const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: totalBytes(files) });
     const index = new SubagentIndex();
+    const files = listAllSessions(dirs, index);
+    // The total is for a progress line on a terminal; elsewhere it would be a stat of every session for nothing.
+    const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: argv.stderrIsTTY ? totalBytes(files) : undefined });
     for (const s of files) {
       const subs = await findSubagents(s.path, s.id, index);
       const home = sessionIdFromName(s.id);
@@ -72,7 +73,9 @@ export const sessionsCommand: CommandSpec = {
         path: s.path,
         firstTimestamp: inv.firstTimestamp,
         lastTimestamp: inv.lastTimestamp,
-        bytes: s.mainMissing ? read.reduce((n, f) => n + f.bytes, 0) : read[0]!.bytes + subs.reduce((n, f) => n + safeSize(f.path), 0),
+        bytes: s.mainMissing
+          ? read.reduce((n, f) => n + f.bytes, 0)
+          : read[0]!.bytes + subs.reduce((n, f) => n + (f.bytes ?? safeSize(f.path)), 0),
         requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
         subagents: subs.length,
         versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),

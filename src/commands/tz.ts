@@ -4,9 +4,10 @@ import { isKnownZone } from "../render/zone.js";
 /**
  * The zone times are shown in: `--tz` if given (unknown → usage error), else the `TZ` of the CLI's
  * env (POSIX's leading `:` dropped), else the zone this Node runs in. A TZ that Intl does not know is
- * named on stderr and UTC used, rather than guessing.
+ * named on stderr and UTC used, rather than guessing. `localShown` false: nothing will show a time in the
+ * local zone, so it is not looked up (UTC stands in).
  */
-export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, warn: (w: string) => void): string {
+export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, warn: (w: string) => void, localShown = true): string {
   if (given !== undefined) {
     const z = given.trim();
     if (z === "" || !isKnownZone(z))
@@ -19,5 +20,7 @@ export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, w
     warn(`TZ=${env.TZ} is not a time zone this Node knows; times are shown in UTC (--tz ZONE to choose)`);
     return "UTC";
   }
+  // Asking Intl for the local zone loads ICU's zone data, a tenth of a small JSON run that shows no local time.
+  if (!localShown) return "UTC";
   return new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }

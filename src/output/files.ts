@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
-import { renderSvg } from "../render/chart.js";
 import type { OutputFile } from "../report/envelope.js";
 import type { ChartSpec } from "../report/model.js";
 import { configDirHolding } from "../sources/discover.js";
@@ -14,7 +13,8 @@ export async function writeChart(path: string, spec: ChartSpec, configDirs: stri
   const holder = configDirHolding(abs, configDirs);
   if (holder !== undefined) throw new UsageError(`--chart ${path}: refusing to write inside the Claude config dir ${holder}`);
   if (!/\.svg$/i.test(abs)) throw new UsageError(`--chart ${path}: give a file name ending in .svg`);
-  const svg = await renderSvg(spec);
+  // vega and the chart code load only when a chart is written.
+  const svg = await (await import("../render/chart.js")).renderSvg(spec);
   try {
     writeFileSync(abs, svg);
   } catch (e) {

@@ -1,11 +1,8 @@
 import { basename } from "node:path";
-import { firstRequestAnalysis } from "../analyses/first-request.js";
-import { instructionsAnalysis } from "../analyses/instructions.js";
-import { inventoryAnalysis } from "../analyses/inventory.js";
-import { outputsAnalysis, type OutputsCollected } from "../analyses/outputs.js";
+import type { AnyAnalysis } from "../analyses/analysis.js";
+import type { OutputsCollected } from "../analyses/outputs.js";
 import type { SavedLookup } from "../analyses/outputs-join.js";
-import { requestsAnalysis, requestsAnalysisWith } from "../analyses/requests.js";
-import { toolsAnalysis } from "../analyses/tools.js";
+import type { AnyRecord } from "../records/transcript.js";
 import {
   type BaselineEvidence,
   type DebugEvidence,
@@ -24,8 +21,7 @@ import type { SessionFilter } from "../sources/session-filter.js";
 import type { OutStream } from "../io.js";
 import { newestNote, totalBytes } from "./newest-note.js";
 import { spoolRowsFrom } from "../sources/row-spool.js";
-import { inspectSavedFile } from "./evidence.js";
-import { debugEvidenceFor, type LocateOptions } from "./locate.js";
+import type { LocateOptions } from "./locate.js";
 import type { RunnerOptions } from "./runner.js";
 import { derivedHealth, readTranscripts } from "./transcripts.js";
 
@@ -43,14 +39,17 @@ export interface GatherOptions extends LocateOptions {
   redact?: boolean;
 }
 
-/** Every analysis a transcript pass can run, by the name commands pick it with. */
-const TRANSCRIPT_ANALYSES = {
-  requests: requestsAnalysis,
-  instructions: instructionsAnalysis,
-  outputs: outputsAnalysis,
-  inventory: inventoryAnalysis,
-  firstRequest: firstRequestAnalysis,
-  tools: toolsAnalysis,
+/**
+ * Every analysis a transcript pass can run, by the name commands pick it with; each loads only when a
+ * command asks for it (`requests` runs one of the six, and loading all was a tenth of its start-up).
+ */
+const TRANSCRIPT_ANALYSES: { [K in keyof TranscriptResults]: (env: NodeJS.ProcessEnv) => Promise<AnyAnalysis<AnyRecord>> } = {
+  requests: async (env) => (await import("../analyses/requests.js")).requestsAnalysisWith({ memoryRows: spoolRowsFrom(env) }),
+  instructions: async () => (await import("../analyses/instructions.js")).instructionsAnalysis,
+  outputs: async () => (await import("../analyses/outputs.js")).outputsAnalysis,
+  inventory: async () => (await import("../analyses/inventory.js")).inventoryAnalysis,
+  firstRequest: async () => (await import("../analyses/first-request.js")).firstRequestAnalysis,
+  tools: async () => (await import("../analyses/tools.js")).toolsAnalysis,
 };
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
@@ -67,7 +66,7 @@ export async function gatherTranscripts<K extends keyof TranscriptResults>(
     stdinIsTTY: opts.stdinIsTTY,
     filter: opts.filter,
   });
-  if (resolved.picked) opts.stderr?.write(`${newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
+  if (resolved.picked) opts.stderr?.write(`${await newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
   return readResolved(resolved, opts, keys);
 }
 
@@ -96,8 +95,10 @@ async function readResolved<K extends keyof TranscriptResults>(
   keys: K[],
 ): Promise<TranscriptEvidence<K>> {
   opts.progress?.total?.(totalBytes(resolved.inputs));
-  const chosen = { ...TRANSCRIPT_ANALYSES, requests: requestsAnalysisWith({ memoryRows: spoolRowsFrom(opts.env) }) };
-  const analyses = Object.fromEntries(keys.map((k) => [k, chosen[k]])) as Pick<typeof TRANSCRIPT_ANALYSES, K>;
+  const analyses = Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await TRANSCRIPT_ANALYSES[k](opts.env)]))) as Record<
+    K,
+    AnyAnalysis<AnyRecord>
+  >;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
   const r = results as unknown as Pick<TranscriptResults, K> & Partial<TranscriptResults>;
@@ -113,8 +114,8 @@ async function readResolved<K extends keyof TranscriptResults>(
 }
 
 /** The session's debug log, `--debug-file` or found beside the transcript, read once. */
-export function gatherDebug(t: TranscriptEvidence<never>, opts: GatherOptions): Promise<Gathered<DebugEvidence> | null> {
-  return debugEvidenceFor(t.transcript, t.sessionId, opts);
+export async function gatherDebug(t: TranscriptEvidence<never>, opts: GatherOptions): Promise<Gathered<DebugEvidence> | null> {
+  return (await import("./locate.js")).debugEvidenceFor(t.transcript, t.sessionId, opts);
 }
 
 /** Every printed saved path (results and budget stubs), resolved in the session's tool-results/ folder and streamed once. */
@@ -145,7 +146,7 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
       else {
         const input: InputFile = { path: res.path, kind: "tool-result", bytes: 0, sha256: "" };
         try {
-          const st = await inspectSavedFile(input);
+          const st = await (await import("./evidence.js")).inspectSavedFile(input);
           inputs.push(input);
           look = { ...look, bytes: st.bytes, lines: st.lines, newlines: st.newlines, longestLine: st.longestLine, format: st.format };
         } catch (e) {

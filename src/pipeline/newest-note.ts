@@ -1,16 +1,15 @@
 import { sanitize } from "../render/sanitize.js";
 import { timeInZone } from "../render/zone.js";
-import { makeRedactor } from "../report/redact.js";
 import { statPath } from "../sources/guard.js";
 import type { Picked } from "../sources/newest.js";
 
 /** The stderr line that names the session picked for a command given no target (CONTRACT.md). */
-export function newestNote(p: Picked, zone: string, redact = false): string {
+export async function newestNote(p: Picked, zone: string, redact = false): Promise<string> {
   const when = p.byMtime ? `${timeInZone(p.time, zone)} (file time; no record has one)` : timeInZone(p.time, zone);
   const note = `newest session: ${p.file.id} · ${p.glance.cwd ?? "(no cwd recorded)"} · ${when}`;
   if (!redact) return sanitize(note);
   // A terminal session gets pasted too: --redact shortens the id and the home dir here as in the document.
-  const r = makeRedactor();
+  const r = (await import("../report/redact.js")).makeRedactor();
   r.collect(note);
   return sanitize(r.apply(note));
 }

@@ -29,23 +29,22 @@ export function parseWhole(raw: RawLine): ParsedLine {
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };
-  const excerpt = excerptOf(text);
-  if (raw.buf.indexOf(0) >= 0) {
-    const nulAt = raw.buf.indexOf(0);
+  const nulAt = raw.buf.indexOf(0);
+  if (nulAt >= 0) {
     const kind = nulAt === 0 || text.trim().replace(/\u0000/g, "") === "" ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
-    return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+    return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt };
+    return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
     if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH))
-      return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt };
-    return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
+      return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt: excerptOf(text) };
+    return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt: excerptOf(text) };
   }
   return checked(value as JsonObject, raw.buf);
 }
@@ -83,19 +82,19 @@ export function excerptOf(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-/** Iterative depth check: stops as soon as `limit` is passed. */
+/** Whether nesting passes `limit` (the root is level 1); stops as soon as it does, so the recursion never goes deeper than `limit`. */
 export function depthExceeds(root: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (d > limit) return true;
-    if (Array.isArray(v)) {
-      for (const x of v) if (x !== null && typeof x === "object") stack.push([x, d + 1]);
-    } else if (v !== null && typeof v === "object") {
-      for (const k in v) {
-        const x = (v as JsonObject)[k];
-        if (x !== null && typeof x === "object") stack.push([x, d + 1]);
-      }
+  return deeper(root, 1, limit);
+}
+
+function deeper(v: unknown, d: number, limit: number): boolean {
+  if (d > limit) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && typeof x === "object" && deeper(x, d + 1, limit)) return true;
+  } else if (v !== null && typeof v === "object") {
+    for (const k in v) {
+      const x = (v as JsonObject)[k];
+      if (x !== null && typeof x === "object" && deeper(x, d + 1, limit)) return true;
     }
   }
   return false;

@@ -22,13 +22,19 @@ export interface LazyString {
 const CUTS = Symbol("lazy strings");
 type Holder = { [CUTS]?: Map<string | number, LazyString> };
 
-/** Makes `obj[key]` read as the string `s` holds, decoded on first read. */
-export function defineLazy(obj: object, key: string | number, s: LazyString): void {
-  s.gen ??= generationOf(s.line);
-  Object.defineProperty(obj, key, {
+/** Accessors by key, shared by every holder: a pair of closures per string cost more than the rest of defining it. */
+const accessors = new Map<string | number, PropertyDescriptor>();
+/** Keys are few in transcripts (`content`, `text`, `stdout`…); a hostile line's many others get accessors of their own. */
+const SHARED_KEYS = 256;
+
+function accessorFor(key: string | number): PropertyDescriptor {
+  let d = accessors.get(key);
+  if (d) return d;
+  d = {
     enumerable: true,
     configurable: true,
-    get() {
+    get(this: Holder) {
+      const s = this[CUTS]!.get(key)!;
       if (s.value === undefined) {
         if (s.read) s.value = s.read();
         else if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
@@ -36,14 +42,22 @@ export function defineLazy(obj: object, key: string | number, s: LazyString): vo
       }
       return s.value;
     },
-    set(v: unknown) {
-      Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
-      (obj as Holder)[CUTS]?.delete(key);
+    set(this: Holder, v: unknown) {
+      Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+      this[CUTS]?.delete(key);
     },
-  });
+  };
+  if (accessors.size < SHARED_KEYS) accessors.set(key, d);
+  return d;
+}
+
+/** Makes `obj[key]` read as the string `s` holds, decoded on first read. */
+export function defineLazy(obj: object, key: string | number, s: LazyString): void {
+  s.gen ??= generationOf(s.line);
   const h = obj as Holder;
   if (!h[CUTS]) Object.defineProperty(h, CUTS, { value: new Map(), enumerable: false });
   h[CUTS]!.set(key, s);
+  Object.defineProperty(obj, key, accessorFor(key));
 }
 
 /** The undecoded string behind `obj[key]`, if it is one. */

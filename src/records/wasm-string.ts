@@ -1,11 +1,43 @@
+import {
+  block,
+  br,
+  brIf,
+  call,
+  end,
+  get,
+  store32,
+  i32,
+  i64,
+  if_,
+  I32,
+  I64,
+  load8,
+  loop,
+  moduleBytes,
+  op,
+  op64,
+  ret,
+  set,
+  splat,
+  v,
+  V128,
+  type Code,
+  type Item,
+} from "./wasm-asm.js";
+
 /**
  * A JSON string body scanner in WebAssembly SIMD: from just after an opening quote it finds the closing
  * quote, checks what JSON.parse checks inside a string (no raw control character, only the escapes
- * `\" \\ \/ \b \f \n \r \t \uXXXX`) and counts the UTF-16 units the decoded string will have, 16 bytes
- * at a step, without decoding. The caller has checked the bytes are valid UTF-8 (buffer.isUtf8): then a
- * 4-byte sequence is 2 units, any other sequence 1, and every escape 1 (a `\uD83D\uDE00` pair is two
- * escapes, two units). A JavaScript loop does the same at a tenth of the speed; the module is built
- * here from its instructions, so there is no binary blob to trust.
+ * `\" \\ \/ \b \f \n \r \t \uXXXX`) and counts the UTF-16 units the decoded string will have, without
+ * decoding. The caller has checked the bytes are valid UTF-8 (buffer.isUtf8): then a 4-byte sequence is
+ * 2 units, any other sequence 1, and every escape 1 (a `\uD83D\uDE00` pair is two escapes, two units).
+ *
+ * Tool output has an escape every 25 bytes or so (`\n`, `\"`), so escapes are handled inside a 64-byte
+ * step, with bit masks: the escaped bytes are found from the backslash runs (simdjson's odd-run trick),
+ * the first unescaped quote ends the string, and the units are the bytes taken minus escape backslashes
+ * and continuation bytes, plus 4-byte leads. A step that meets anything else (a control character, an
+ * invalid escape, a `\u` whose digits run past it) is redone byte by byte by the plain loop, which is
+ * also the reference. A JavaScript loop (records/skeleton.ts) does the same where WebAssembly is missing.
  */
 
 /** What `scan` returns besides a quote position. */
@@ -13,231 +45,204 @@ export const SCAN_INVALID = -1;
 /** The bytes ended before the string did (or inside an escape): go on from `stoppedAt()` with more. */
 export const SCAN_MORE = -2;
 
-const I32 = 0x7f,
-  V128 = 0x7b,
-  VOID = 0x40;
-const op = {
-  block: 0x02,
-  loop: 0x03,
-  if: 0x04,
-  end: 0x0b,
-  br: 0x0c,
-  brIf: 0x0d,
-  ret: 0x0f,
-  call: 0x10,
-  get: 0x20,
-  set: 0x21,
-  gget: 0x23,
-  gset: 0x24,
-  load8: 0x2d,
-  const: 0x41,
-  eqz: 0x45,
-  eq: 0x46,
-  ne: 0x47,
-  ltU: 0x49,
-  gtU: 0x4b,
-  leU: 0x4d,
-  geU: 0x4f,
-  ctz: 0x68,
-  popcnt: 0x69,
-  add: 0x6a,
-  sub: 0x6b,
-  and: 0x71,
-  or: 0x72,
-  shl: 0x74,
-};
-/** SIMD instructions: the 0xfd prefix and their number (all below 128: one LEB byte). */
-const simd = { load: 0x00, splat8: 0x0f, eq8: 0x23, ltU8: 0x26, geU8: 0x2c, and: 0x4e, or: 0x50, bitmask8: 0x64 };
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const name = (s: string) => [...uleb(s.length), ...Buffer.from(s, "latin1")];
-const c = (n: number) => [op.const, ...sleb(n)];
-const S = (x: number, ...imm: number[]) => [0xfd, ...uleb(x), ...imm];
-
-// Locals of `scan`: parameters first.
+// Locals of `scan`, parameters first: i32 up to LM, i64 from Q to UC, v128 from V on (V0..V0+3 hold a step's bytes).
 const I = 0,
   END = 1,
   U = 2,
-  SP = 3,
-  CM = 4,
-  LM = 5,
-  P = 6,
-  E = 7,
-  V = 8;
-const G_UNITS = 0,
-  G_AT = 1;
+  SLOW = 3,
+  P = 4,
+  E = 5,
+  SP = 6,
+  CM = 7,
+  LM = 8,
+  Q = 9,
+  B = 10,
+  ETC = 11,
+  ED = 12,
+  ES = 13,
+  M = 14,
+  T = 15,
+  UC = 16,
+  V = 17,
+  V0 = 18;
+/** Where `scan` leaves the units counted and (for SCAN_MORE) where it stopped: reading memory costs less than a WebAssembly.Global. */
+const UNITS_AT = 0,
+  STOP_AT = 4;
+/** The line is loaded from here on. */
+const BASE = 16;
+const keep = (addr: number, l: number): Code => [i32(addr), get(l), store32(0)];
 const HEX = 0;
-const get = (l: number) => [op.get, l];
-const set = (l: number) => [op.set, l];
-/** local += the instructions' i32 result */
-const addTo = (l: number, ...code: number[][]) => [...get(l), ...code.flat(), op.add, ...set(l)];
-const splatCmp = (byte: number, cmp: number) => [...get(V), ...c(byte), ...S(simd.splat8), ...S(cmp)];
+
+/** local += the i32 result of `code` */
+const addTo = (l: number, ...code: Item[]): Code => [get(l), code, op.add, set(l)];
+const bitmask = (vec: Code): Code => [vec, v.bitmask8];
+/** The 64-bit mask of the 64 bytes at `I`: bit k set when `lane(k)` (a byte-vector test of V0+k) holds for byte k. */
+const mask64 = (lane: (vk: Code) => Code): Code =>
+  [0, 1, 2, 3].map((k) => [bitmask(lane(get(V0 + k))), op64.extendU, ...(k ? [i64(BigInt(16 * k)), op64.shl, op64.or] : [])]);
+const eqByte = (b: number) => (vk: Code) => [vk, splat(b), v.eq8];
+/** Bytes that may follow a backslash: bit n of LO[low nibble] and of HI[high nibble] meet for `" / \ b f n r t u`. */
+const ESC_LO = [0, 0, 13, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
+const ESC_HI = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
+const badEscape = (vk: Code): Code => [
+  [v.const(ESC_LO), vk, splat(0x0f), v.and, v.swizzle],
+  [v.const(ESC_HI), vk, i32(4), v.shrU8, v.swizzle],
+  [v.and, splat(0), v.eq8],
+];
+const isHex = (vk: Code): Code => [
+  [vk, splat(0x30), v.sub8, splat(10), v.ltU8],
+  [vk, splat(0x20), v.or, splat(0x61), v.sub8, splat(6), v.ltU8, v.or],
+];
+const ODD = 0xaaaaaaaaaaaaaaaan;
 
 /** hex(c): 1 when c is an ASCII hex digit. */
-const hexBody = [
-  ...get(0),
-  ...c(0x30),
+const hexBody = (): Code => [
+  get(0),
+  i32(0x30),
   op.sub,
-  ...c(10),
+  i32(10),
   op.ltU,
-  ...get(0),
-  ...c(0x20),
+  get(0),
+  i32(0x20),
   op.or,
-  ...c(0x61),
+  i32(0x61),
   op.sub,
-  ...c(6),
+  i32(6),
   op.ltU,
   op.or,
-  op.end,
+];
+const hexAt = (k: number): Code => [get(I), load8(k), call(HEX)];
+const escapeOk = (): Code => [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].map((x, k) => [get(E), i32(x), op.eq, k ? op.or : []]);
+const popcntIn = (a: number, mask: Item): Code => [get(a), mask, op64.and, op64.popcnt, op.wrap];
+
+/** 64 bytes in one step; any surprise goes to `$slow` before anything is counted, with SLOW set to where the step would end. */
+const fastStep = (): Code => [
+  [get(I), i32(64), op.add, get(END), op.gtU, if_("short"), get(END), set(SLOW), br("slow"), end],
+  [get(I), i32(64), op.add, set(SLOW)],
+  [0, 1, 2, 3].map((k) => [get(I), v.load(16 * k), set(V0 + k)]),
+  [mask64(eqByte(0x22)), set(Q), mask64(eqByte(0x5c)), set(B)],
+  // Escape sequences from the backslash runs (nothing is escaped at the start: a step never ends inside an escape).
+  [get(B), i64(1n), op64.shl, i64(ODD), op64.or, get(B), op64.sub, i64(ODD), op64.xor, set(ETC)],
+  [get(ETC), get(B), op64.xor, set(ED), get(ETC), get(B), op64.and, set(ES)],
+  [get(Q), get(ED), i64(-1n), op64.xor, op64.and, set(T)],
+  // P bytes are taken (M their bits): up to the closing quote, else 64, or 63 when the last byte starts an escape.
+  block("found"),
+  [block("open"), get(T), op64.eqz, brIf("open")],
+  [get(T), op64.ctz, op.wrap, set(P), i64(1n), get(T), op64.ctz, op64.shl, i64(1n), op64.sub, set(M), br("found"), end],
+  [i32(64), get(ES), i64(63n), op64.shrU, op.wrap, op.sub, set(P), i64(-1n), get(ES), i64(63n), op64.shrU, op64.shrU, set(M)],
+  end,
+  [block("noctl"), [0, 1, 2, 3].map((k) => [get(V0 + k), splat(0x20), v.ltU8, k ? v.or : []]), v.anyTrue, op.eqz, brIf("noctl")],
+  [mask64((vk) => [vk, splat(0x20), v.ltU8]), get(M), op64.and, op64.eqz, op.eqz, brIf("slow"), end],
+  block("noesc"),
+  [get(ED), get(M), op64.and, op64.eqz, brIf("noesc")],
+  [mask64(badEscape), get(ED), op64.and, get(M), op64.and, op64.eqz, op.eqz, brIf("slow")],
+  [mask64(eqByte(0x75)), get(ED), op64.and, get(M), op64.and, set(UC)],
+  [block("nou"), get(UC), op64.eqz, brIf("nou")],
+  // A \u's four digits must lie in this step and be hex; the escape is 6 bytes for 1 unit.
+  [get(UC), i64(59n), op64.shrU, op64.eqz, op.eqz, brIf("slow")],
+  [[1n, 2n, 3n, 4n].map((s, k) => [get(UC), i64(s), op64.shl, k ? op64.or : []]), mask64(isHex), i64(-1n), op64.xor, op64.and],
+  [op64.eqz, op.eqz, brIf("slow")],
+  [get(U), get(UC), op64.popcnt, op.wrap, i32(2), op.shl, op.sub, set(U), end],
+  end,
+  addTo(U, get(P), popcntIn(ES, get(M)), op.sub),
+  [block("ascii"), bitmask([get(V0), get(V0 + 1), v.or, get(V0 + 2), v.or, get(V0 + 3), v.or]), op.eqz, brIf("ascii")],
+  addTo(
+    U,
+    popcntIn(
+      M,
+      mask64((vk) => [vk, splat(0xf0), v.geU8]),
+    ),
+    popcntIn(
+      M,
+      mask64((vk) => [vk, splat(0xc0), v.ltS8]),
+    ),
+    op.sub,
+  ),
+  end,
+  [get(T), op64.eqz, op.eqz, if_("quote"), keep(UNITS_AT, U), get(I), get(P), op.add, ret, end],
+  [addTo(I, get(P)), br("top")],
 ];
 
-const hexAt = (k: number) => [...get(I), op.load8, 0, k, op.call, HEX];
-const escapeOk = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].flatMap((x, k) => [...get(E), ...c(x), op.eq, ...(k ? [op.or] : [])]);
-
-// Labels, counted from inside the loop body: 0 the loop, 1 "more", 2 "invalid"; each `if` adds one.
-// prettier-ignore
-const scanBody = [
-  op.block, VOID, // invalid
-  op.block, VOID, // more
-  op.loop, VOID,
-  // 16 bytes at a time while they hold no quote, backslash or control character.
-  ...get(I), ...c(16), op.add, ...get(END), op.leU,
-  op.if, VOID,
-  ...get(I), ...S(simd.load, 0, 0), ...set(V),
-  ...get(V), ...c(0xc0), ...S(simd.splat8), ...S(simd.and), ...c(0x80), ...S(simd.splat8), ...S(simd.eq8), ...S(simd.bitmask8), ...set(CM),
-  ...splatCmp(0xf0, simd.geU8), ...S(simd.bitmask8), ...set(LM),
-  ...splatCmp(0x22, simd.eq8), ...splatCmp(0x5c, simd.eq8), ...S(simd.or), ...splatCmp(0x20, simd.ltU8), ...S(simd.or), ...S(simd.bitmask8), ...set(SP),
-  ...get(SP), op.eqz,
-  op.if, VOID,
-  ...addTo(U, c(16), get(CM), [op.popcnt, op.sub], get(LM), [op.popcnt, op.add]),
-  ...addTo(I, c(16)),
-  op.br, 2,
-  op.end,
+/** The plain loop up to SLOW (16 bytes at a time while nothing special comes, else byte by byte), then back to the steps. */
+const slowLoop = (): Code => [
+  loop("s"),
+  [get(I), get(END), op.geU, brIf("more"), get(I), get(SLOW), op.geU, brIf("top")],
+  block("one"),
+  [get(I), i32(16), op.add, get(END), op.gtU, brIf("one")],
+  [get(I), v.load(0), set(V)],
+  [get(V), splat(0xc0), v.and, splat(0x80), v.eq8, v.bitmask8, set(CM)],
+  [get(V), splat(0xf0), v.geU8, v.bitmask8, set(LM)],
+  [get(V), splat(0x22), v.eq8, get(V), splat(0x5c), v.eq8, v.or, get(V), splat(0x20), v.ltU8, v.or, v.bitmask8, set(SP)],
+  [get(SP), op.eqz, if_("plain")],
+  [addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add), addTo(I, i32(16)), br("s"), end],
   // Count the plain bytes before the first special one, then handle it below.
-  ...get(SP), op.ctz, ...set(P),
-  ...c(1), ...get(P), op.shl, ...c(1), op.sub, ...set(SP),
-  ...addTo(U, get(P), get(CM), get(SP), [op.and, op.popcnt, op.sub], get(LM), get(SP), [op.and, op.popcnt, op.add]),
-  ...addTo(I, get(P)),
-  op.end,
-  // One byte.
-  ...get(I), ...get(END), op.geU, op.brIf, 1,
-  ...get(I), op.load8, 0, 0, ...set(P),
-  ...get(P), ...c(0x22), op.eq,
-  op.if, VOID,
-  ...get(U), op.gset, G_UNITS, ...get(I), op.ret,
-  op.end,
-  ...get(P), ...c(0x5c), op.eq,
-  op.if, VOID,
-  ...get(I), ...c(1), op.add, ...get(END), op.geU, op.brIf, 2,
-  ...get(I), op.load8, 0, 1, ...set(E),
-  ...get(E), ...c(0x75), op.eq,
-  op.if, VOID,
-  ...get(I), ...c(6), op.add, ...get(END), op.gtU, op.brIf, 3,
-  ...hexAt(2), ...hexAt(3), op.and, ...hexAt(4), op.and, ...hexAt(5), op.and, op.eqz, op.brIf, 4,
-  ...addTo(U, c(1)),
-  ...addTo(I, c(6)),
-  op.br, 2,
-  op.end,
-  ...escapeOk, op.eqz, op.brIf, 3,
-  ...addTo(U, c(1)),
-  ...addTo(I, c(2)),
-  op.br, 1,
-  op.end,
-  ...get(P), ...c(0x20), op.ltU, op.brIf, 2,
+  [get(SP), op.ctz, set(P), i32(1), get(P), op.shl, i32(1), op.sub, set(SP)],
+  addTo(U, get(P), get(CM), get(SP), op.and, op.popcnt, op.sub, get(LM), get(SP), op.and, op.popcnt, op.add),
+  addTo(I, get(P)),
+  end,
+  [get(I), load8(0), set(P)],
+  [get(P), i32(0x22), op.eq, if_("q"), keep(UNITS_AT, U), get(I), ret, end],
+  [get(P), i32(0x5c), op.eq, if_("bs")],
+  [get(I), i32(1), op.add, get(END), op.geU, brIf("more"), get(I), load8(1), set(E)],
+  [get(E), i32(0x75), op.eq, if_("u")],
+  [get(I), i32(6), op.add, get(END), op.gtU, brIf("more")],
+  [hexAt(2), hexAt(3), op.and, hexAt(4), op.and, hexAt(5), op.and, op.eqz, brIf("invalid")],
+  [addTo(U, i32(1)), addTo(I, i32(6)), br("s"), end],
+  [escapeOk(), op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(I, i32(2)), br("s"), end],
+  [get(P), i32(0x20), op.ltU, brIf("invalid")],
   // A lead or ASCII byte is a unit, a 4-byte lead one more; continuation bytes none.
-  ...addTo(U, get(P), c(0xc0), [op.and], c(0x80), [op.ne], get(P), c(0xf0), [op.geU, op.add]),
-  ...addTo(I, c(1)),
-  op.br, 0,
-  op.end, // loop
-  op.end, // more
-  ...get(U), op.gset, G_UNITS, ...get(I), op.gset, G_AT, ...c(SCAN_MORE), op.ret,
-  op.end, // invalid
-  ...c(SCAN_INVALID),
-  op.end,
+  addTo(U, get(P), i32(0xc0), op.and, i32(0x80), op.ne, get(P), i32(0xf0), op.geU, op.add),
+  [addTo(I, i32(1)), br("s")],
+  end,
 ];
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const types = section(
-    1,
-    vec([
-      [0x60, ...vec([[I32]]), ...vec([[I32]])],
-      [0x60, ...vec([[I32], [I32]]), ...vec([[I32]])],
-    ]),
-  );
-  const funcs = section(3, vec([[0], [1]]));
-  const memory = section(5, vec([[0x00, 1]]));
-  const globals = section(
-    6,
-    vec([
-      [I32, 1, ...c(0), op.end],
-      [I32, 1, ...c(0), op.end],
-    ]),
-  );
-  const exports = section(
-    7,
-    vec([
-      [...name("memory"), 0x02, 0],
-      [...name("scan"), 0x00, 1],
-      [...name("units"), 0x03, G_UNITS],
-      [...name("at"), 0x03, G_AT],
-    ]),
-  );
-  const body = (locals: number[][], code: number[]) => {
-    const b = [...vec(locals), ...code];
-    return [...uleb(b.length), ...b];
-  };
-  const code = section(
-    10,
-    vec([
-      body([], hexBody),
-      body(
-        [
-          [6, I32],
-          [1, V128],
-        ],
-        scanBody,
-      ),
-    ]),
-  );
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...funcs, ...memory, ...globals, ...exports, ...code]);
-}
+// Built when first needed: a run over small files never assembles the scanner.
+const scanBody = (): Code => [
+  [block("invalid"), block("more"), loop("top")],
+  [block("slow"), fastStep(), end],
+  slowLoop(),
+  [end, end],
+  [keep(UNITS_AT, U), keep(STOP_AT, I), i32(SCAN_MORE), ret],
+  end,
+  i32(SCAN_INVALID),
+];
 
 interface Exports {
   memory: WebAssembly.Memory;
   scan(i: number, end: number): number;
-  units: WebAssembly.Global;
-  at: WebAssembly.Global;
 }
 
 let ex: Exports | null | undefined;
-let bytes = new Uint8Array(0);
+let mem = new Uint8Array(0);
+/** `mem` from BASE on: what loadBytes hands out. */
+let lineView = mem;
+let words = new Int32Array(0);
+
+function views(m: WebAssembly.Memory): void {
+  mem = new Uint8Array(m.buffer);
+  lineView = mem.subarray(BASE);
+  words = new Int32Array(m.buffer, 0, 2);
+}
 
 /** The scanner, or null where WebAssembly SIMD is not available (the JavaScript path then does the work). */
 function load(): Exports | null {
   if (ex !== undefined) return ex;
   try {
-    ex = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes())).exports as unknown as Exports;
-    bytes = new Uint8Array(ex.memory.buffer);
+    const mod = moduleBytes([
+      { params: [I32], results: [I32], locals: [], code: hexBody() },
+      {
+        params: [I32, I32],
+        results: [I32],
+        locals: [
+          [7, I32],
+          [8, I64],
+          [5, V128],
+        ],
+        code: scanBody(),
+        export: "scan",
+      },
+    ]);
+    ex = new WebAssembly.Instance(new WebAssembly.Module(mod)).exports as unknown as Exports;
+    views(ex.memory);
   } catch {
     ex = null;
   }
@@ -251,13 +256,13 @@ function load(): Exports | null {
 export function loadBytes(src: Uint8Array): Uint8Array | null {
   const e = load();
   if (!e) return null;
-  if (bytes.length < src.length + 1) {
-    e.memory.grow(Math.ceil((src.length + 1 - bytes.length) / 65536));
-    bytes = new Uint8Array(e.memory.buffer);
+  if (lineView.length < src.length + 1) {
+    e.memory.grow(Math.ceil((src.length + 1 - lineView.length) / 65536));
+    views(e.memory);
   }
-  bytes.set(src, 0);
-  bytes[src.length] = 0;
-  return bytes;
+  lineView.set(src, 0);
+  lineView[src.length] = 0;
+  return lineView;
 }
 
 /**
@@ -266,8 +271,9 @@ export function loadBytes(src: Uint8Array): Uint8Array | null {
  * far, for SCAN_MORE).
  */
 export function scan(i: number, end: number): number {
-  return ex!.scan(i, end);
+  const r = ex!.scan(i + BASE, end + BASE);
+  return r >= 0 ? r - BASE : r;
 }
 
-export const units = (): number => ex!.units.value as number;
-export const stoppedAt = (): number => ex!.at.value as number;
+export const units = (): number => words[UNITS_AT >> 2]!;
+export const stoppedAt = (): number => words[STOP_AT >> 2]! - BASE;

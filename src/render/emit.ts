@@ -1,12 +1,9 @@
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
-import { csvLines } from "./csv.js";
-import { chartFigures, htmlChunks } from "./html.js";
 import { jsonChunks } from "./json-stream.js";
-import { markdownChunks } from "./markdown.js";
 import type { Palette } from "./palette.js";
 import { writeChunks, type Sink } from "./sink.js";
-import { terminalChunks, type TerminalLayout } from "./table.js";
+import type { TerminalLayout } from "./table.js";
 
 import type { Format } from "./formats.js";
 
@@ -17,7 +14,7 @@ export { FORMATS } from "./formats.js";
 
 /** The document for stdout in the chosen format, as one string (tests, small outputs). */
 export async function render(out: CommandOutput, format: Format, palette: Palette, layout: TerminalLayout = {}): Promise<string> {
-  return [...renderChunks(out, format, palette, layout, await figuresFor(out, format))].join("");
+  return [...(await documentChunks(out, format, palette, layout))].join("");
 }
 
 /** Writes the document to a sink piece by piece, waiting on backpressure: any size fits. */
@@ -28,53 +25,44 @@ export async function writeDocument(
   palette: Palette,
   layout: TerminalLayout = {},
 ): Promise<void> {
-  return writeChunks(sink, renderChunks(out, format, palette, layout, await figuresFor(out, format)));
+  return writeChunks(sink, await documentChunks(out, format, palette, layout));
 }
 
-/** The document's pieces with its charts drawn first: for a sink that is not a stream (`-o FILE`). */
+/**
+ * The document in pieces (joined, they are the document), its charts drawn first. Each format's
+ * renderer loads only when it is asked for: JSON, the scripted format, needs none of the terminal,
+ * markdown, CSV or HTML code (string-width, chalk, csv-stringify), which was a third of its start-up.
+ */
 export async function documentChunks(
   out: CommandOutput,
   format: Format,
   palette: Palette,
   layout: TerminalLayout = {},
 ): Promise<Generator<string>> {
-  return renderChunks(out, format, palette, layout, await figuresFor(out, format));
-}
-
-/** Charts are drawn (asynchronously, by vega) only for the one format that shows them. */
-const figuresFor = (out: CommandOutput, format: Format): Promise<string[]> =>
-  format === "html" ? chartFigures(out.document) : Promise.resolve([]);
-
-/** The document in pieces; joined, they are the document. `figures`: the HTML charts, drawn ahead. */
-export function* renderChunks(
-  out: CommandOutput,
-  format: Format,
-  palette: Palette,
-  layout: TerminalLayout = {},
-  figures: string[] = [],
-): Generator<string> {
   switch (format) {
     case "json":
-      // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
-      for (const c of jsonChunks(envelope(out))) yield jsonSafe(c);
-      yield "\n";
-      return;
+      return jsonDocument(out);
     case "markdown":
-      yield* markdownChunks(out.document, 2, out);
-      return;
+      return (await import("./markdown.js")).markdownChunks(out.document, 2, out);
     case "csv":
-      yield* csvLines(out.document);
-      return;
-    case "html":
-      yield* htmlChunks(out.document, figures);
-      return;
+      return (await import("./csv.js")).csvLines(out.document);
+    case "html": {
+      // Charts are drawn (asynchronously, by vega) only for the one format that shows them.
+      const { chartFigures, htmlChunks } = await import("./html.js");
+      return htmlChunks(out.document, await chartFigures(out.document));
+    }
     case "table":
-      yield* terminalChunks(out.document, palette, layout);
-      return;
+      return (await import("./table.js")).terminalChunks(out.document, palette, layout);
     default:
       // A new format must say here how it renders.
       return format satisfies never;
   }
+}
+
+function* jsonDocument(out: CommandOutput): Generator<string> {
+  // jsonSafe escapes single UTF-16 units, so escaping chunk by chunk equals escaping the whole.
+  for (const c of jsonChunks(envelope(out))) yield jsonSafe(c);
+  yield "\n";
 }
 
 /**

@@ -59,19 +59,75 @@ function* property(value: unknown, key: string, depth: number): Generator<string
   return "";
 }
 
-/** An array or a streamed iterable, element by element: the same text for both. */
+/** Rows stringified in one call: a JSON.stringify call and a re-indent per row cost more than the row. */
+const BATCH_ROWS = 128;
+
+/**
+ * An array or a streamed iterable, element by element: the same text for both. Runs of plain objects
+ * past the streamed depth (request rows) go to JSON.stringify a batch at a time, nested so that they come
+ * out at their own indentation (see `batchText`).
+ */
 function* elements(items: Iterable<unknown>, depth: number): Generator<string, string> {
   const pad = INDENT.repeat(depth);
+  const batchable = depth + 1 > STREAM_OBJECTS_TO;
+  const batch: object[] = [];
   let i = 0;
+  const flush = (): string => {
+    const text = `${i === batch.length ? "[" : ","}\n${pad}${INDENT}${batchText(batch, depth + 1)}`;
+    batch.length = 0;
+    return text;
+  };
   for (const item of items) {
+    if (batchable && isPlainObject(item)) {
+      batch.push(item);
+      i++;
+      if (batch.length === BATCH_ROWS) yield flush();
+      continue;
+    }
+    if (batch.length) yield flush();
     yield `${i === 0 ? "[" : ","}\n${pad}${INDENT}`;
     const text = yield* property(item, String(i), depth + 1);
     yield text ?? "null";
     i++;
   }
+  if (batch.length) yield flush();
   if (i === 0) return "[]";
   yield `\n${pad}]`;
   return "";
+}
+
+/** An object JSON.stringify writes as `whole` would, whatever its key: no toJSON, no streamed or boxed value, no array. */
+function isPlainObject(v: unknown): v is object {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !isStreamedArray(v) &&
+    !hasToJSON(v) &&
+    !(v instanceof Number || v instanceof String || v instanceof Boolean)
+  );
+}
+
+const wrappers = new Map<number, { head: number; tail: number }>();
+
+/**
+ * The elements of `rows` as elements at `depth` write them, separators included: JSON.stringify of `rows`
+ * nested in `depth - 1` arrays indents them as the document does, and the wrapping is cut off again.
+ */
+function batchText(rows: object[], depth: number): string {
+  let value: unknown = rows;
+  for (let d = 1; d < depth; d++) value = [value];
+  let w = wrappers.get(depth);
+  if (!w) {
+    let probe: unknown = [0];
+    for (let d = 1; d < depth; d++) probe = [probe];
+    const text = JSON.stringify(probe, null, 2);
+    const at = text.indexOf("0");
+    w = { head: at, tail: text.length - at - 1 };
+    wrappers.set(depth, w);
+  }
+  const text = JSON.stringify(value, null, 2);
+  return text.slice(w.head, text.length - w.tail);
 }
 
 /**

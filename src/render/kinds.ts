@@ -5,8 +5,13 @@ import { displayZone, timeInZone } from "./zone.js";
 /** One cell's text from its raw value; the row gives a composing kind its companion fields. Never throws. */
 export type Formatter = (v: unknown, row: Row, c: Column) => string;
 
-const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-const RATIO = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Made at first use: an Intl formatter costs milliseconds to build, and JSON output loads this module without formatting a cell.
+let intFormat: Intl.NumberFormat | undefined;
+let ratioFormat: Intl.NumberFormat | undefined;
+const INT = { format: (n: number) => (intFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(n) };
+const RATIO = {
+  format: (n: number) => (ratioFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(n),
+};
 
 /** Claude Code's own size text: <1024 → "N bytes", else 1024-based with one decimal, ".0" dropped (FORMATS.md 6.1). */
 export function formatBytes(n: number): string {

@@ -6,7 +6,8 @@ import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
-  openEvidenceFd,
+  lstatPath,
+  openEvidenceSized,
   pathExists,
   plainName,
   realish,
@@ -54,8 +55,11 @@ export interface SessionFile {
   mainMissing?: true;
 }
 
-/** Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving a config dir are skipped (guard). */
-function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
+/**
+ * Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving
+ * a config dir are skipped (guard). `list` false leaves the folders unlisted (entries empty).
+ */
+function projectFolders(dirs: string[], list = true): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
   const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
@@ -66,7 +70,7 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      out.push({ configDir, projectDir, entries: safeReaddirTyped(projectDir) });
+      out.push({ configDir, projectDir, entries: list ? safeReaddirTyped(projectDir) : [] });
     }
   }
   return out;
@@ -78,8 +82,32 @@ function projectFolders(dirs: string[]): Array<{ configDir: string; projectDir: 
  * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
  */
 export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
+  return mainSessionsIn(projectFolders(dirs), idPrefix);
+}
+
+/**
+ * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
+ * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
+ */
+export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
+  return orphanSessionsIn(projectFolders(dirs), idPrefix);
+}
+
+/**
+ * `listSessionFiles` then `listOrphanSessions`, from one listing of each project folder, which `index`
+ * keeps for the subagent lookups after: `sessions` over 20,000 sessions listed each folder four times.
+ */
+export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFile[] {
+  const folders = projectFolders(dirs);
+  for (const f of folders) index.know(f.projectDir, f.entries);
+  return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
+}
+
+type ProjectFolder = ReturnType<typeof projectFolders>[number];
+
+function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+  for (const { configDir, projectDir, entries } of folders) {
     for (const e of entries) {
       const f = e.name;
       if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
@@ -92,13 +120,9 @@ export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/**
- * Sessions whose main file is gone but whose `<id>/subagents/` folder is there: still sessions. Only
- * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
- */
-export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
+function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of projectFolders(dirs)) {
+  for (const { configDir, projectDir, entries } of folders) {
     const names = new Set(entries.map((e) => e.name));
     for (const id of names) {
       if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
@@ -120,7 +144,9 @@ export function findSession(
   if (idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
-  const all = [...listSessionFiles(dirs, idOrPrefix), ...listOrphanSessions(dirs, idOrPrefix)];
+  const named = exactSessions(dirs, idOrPrefix);
+  const folders = named.length > 0 ? [] : projectFolders(dirs);
+  const all = named.length > 0 ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -146,6 +172,30 @@ export function findSession(
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
 }
 
+/**
+ * The sessions named exactly `id`, as the listings would find them, but looked up by name in each project
+ * folder: a lookup by full id among 20,000 sessions lists no folder. An exact name wins over every longer
+ * one, so when there is none the caller lists (a prefix). Names a listing would never take as a session
+ * id (`agent-…`, a dot, a path) are left to it.
+ */
+function exactSessions(dirs: string[], id: string): SessionFile[] {
+  if (!plainName(id) || id.includes(".") || id.startsWith("agent-")) return [];
+  const main: SessionFile[] = [];
+  const orphans: SessionFile[] = [];
+  for (const { configDir, projectDir } of projectFolders(dirs, false)) {
+    const path = join(projectDir, `${id}.jsonl`);
+    const st = lstatPath(path);
+    if (st !== undefined) {
+      // As from a typed listing: a plain file is in; anything else (a link) is admitted by the guard or skipped.
+      if (st.isFile() || admitDiscovered(path, configDir) !== undefined) main.push({ id, path, projectDir, configDir });
+    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) !== undefined) {
+      orphans.push({ id, path, projectDir, configDir, mainMissing: true });
+    }
+  }
+  const byName = (a: SessionFile, b: SessionFile) => a.path.localeCompare(b.path);
+  return [...main.sort(byName), ...orphans.sort(byName)];
+}
+
 /** Where a listed session lies: its main file, or for an orphan its subagents folder. */
 function shownPath(s: SessionFile): string {
   return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
@@ -154,6 +204,8 @@ function shownPath(s: SessionFile): string {
 export interface SubagentFile {
   path: string;
   agentId: string;
+  /** Its size when discovery opened it (old layout: to read its session id), so no second stat is needed. */
+  bytes?: number;
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
@@ -183,7 +235,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
   // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
   if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
   out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
-  return out.sort((a, b) => byPath.compare(a.path, b.path));
+  return out.sort((a, b) => byPath().compare(a.path, b.path));
 }
 
 /**
@@ -201,40 +253,49 @@ export function orphanStandIn(f: SessionFile): string | undefined {
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
-const byPath = new Intl.Collator();
+let collator: Intl.Collator | undefined;
+// Built at first use: a collator costs milliseconds, and most runs never sort subagents.
+const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 
 /** Old-layout agent files per project folder, grouped by the session id their records carry: listed and read once for all sessions. */
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
+  private readonly typed = new Map<string, Dirent[]>();
 
-  /** The names in a project folder, listed once. */
+  /** A project folder's entries, already listed by whoever found its sessions. */
+  know(projectDir: string, entries: Dirent[]): void {
+    this.typed.set(projectDir, entries);
+    this.listings.set(projectDir, new Set(entries.map((e) => e.name)));
+  }
+
+  /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
   names(projectDir: string): Set<string> {
-    let n = this.listings.get(projectDir);
-    if (!n) this.listings.set(projectDir, (n = new Set(safeReaddir(projectDir))));
-    return n;
+    if (!this.listings.has(projectDir)) this.know(projectDir, safeReaddirTyped(projectDir));
+    return this.listings.get(projectDir)!;
   }
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
-    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root)));
+    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir))));
     return m;
   }
 }
 
-async function groupOldLayout(dir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+async function groupOldLayout(dir: string, root: string, listed?: Dirent[]): Promise<Map<string, SubagentFile[]>> {
   const bySession = new Map<string, SubagentFile[]>();
   const realDir = admitDiscoveredDir(dir, root);
   if (realDir === undefined) return bySession;
-  for (const e of safeReaddirTyped(dir)) {
+  for (const e of listed ?? safeReaddirTyped(dir)) {
     const m = AGENT_FILE.exec(e.name);
     const p = join(dir, e.name);
     // A plain file in a folder already inside the root is inside it too: only links need resolving.
     if (!m || (!e.isFile() && admitDiscovered(p, root) === undefined)) continue;
-    const id = peekSessionId(p) ?? (await sessionIdOf(p));
+    const peek = peekFile(p);
+    const id = peek.id ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
-    const entry = { path: p, agentId: m[1]! };
+    const entry: SubagentFile = { path: p, agentId: m[1]!, ...(peek.id !== undefined ? { bytes: peek.bytes } : {}) };
     if (list) list.push(entry);
     else bySession.set(id, [entry]);
   }
@@ -277,17 +338,27 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
 }
 
 const PEEK_BYTES = 64 * 1024;
+// One buffer for every peek (sync, decoded before the next): a fresh 64 KiB per old-layout agent file was
+// 2.6 GB of garbage over 40,000 of them.
+const peekBuffer = Buffer.allocUnsafe(PEEK_BYTES);
 
 /**
  * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
  * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
  */
 export function peekSessionId(path: string): string | undefined {
+  return peekFile(path).id;
+}
+
+/** `peekSessionId` and the file's size as the open descriptor saw it. */
+function peekFile(path: string): { id: string | undefined; bytes: number } {
   let text: string;
+  let bytes: number;
   try {
-    const fd = openEvidenceFd(path);
+    const { fd, size } = openEvidenceSized(path);
+    bytes = size;
     try {
-      const buf = Buffer.allocUnsafe(PEEK_BYTES);
+      const buf = peekBuffer;
       const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
       const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
       // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
@@ -297,7 +368,7 @@ export function peekSessionId(path: string): string | undefined {
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return { id: undefined, bytes: 0 };
   }
   for (const line of text.split("\n").slice(0, 50)) {
     let v: unknown;
@@ -308,9 +379,9 @@ export function peekSessionId(path: string): string | undefined {
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
     const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
-    if (typeof id === "string") return id;
+    if (typeof id === "string") return { id, bytes };
   }
-  return undefined;
+  return { id: undefined, bytes };
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -174,12 +174,16 @@ export function admitDiscoveredDir(path: string, root: string): string | undefin
 
 /** lstat does not follow the link, so asking whether a bad link is there touches nothing it points to. */
 function lexists(p: string): boolean {
+  return lstatPath(p) !== undefined;
+}
+
+/** What a typed listing would say of one entry (a link as a link), without listing its folder. */
+export function lstatPath(p: string): Stats | undefined {
   touch("lstat", p);
   try {
-    lstatSync(p);
-    return true;
+    return lstatSync(p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -217,6 +221,11 @@ export function openEvidence(path: string, highWaterMark = 1 << 16): ReadStream 
 
 /** The descriptor form of openEvidence, for sync reads: the caller closes it. */
 export function openEvidenceFd(path: string): number {
+  return openEvidenceSized(path).fd;
+}
+
+/** `openEvidenceFd` with the size its fstat saw, for callers that need both without a second stat. */
+export function openEvidenceSized(path: string): { fd: number; size: number } {
   touch("open", path);
   let fd: number;
   try {
@@ -230,7 +239,7 @@ export function openEvidenceFd(path: string): number {
     closeSync(fd);
     throw new UsageError(`${path} is ${fileType(st)}; give a regular file`);
   }
-  return fd;
+  return { fd, size: st.size };
 }
 
 /** stdin may be read: a pipe, a socket (how Node spawns children) or a redirected file; never a terminal or a device. */

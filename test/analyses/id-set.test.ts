@@ -13,3 +13,14 @@ test("IdSet keeps the first value per id through growth, and tells ids apart", (
   assert.equal(s.size, n + 7);
   assert.equal(s.getOrAdd("\ud800", 2), 1);
 });
+
+test("IdSet tells apart ids that UTF-8 would make equal (lone surrogates) and ids whose bytes would match across encodings", () => {
+  const s = new IdSet();
+  // Each lone surrogate is its own id although UTF-8 writes every one of them as U+FFFD.
+  const ids = ["\ud800", "\udbff", "\udc00", "\udfff", "\ufffd", "x\ud800", "x\udc00", "x\ufffd", "\ud800\ud800", "\udc00\ud800"];
+  // A well-formed id whose UTF-8 bytes equal another id's UTF-16LE bytes ("a\u0000" is 61 00, as "a" is in UTF-16LE).
+  ids.push("a", "a\u0000", "\u0000\ud800", Buffer.from("\ud800", "utf16le").toString("latin1"));
+  ids.forEach((id, i) => assert.equal(s.getOrAdd(id, i), undefined, JSON.stringify(id)));
+  ids.forEach((id, i) => assert.equal(s.getOrAdd(id, 99), i, JSON.stringify(id)));
+  assert.equal(s.size, ids.length);
+});

@@ -75,7 +75,7 @@ test("streamed JSON equals JSON.stringify on generated values (nesting past the 
   );
 });
 
-test("a long list comes out in row-sized chunks, never as one string", () => {
+test("a long list comes out in chunks of a batch of rows at most, never as one string", () => {
   const rows = Array.from({ length: 50_000 }, (_, i) => ({ chain: "main", index: i + 1, added: { toolResults: i % 3 } }));
   const envelope = { tool: { name: "ccforensics" }, health: { malformed: rows.slice(0, 1000) }, requests: rows };
   let count = 0;
@@ -84,8 +84,28 @@ test("a long list comes out in row-sized chunks, never as one string", () => {
     count++;
     largest = Math.max(largest, c.length);
   }
-  assert.ok(count > 100_000, `${count} chunks`);
-  assert.ok(largest < 200, `largest chunk ${largest} chars`);
+  const rowText = JSON.stringify({ requests: [rows[0]] }, null, 2).length;
+  assert.ok(count > 50_000 / 128, `${count} chunks`);
+  assert.ok(largest < 128 * rowText, `largest chunk ${largest} chars`);
+  assert.equal([...jsonChunks(envelope)].join(""), reference(envelope));
+});
+
+test("runs of rows between values that are not plain objects keep their order and separators", () => {
+  const row = (i: number) => ({ i, nested: { list: [i, { d: new Date(i) }] } });
+  const mixed = [
+    ...Array.from({ length: 130 }, (_, i) => row(i)),
+    null,
+    row(1),
+    [row(2)],
+    new Date(3),
+    { toJSON: (k: string) => `key ${k}` },
+    undefined,
+    ...Array.from({ length: 300 }, (_, i) => row(i)),
+    new Number(4),
+    Object.assign(Object.create(null), { np: 1 }),
+  ];
+  for (const v of [mixed, { requests: mixed }, { a: { b: mixed } }, [[mixed]], { rows: mixed.slice(0, 1) }, { rows: mixed.slice(130) }])
+    assert.equal(streamed(v), reference(v));
 });
 
 /** A sink that is full after every write until it drains on a later tick, like a slow pipe. */

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import Table3 from "cli-table3";
 import fc from "fast-check";
 import { COMMANDS } from "../../src/commands/index.js";
-import { buildParser } from "../../src/main.js";
+import { buildParser } from "../../src/commands/parser.js";
 import type { Argv } from "../../src/commands/registry.js";
 import { col, type Column, type ColumnKind, type OutputDocument, type Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { COMMANDS } from "../../src/commands/index.js";
 import { normaliseArgs } from "../../src/commands/options.js";
-import { buildParser } from "../../src/main.js";
+import { buildParser } from "../../src/commands/parser.js";
 import type { CommandOutput } from "../../src/report/envelope.js";
 import { ROOT, sample } from "../helpers.js";
 
