@@ -48,7 +48,9 @@ export async function runCommand(
     stderr: io.stderr,
     stderrIsTTY: io.stderrIsTTY,
   });
-  await withZone(zone, async () => {
+  // Tables, markdown and HTML show times in the zone; JSON and CSV keep ISO UTC, and UTC needs no context.
+  const shownZone = a.format === "table" || a.format === "markdown" || a.format === "html" ? zone : "UTC";
+  await withZone(shownZone, async () => {
     // Checked before the evidence is read: a refused -o should not cost a long scan.
     // -o's checks and writer load only for -o.
     const outputFile = a.output !== undefined ? await import("./output-file.js") : undefined;

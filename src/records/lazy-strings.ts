@@ -3,6 +3,7 @@
  * the string (a getter decodes it on first read); `stringLength` answers its UTF-16 length from the
  * count taken on the bytes, so the character counts of `requests` never decode a tool result.
  */
+import { generationOf } from "../sources/reused-buffers.js";
 
 /** One string token of a line: its bytes (quotes included) and the UTF-16 length of its value. */
 export interface LazyString {
@@ -12,6 +13,8 @@ export interface LazyString {
   units: number;
   /** The decoded value, once someone read it. */
   value?: string;
+  /** `line`'s memory generation when the string was cut (sources/reused-buffers.ts). */
+  gen?: number;
   /** Where the value comes from when `line` does not hold it (a line scanned as it streamed: records/stream-scan.ts). */
   read?: () => string;
 }
@@ -32,7 +35,11 @@ function accessorFor(key: string | number): PropertyDescriptor {
     configurable: true,
     get(this: Holder) {
       const s = this[CUTS]!.get(key)!;
-      s.value ??= s.read ? s.read() : (JSON.parse(s.line.toString("utf8", s.from, s.to)) as string);
+      if (s.value === undefined) {
+        if (s.read) s.value = s.read();
+        else if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
+        else s.value = JSON.parse(s.line.toString("utf8", s.from, s.to)) as string;
+      }
       return s.value;
     },
     set(this: Holder, v: unknown) {
@@ -46,6 +53,7 @@ function accessorFor(key: string | number): PropertyDescriptor {
 
 /** Makes `obj[key]` read as the string `s` holds, decoded on first read. */
 export function defineLazy(obj: object, key: string | number, s: LazyString): void {
+  s.gen ??= generationOf(s.line);
   const h = obj as Holder;
   if (!h[CUTS]) Object.defineProperty(h, CUTS, { value: new Map(), enumerable: false });
   h[CUTS]!.set(key, s);

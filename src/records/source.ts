@@ -44,8 +44,12 @@ export interface Source<R extends { kind: string; pos: Pos }> {
   readonly kind: EvidenceKind;
   /** Whether the first bytes of an input (up to 4 KB, decoded as UTF-8) look like this kind. */
   recognise(head: string): boolean;
-  /** The input's records in order; blank lines come out as `BlankLine`. */
-  records(chunks: AsyncIterable<Buffer>, input: SourceInput): AsyncIterable<R | BlankLine>;
+  /**
+   * The input's records in order; blank lines come out as `BlankLine`. `chunks` may also be a plain
+   * Iterable (a file, read synchronously): a Source may then answer with a plain Iterable, as
+   * `decodeLines` does, and the runner takes the records without a promise each.
+   */
+  records(chunks: AsyncIterable<Buffer>, input: SourceInput): AsyncIterable<R | BlankLine> | Iterable<R | BlankLine>;
   /** What a parsed record adds to health: an unknown `type`, invalid values, a would-be request that is none. */
   facts(rec: R): RecordFacts | undefined;
 }
@@ -58,8 +62,49 @@ export interface LineDecoder<R> {
   stream?: LineStream;
 }
 
-/** `Source.records` for the line-based kinds: split the chunks, hand each physical line to a fresh decoder. */
-export async function* decodeLines<R>(
+/**
+ * `Source.records` for the line-based kinds: split the chunks, hand each physical line to a fresh decoder.
+ * Chunks that can be taken synchronously give records that can be too (and still asynchronously).
+ */
+export function decodeLines<R>(
+  chunks: AsyncIterable<Buffer>,
+  decoder: LineDecoder<R>,
+  maxLineBytes?: number,
+): AsyncIterable<R | BlankLine> | Iterable<R | BlankLine> {
+  if (!(Symbol.iterator in chunks)) return decodeAsync(chunks, decoder, maxLineBytes);
+  const sync = () => decodeSync(chunks as unknown as Iterable<Buffer>, decoder, maxLineBytes);
+  return {
+    [Symbol.iterator]: sync,
+    async *[Symbol.asyncIterator]() {
+      yield* sync();
+    },
+  };
+}
+
+// The two loops below are one loop, sync and async: a huge line's records are handed on before the
+// collection after it, so its strings are garbage by then and memory stays bounded by one huge line.
+
+function* decodeSync<R>(chunks: Iterable<Buffer>, decoder: LineDecoder<R>, maxLineBytes?: number): Generator<R | BlankLine> {
+  const splitter = new LineSplitter(maxLineBytes, decoder.stream);
+  const lines: RawLine[] = [];
+  const out: Array<R | BlankLine> = [];
+  for (const chunk of chunks) {
+    splitter.push(chunk, lines);
+    for (const raw of lines) {
+      decoder.line(raw, out);
+      yield* out;
+      out.length = 0;
+      if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
+    }
+    lines.length = 0;
+  }
+  splitter.end(lines);
+  for (const raw of lines) decoder.line(raw, out);
+  decoder.end(out);
+  yield* out;
+}
+
+async function* decodeAsync<R>(
   chunks: AsyncIterable<Buffer>,
   decoder: LineDecoder<R>,
   maxLineBytes?: number,

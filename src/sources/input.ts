@@ -1,7 +1,10 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
+import { RuntimeError } from "../errors.js";
 import { openEvidenceFd } from "./guard.js";
-import { inlineHasher, workerHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
+import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
+import { lineChunks } from "./line-chunks.js";
 import { LineSplitter, type RawLine } from "./lines.js";
+import { boundHeapGrowth } from "./memory.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
 
@@ -23,36 +26,98 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
+/** A file's chunks for a reader that takes them synchronously; see `readFileChunks`. */
+export interface FileChunks {
+  /**
+   * Call once and iterate, to the end or not: stopping early stops the hash and closes the file.
+   * `reused`: chunks that end at line ends in one buffer read into again (sources/line-chunks.ts), for
+   * a reader done with each chunk's lines before it asks for the next; otherwise fresh buffers.
+   */
+  chunks(reused: boolean): Generator<Buffer>;
+  /** Once `chunks` ran out: sets `bytes` and `sha256` on the input. */
+  finish(): Promise<void>;
+  /** Lets go of the file and the hash if `chunks` was never called (a reader that failed first). */
+  abandon(): void;
+}
+
+/**
+ * Opens a file (never stdin) and reads it in chunks synchronously, counting and hashing its bytes on the
+ * way: per chunk no promise, no thread pool round trip. A file of WORKER_HASH_MIN bytes or more is
+ * hashed by a worker reading the same descriptor, so the file stays open until both are done with it.
+ * `chunks` must be called and iterated (its `finally` closes the file).
+ */
+export function readFileChunks(input: InputFile): FileChunks {
+  const fd = openEvidenceFd(input.path);
+  let users = 2;
+  const drop = () => {
+    if (--users === 0) closeSync(fd);
+  };
+  let hash: Hasher;
+  try {
+    const big = fstatSync(fd).size >= WORKER_HASH_MIN;
+    if (big) boundHeapGrowth();
+    hash = big ? fileHasher(fd, drop) : (drop(), inlineHasher());
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  let bytes = 0;
+  let complete = false;
+  let started = false;
+  function* chunks(reused: boolean): Generator<Buffer> {
+    started = true;
+    try {
+      for (const c of reused ? lineChunks(fd, fstatSync(fd).size) : fileChunks(fd)) {
+        hash.update(c);
+        bytes += c.length;
+        yield c;
+      }
+      complete = true;
+    } finally {
+      if (!complete) hash.close();
+      drop();
+    }
+  }
+  return {
+    chunks,
+    async finish() {
+      if (!complete) throw new Error(`internal: ${input.path} was not read to its end before its hash was asked for`);
+      input.bytes = bytes;
+      try {
+        input.sha256 = await hash.digest();
+      } catch (e) {
+        throw new RuntimeError(`cannot hash ${input.path}: ${(e as Error).message}`);
+      }
+    },
+    abandon() {
+      if (started) return;
+      started = true;
+      hash.close();
+      drop();
+    },
+  };
+}
+
 /**
  * Streams the raw chunks of a file or of stdin ("-"), hashing the bytes on the way; `bytes` and
  * `sha256` are set on `input` when the stream ends. For readers that must not split on lines
  * (a one-line JSON array of a whole run).
  */
 export async function* readChunks(input: InputFile, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
-  if (input.path === "-" && !opts.stdin) throw new Error("stdin (-) read without the CLI's stdin handed down");
-  let hash: Hasher;
-  let stream: AsyncIterable<unknown> | Iterable<Buffer>;
-  if (input.path === "-") {
-    hash = inlineHasher();
-    stream = opts.stdin!;
-  } else {
-    const fd = openEvidenceFd(input.path);
-    const big = fstatSync(fd).size >= WORKER_HASH_MIN;
-    hash = big ? workerHasher() : inlineHasher();
-    stream = fileChunks(fd);
+  if (input.path !== "-") {
+    const file = readFileChunks(input);
+    yield* file.chunks(false);
+    await file.finish();
+    return;
   }
+  if (!opts.stdin) throw new Error("stdin (-) read without the CLI's stdin handed down");
+  const hash = inlineHasher();
   let bytes = 0;
-  let done = false;
-  try {
-    for await (const chunk of stream) {
-      const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-      await hash.update(buf);
-      bytes += buf.length;
-      yield buf;
-    }
-    done = true;
-  } finally {
-    if (!done) hash.close();
+  for await (const chunk of opts.stdin) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    hash.update(buf);
+    bytes += buf.length;
+    yield buf;
   }
   input.bytes = bytes;
   input.sha256 = await hash.digest();
@@ -65,26 +130,23 @@ const scratch = Buffer.alloc(1 << 16);
  * A file's bytes in fresh buffers of up to 1 MiB, read synchronously: an async stream costs four thread
  * pool round trips per file, which is most of the time for 100,000 small subagent files. Buffers are
  * sized to what is left of the file and never reused; a transcript still being written is read on.
+ * The caller closes `fd`.
  */
 function* fileChunks(fd: number): Generator<Buffer> {
-  try {
-    let left = fstatSync(fd).size;
-    for (;;) {
-      if (left === 0) {
-        // Past the size seen at open: probe into scratch space and copy only if the file grew.
-        const n = readSync(fd, scratch, 0, scratch.length, null);
-        if (n === 0) return;
-        yield Buffer.from(scratch.subarray(0, n));
-        continue;
-      }
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, left));
-      const n = readSync(fd, buf, 0, buf.length, null);
+  let left = fstatSync(fd).size;
+  for (;;) {
+    if (left === 0) {
+      // Past the size seen at open: probe into scratch space and copy only if the file grew.
+      const n = readSync(fd, scratch, 0, scratch.length, null);
       if (n === 0) return;
-      left = n < buf.length ? 0 : left - n;
-      yield n === buf.length ? buf : buf.subarray(0, n);
+      yield Buffer.from(scratch.subarray(0, n));
+      continue;
     }
-  } finally {
-    closeSync(fd);
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, left));
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) return;
+    left = n < buf.length ? 0 : left - n;
+    yield n === buf.length ? buf : buf.subarray(0, n);
   }
 }
 
