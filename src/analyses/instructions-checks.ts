@@ -2,6 +2,7 @@ import type { PendingNote } from "./instructions-evidence.js";
 import type { InstructionsScan } from "./instructions.js";
 import { pendingEvidence, type InstructionRow } from "./instructions-join.js";
 import { checkAnswer, type AnswerCheck } from "./probe.js";
+import type { RequestRow } from "./request-row.js";
 import type { RequestsResult } from "./requests.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 
@@ -44,7 +45,8 @@ export function answerCheck(
   const a = scan.answers.get(chain);
   const given = a?.text ?? run?.text;
   const text = given !== undefined && given.trim() !== "" ? given : null;
-  const reqs = requests.requests.toArray().filter((r) => r.chain === chain);
+  const reqs: RequestRow[] = [];
+  for (const r of requests.requests) if (r.chain === chain) reqs.push(r);
   const answerReq = a ? ([...reqs].reverse().find((r) => r.line <= a.line)?.index ?? null) : (reqs.at(-1)?.index ?? null);
   const sent = rows.filter((r) => r.chain === chain && r.requestIndex !== null && (answerReq === null || r.requestIndex <= answerReq));
   // With neither an answer nor anything delivered there is nothing to say about an answer.

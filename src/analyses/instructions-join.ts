@@ -98,7 +98,8 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
     list.push(r);
     byChain.set(r.chain, list);
   }
-  const next = nextRequest(requests.requests.toArray());
+  // Not toArray(): that would keep every spooled row for the rest of the run.
+  const next = nextRequest(requests.requests);
   const seen = new Map<string, { n: number; text: string | null }>();
   const rows = scan.sightings.map((s) => {
     const found = next(s);
@@ -127,7 +128,7 @@ function summarised(c: Compaction, s: { file: string; line: number }): boolean {
  * The first request of the sighting's chain and file that starts after its line. Requests of one file
  * come in line order, so a binary search per sighting replaces a scan of the chain's requests.
  */
-function nextRequest(requests: RequestRow[]): (s: { chain: string; file: string; line: number }) => RequestRow | null {
+function nextRequest(requests: Iterable<RequestRow>): (s: { chain: string; file: string; line: number }) => RequestRow | null {
   const groups = new Map<string, RequestRow[]>();
   for (const r of requests) {
     const k = `${r.chain}\u0000${r.file}`;

@@ -1,5 +1,7 @@
 import { renderAttachment } from "../records/attachments.js";
-import { visibleText } from "../records/content.js";
+import { visiblePieces, visibleText } from "../records/content.js";
+import { isStringAt, lazyOf } from "../records/lazy-strings.js";
+import { mayContain } from "../records/string-bytes.js";
 import { arr, isObject, type JsonObject } from "../records/json.js";
 import { findRenderedSection, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
 import type { AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
@@ -196,15 +198,30 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
 
 function onUser(s: State, rec: UserRecord): void {
   const c = rec.content;
-  const parts: Array<{ text: string; where: string }> = [];
-  if (typeof c === "string") parts.push({ text: c, where: "user-text" });
+  // The holder and key of each text, read only when it may hold a section.
+  const parts: Array<{ at: object; key: string; where: string }> = [];
+  if (isStringAt(rec, "content")) parts.push({ at: rec, key: "content", where: "user-text" });
   for (const b of Array.isArray(c) ? c : []) {
-    if (b.type === "text" && typeof b.text === "string") parts.push({ text: b.text, where: "user-text" });
-    else if (b.type === "tool_result") parts.push({ text: visibleText(b.content), where: "tool-result" });
+    if (b.type === "text" && isStringAt(b, "text")) parts.push({ at: b, key: "text", where: "user-text" });
+    else if (b.type === "tool_result") parts.push({ at: b, key: "content", where: "tool-result" });
   }
   const kind = parts.some((p) => p.where === "tool-result") ? "tool-result" : rec.isMeta ? "meta-text" : "prompt";
   const index = addItem(s, rec.chain, kind);
-  for (const p of parts) found(s, rec, p.text, "system-reminder", p.where, index);
+  for (const p of parts) {
+    const text = sectionCandidate(p.at, p.key);
+    if (text !== null) found(s, rec, text, "system-reminder", p.where, index);
+  }
+}
+
+/** Both openings of a rendered section (MCP_INSTRUCTIONS_HEADING, _REMOVED) contain this. */
+const SECTION_MARK = "MCP ";
+
+/** `visibleText(at[key])`, or null when its bytes show it cannot hold a rendered section (most tool outputs). */
+function sectionCandidate(at: object, key: string): string | null {
+  const pieces = visiblePieces(at, key);
+  const one = pieces.length === 1 ? lazyOf(pieces[0]![0], pieces[0]![1]) : undefined;
+  if (one && !mayContain(one, SECTION_MARK)) return null;
+  return visibleText((at as Record<string, unknown>)[key]);
 }
 
 /** Any string under a record part that holds a rendered section (a future attachment kind, a snapshot's system prompt). */

@@ -109,7 +109,8 @@ export interface SavedLookup {
 }
 
 export interface OutputEvidence {
-  requests: RequestRow[];
+  /** Read once, a few fields kept: a spooled list is not held whole. */
+  requests: Iterable<RequestRow>;
   saved: Map<string, SavedLookup>;
   debug: DebugFacts | null;
   tools: Map<string, ToolMeta> | null;
@@ -174,15 +175,16 @@ function baseRow(
   const dbg = matchDebug(ev.debug, msg.savedPath, ms(use?.timestamp), ms(r.timestamp));
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
   // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
-  const compaction = req?.afterCompaction ? req.compaction : null;
-  const delta = compaction === null ? (req?.deltaTokens ?? null) : null;
+  const q = req?.row;
+  const compaction = q?.afterCompaction ? q.compaction : null;
+  const delta = compaction === null ? (q?.deltaTokens ?? null) : null;
   return {
     toolUseId: r.toolUseId,
     tool: name,
     server: split.server,
     file: r.file,
     line: r.line,
-    requestIndex: req?.index ?? null,
+    requestIndex: q?.index ?? null,
     chars: seen.chars,
     utf8Bytes: seen.utf8Bytes,
     fullChars: r.fullChars,
@@ -220,8 +222,8 @@ function baseRow(
     savedNewlines: saved?.newlines ?? null,
     savedLongestLine: saved?.longestLine ?? null,
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
-    requestTotalTokens: req?.totalInputTokens ?? null,
-    resultsInRequest: req && compaction === null ? req.added.toolResults : null,
+    requestTotalTokens: q?.totalInputTokens ?? null,
+    resultsInRequest: q && compaction === null ? q.toolResults : null,
     afterCompaction: compaction !== null,
     compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
@@ -253,21 +255,41 @@ function formatFromName(path: string): "json" | "text" {
   return savedName(path).extension === "json" ? "json" : "text";
 }
 
-type Carried = (RequestRow & { lastTotal: number | null }) | undefined;
+/** What a result's row takes from the request that carried it. */
+type Carrier = Pick<
+  RequestRow,
+  "file" | "chain" | "line" | "index" | "totalInputTokens" | "deltaTokens" | "afterCompaction" | "compaction"
+> & {
+  toolResults: number;
+};
+
+/** The request that carried a result, and its chain's last total. */
+type Carried = { row: Carrier; lastTotal: number | null } | undefined;
 
 /**
  * The request that first carried a result: the first new request of the same chain in the same file after
  * the result's line (a result between two fragments of one response goes to the next response, as in
  * requests). By chain too, since one file can hold several chains (a sidechain, another session's records).
  */
-function carrier(requests: RequestRow[]): (r: { file: string; chain: string; line: number }) => Carried {
+function carrier(requests: Iterable<RequestRow>): (r: { file: string; chain: string; line: number }) => Carried {
   const key = (file: string, chain: string) => `${chain}\u0000${file}`;
-  const byFile = new Map<string, RequestRow[]>();
+  const byFile = new Map<string, Carrier[]>();
   const lastTotal = new Map<string, number | null>();
   for (const q of requests) {
-    const l = byFile.get(key(q.file, q.chain)) ?? [];
-    l.push(q);
-    byFile.set(key(q.file, q.chain), l);
+    const k = key(q.file, q.chain);
+    const l = byFile.get(k) ?? [];
+    l.push({
+      file: q.file,
+      chain: q.chain,
+      line: q.line,
+      index: q.index,
+      totalInputTokens: q.totalInputTokens,
+      deltaTokens: q.deltaTokens,
+      afterCompaction: q.afterCompaction,
+      compaction: q.compaction,
+      toolResults: q.added.toolResults,
+    });
+    byFile.set(k, l);
   }
   for (const l of byFile.values()) {
     l.sort((a, b) => a.line - b.line);
@@ -284,7 +306,7 @@ function carrier(requests: RequestRow[]): (r: { file: string; chain: string; lin
       else lo = mid + 1;
     }
     const q = l[lo];
-    return q ? { ...q, lastTotal: lastTotal.get(q.chain) ?? q.totalInputTokens } : undefined;
+    return q ? { row: q, lastTotal: lastTotal.get(q.chain) ?? q.totalInputTokens } : undefined;
   };
 }
 

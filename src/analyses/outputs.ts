@@ -1,8 +1,13 @@
 import { codePoints, imageCount, utf8Bytes, visibleText } from "../records/content.js";
+import { isStringAt, lazyOf } from "../records/lazy-strings.js";
+import { headOf, tailOf, type TextStats } from "../records/string-bytes.js";
 import { arr, isObject, num, str, type JsonObject } from "../records/json.js";
-import { classifyOutput, type OutputMessage } from "../records/tool-output.js";
+import { classifyOutput } from "../records/tool-output.js";
 import type { AnyRecord, AssistantRecord, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
+import { fullStatsAt, measureVisible, type TextMeasure } from "./outputs-measure.js";
+
+export type { TextMeasure };
 
 /** A tool_use block as the outputs analysis keeps it: the input only as a summary and the strings that can name a file. */
 export interface ToolUseSeen {
@@ -18,14 +23,6 @@ export interface ToolUseSeen {
   refs: string[];
   offset: number | null;
   limit: number | null;
-}
-
-/** Measures of one model-visible text, taken at scan time so no result text is held. */
-export interface TextMeasure {
-  chars: number;
-  utf8Bytes: number;
-  codePoints: number;
-  message: OutputMessage;
 }
 
 export interface ResultSeen extends TextMeasure {
@@ -129,9 +126,9 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
       line: rec.pos.line,
       timestamp: rec.timestamp ?? null,
       inputSummary: summarize(input),
-      refs: Object.values(input)
-        .filter((v): v is string => typeof v === "string")
-        .map((v) => v.slice(0, REF_CAP)),
+      refs: Object.keys(input)
+        .filter((k) => isStringAt(input, k))
+        .map((k) => headAt(input, k, REF_CAP)),
       offset: num(input.offset) ?? null,
       limit: num(input.limit) ?? null,
     });
@@ -143,7 +140,7 @@ function onUser(c: OutputsCollected, rec: UserRecord): void {
   const results = rec.content.filter((b) => b.type === "tool_result" && typeof b.tool_use_id === "string");
   for (const b of results) {
     // One record carries one result in every build seen; with several, toolUseResult belongs to none alone.
-    const full = results.length === 1 ? safeFullText(rec) : null;
+    const full = results.length === 1 ? safeFullStats(rec) : null;
     c.results.push({
       toolUseId: b.tool_use_id as string,
       chain: rec.chain,
@@ -152,18 +149,18 @@ function onUser(c: OutputsCollected, rec: UserRecord): void {
       timestamp: rec.timestamp ?? null,
       sessionId: rec.sessionId ?? null,
       isError: b.is_error === true,
-      images: imageCount(b.content),
-      fullChars: full?.length ?? null,
-      fullUtf8Bytes: full === null ? null : utf8Bytes(full),
-      ...measure(visibleText(b.content)),
+      images: isStringAt(b, "content") ? 0 : imageCount(b.content),
+      fullChars: full?.units ?? null,
+      fullUtf8Bytes: full?.bytes ?? null,
+      ...measureVisible(b, "content"),
     });
   }
 }
 
-/** Long strings of `toolUseResult` decode on first read (records/skeleton.ts, validated with the line); the guard stays for safety. */
-function safeFullText(rec: UserRecord): string | null {
+/** Sizes of `fullTextOf(rec.toolUseResult)`, counted on the undecoded text; the guard stays for safety. */
+function safeFullStats(rec: UserRecord): TextStats | null {
   try {
-    return fullTextOf(rec.toolUseResult);
+    return fullStatsAt(rec, "toolUseResult");
   } catch {
     return null;
   }
@@ -183,12 +180,21 @@ export function fullTextOf(v: unknown): string | null {
   return null;
 }
 
+/** The first `n` units of the string at `o[k]`, decoding no more of it than that. */
+function headAt(o: JsonObject, k: string, n: number): string {
+  const lazy = lazyOf(o, k);
+  return (lazy ? headOf(lazy, n) : (o[k] as string)).slice(0, n);
+}
+
 /** `chars=52000`, `file_path=/…/x.txt offset=1100`: scalars as they are, long strings cut, objects elided. */
 export function summarize(input: JsonObject): string {
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
+  for (const k of Object.keys(input)) {
     let s: string;
-    if (typeof v === "string") s = v.length > 48 ? `${v.slice(0, 20)}…${v.slice(-24)}` : v;
+    const lazy = lazyOf(input, k);
+    const v = lazy && lazy.units > 48 ? null : input[k];
+    if (lazy && v === null) s = `${headOf(lazy, 20).slice(0, 20)}…${tailOf(lazy, 24)}`;
+    else if (typeof v === "string") s = v.length > 48 ? `${v.slice(0, 20)}…${v.slice(-24)}` : v;
     else if (typeof v === "number" || typeof v === "boolean" || v === null) s = String(v);
     else if (Array.isArray(v)) s = `[${v.length}]`;
     else s = "{…}";

@@ -1,4 +1,5 @@
 import { arr, isObject, str, type JsonObject } from "../records/json.js";
+import { isStringAt } from "../records/lazy-strings.js";
 import { schemaChars } from "../records/tools-list.js";
 import type { ContentBlock } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
@@ -216,6 +217,8 @@ function promptText(v: unknown): string | null {
 
 /** ToolSearch answers with `tool_reference` blocks naming the tools it loaded (the API's tool-search result shape). */
 function toolReferences(b: ContentBlock): string[] {
+  // Most results are text: reading it would decode it.
+  if (isStringAt(b, "content")) return [];
   return (arr(b.content) ?? []).flatMap((c) =>
     isObject(c) && c.type === "tool_reference" && typeof c.tool_name === "string" ? [c.tool_name] : [],
   );

@@ -40,7 +40,7 @@ export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, Tool
     parts.push({ health: ev.debug.health, share: "bad-lines" });
   }
   const rows = assembleOutputs(t.results.outputs, {
-    requests: t.results.requests.requests.toArray(),
+    requests: t.results.requests.requests,
     saved: ev.saved.lookups,
     debug: ev.debug?.result.facts ?? null,
     tools,

@@ -31,6 +31,7 @@ export interface OutputsOptions extends CommonOptions {
   chart?: string;
   /** `--only NAME`: keep one tool's results in the staircase. */
   only?: string;
+  verbose?: boolean;
 }
 
 /** `outputs [targets..]`: every tool result, the check that fired, the saved file and the cost; `--staircase` across runs. */
@@ -175,6 +176,12 @@ export const TOOLS_OPTION: Options = {
   describe: 'a tools/list response (JSON) for each tool\'s _meta["anthropic/maxResultSizeChars"]',
 };
 
+/** `--verbose`, shared with report. */
+export const VERBOSE_OPTION: Options = {
+  type: "boolean",
+  describe: "name every saved output not found on stderr (by default one line: the count, the folder, the first few)",
+};
+
 export const outputsCommand: CommandSpec = {
   command: "outputs [targets..]",
   describe:
@@ -208,6 +215,7 @@ export const outputsCommand: CommandSpec = {
   options: {
     staircase: { type: "boolean", describe: "one table of every run's results sorted by size (the write-up's staircase)" },
     tools: TOOLS_OPTION,
+    verbose: VERBOSE_OPTION,
     only: { type: "string", describe: "with --staircase: only this tool (full name, or the part after mcp__<server>__)" },
     chart: {
       type: "string",

@@ -2,7 +2,7 @@ import { assembleSession, type AssembledSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import type { Chart, ColumnKind, Table } from "../report/model.js";
+import { withLazyTables, type Chart, type ColumnKind, type Table } from "../report/model.js";
 import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../report/summary-table.js";
@@ -12,7 +12,7 @@ import { instructionsDocument } from "../report/instructions-tables.js";
 import { annotationsTable, readsTable, resultsTable, savedTable } from "../report/outputs-tables.js";
 import { instructionsOptions, PROBE_OPTIONS, type ProbeCliOptions } from "./probe-options.js";
 import { progressReporter } from "./progress.js";
-import { TOOLS_OPTION } from "./outputs.js";
+import { TOOLS_OPTION, VERBOSE_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
 import { orphanNote } from "./requests.js";
@@ -20,7 +20,7 @@ import { rpcTables } from "../report/rpc-tables.js";
 import { toolsSummary, toolsTables } from "../report/tools-tables.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
-export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string };
+export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string; verbose?: boolean };
 
 export const reportCommand: CommandSpec = {
   command: "report [target]",
@@ -37,7 +37,7 @@ export const reportCommand: CommandSpec = {
     ],
   ],
   positionals: { target: { describe: "session id or prefix (6+ chars), transcript path, or - for stdin; optional with --stream-json" } },
-  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION },
+  options: { ...PROBE_OPTIONS, tools: TOOLS_OPTION, verbose: VERBOSE_OPTION },
   run: (argv) => runReport(argv.target, argv as ReportOptions),
 };
 
@@ -49,12 +49,14 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     inputs: s.inputs,
     health: s.health,
     data: reportData(s),
-    document: {
-      title: `Session report — ${s.sessionId ?? s.resolved.target}`,
-      tables: reportTables(s),
-      ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
-      warnings: [...s.warnings, ...healthWarnings(s.health)],
-    },
+    document: withLazyTables(
+      {
+        title: `Session report — ${s.sessionId ?? s.resolved.target}`,
+        ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
+        warnings: [...s.warnings, ...healthWarnings(s.health)],
+      },
+      () => reportTables(s),
+    ),
   };
 }
 
@@ -216,9 +218,10 @@ function firstLast(x: SessionSummary): Array<[string, unknown, ColumnKind?]> {
 /** Token growth per request, at the head of the Requests section of the HTML page. */
 function requestsChart(s: AssembledSession): Chart {
   const title = requestsChartTitle(s.sessionId ?? s.resolved.target);
-  const rows = s.requests.requests
-    .toArray()
-    .flatMap((r) => (r.totalInputTokens === null ? [] : [{ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens }]));
+  // Iterated, not toArray(): that would keep every spooled row for the rest of the run.
+  const rows: Array<{ chain: string; index: number; totalInputTokens: number }> = [];
+  for (const r of s.requests.requests)
+    if (r.totalInputTokens !== null) rows.push({ chain: r.chain, index: r.index, totalInputTokens: r.totalInputTokens });
   return { title, section: "Requests", spec: requestsChartSpec(rows, title) };
 }
 

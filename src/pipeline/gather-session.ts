@@ -49,7 +49,7 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
   const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
   const toolsList = opts.tools !== undefined ? await readToolsList(evidenceInput(opts.tools, "rpc-log"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);
-  const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+  const saved = await gatherSaved(transcripts.results.outputs, transcripts, opts.verbose);
   return {
     target: target ?? "-",
     run: runLabel(target, transcripts.sessionId),

@@ -14,6 +14,7 @@ import {
 import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
+import { baseName } from "../sources/saved-names.js";
 import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import { configDirs } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
@@ -37,6 +38,8 @@ export interface GatherOptions extends LocateOptions {
   stderr?: OutStream;
   tz?: string;
   redact?: boolean;
+  /** `--verbose`: every saved output not found named, not just the first few. */
+  verbose?: boolean;
 }
 
 /**
@@ -119,10 +122,11 @@ export async function gatherDebug(t: TranscriptEvidence<never>, opts: GatherOpti
 }
 
 /** Every printed saved path (results and budget stubs), resolved in the session's tool-results/ folder and streamed once. */
-export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<never>): Promise<SavedEvidence> {
+export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<never>, verbose = false): Promise<SavedEvidence> {
   const dir = toolResultsDir(t.transcript, t.sessionId);
   const inputs: InputFile[] = [];
   const warnings: string[] = [];
+  const missing: string[] = [];
   const printed = new Set<string>();
   for (const r of c.results) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
   for (const r of Object.values(c.replacements)) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
@@ -156,12 +160,29 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
       }
     } else if (res.suspicious !== null) {
       warnings.push(`saved output not looked up, suspicious: ${p} (${res.suspicious})`);
-    } else if (res.exists === false) {
-      warnings.push(`saved output not found: ${p} (looked in ${dir})`);
-    }
+    } else if (res.exists === false) missing.push(p);
     lookups.set(p, look);
   }
+  warnings.push(...missingWarnings(missing, dir, verbose));
   return { dir, lookups, inputs, warnings };
+}
+
+/** Names shown of the saved outputs not found, without `--verbose`. */
+const MISSING_SHOWN = 3;
+
+/**
+ * One warning for every saved output not found, not one each (a session whose folder was not copied
+ * misses them all): the count, the folder and a few names; `verbose` lists every printed path. The rows
+ * (`savedExists: false`) say which, in every format.
+ */
+export function missingWarnings(missing: string[], dir: string | null, verbose: boolean): string[] {
+  if (missing.length === 0) return [];
+  if (missing.length === 1) return [`saved output not found: ${missing[0]} (looked in ${dir})`];
+  const head = `${missing.length} saved outputs not found (looked in ${dir})`;
+  if (verbose) return [`${head}:`, ...missing.map((p) => `  ${p}`)];
+  const names = missing.slice(0, MISSING_SHOWN).map((p) => baseName(p));
+  const more = missing.length - names.length;
+  return [`${head}: ${names.join(", ")}${more > 0 ? ` … and ${more} more (--verbose lists them)` : ""}`];
 }
 
 /** `--baseline TARGET`: its main transcript only (no subagents), for the first request's size. */
@@ -190,7 +211,7 @@ export function runLabel(target: string | undefined, sessionId: string | null): 
 /** One target of `outputs`: its transcripts (requests and outputs side by side), saved files and debug log. */
 export async function gatherOutputs(target: string | undefined, opts: GatherOptions): Promise<OutputsEvidence> {
   const transcripts = await gatherTranscripts(target, opts, ["requests", "outputs"]);
-  const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+  const saved = await gatherSaved(transcripts.results.outputs, transcripts, opts.verbose);
   const debug = await gatherDebug(transcripts, opts);
   return { target: target ?? "-", run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };
 }

@@ -1,5 +1,5 @@
 import { isObject } from "./json.js";
-import { stringLength } from "./lazy-strings.js";
+import { isStringAt, stringLength } from "./lazy-strings.js";
 import type { ContentBlock } from "./transcript.js";
 
 /**
@@ -23,6 +23,16 @@ export function visibleLength(block: ContentBlock): number {
   let n = 0;
   for (const b of content) if (isObject(b) && b.type === "text") n += stringLength(b, "text") ?? 0;
   return n;
+}
+
+/** Where the strings `visibleText(holder[key])` joins are, as `[object, key]`, none of them decoded. */
+export function visiblePieces(holder: object, key: string): Array<[object, string | number]> {
+  if (isStringAt(holder, key)) return [[holder, key]];
+  const content = (holder as Record<string, unknown>)[key];
+  if (!Array.isArray(content)) return [];
+  const out: Array<[object, string | number]> = [];
+  for (const b of content) if (isObject(b) && b.type === "text" && isStringAt(b, "text")) out.push([b, "text"]);
+  return out;
 }
 
 export function imageCount(content: unknown): number {

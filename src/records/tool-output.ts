@@ -74,7 +74,7 @@ export const OUTPUT_RX = {
 } as const;
 
 /** The truncation marker sits after the first 100,000 chars: look only at the tail. */
-const TRUNCATED_TAIL = 4096;
+export const TRUNCATED_TAIL = 4096;
 
 /**
  * A locale-formatted integer as Claude Code prints it (`179,889`, `179.889`, `179 889`, NBSP, narrow
@@ -140,6 +140,31 @@ export function classifyOutput(text: string): OutputMessage {
   }
   if (OUTPUT_RX.empty.test(head)) return base("inline", "empty");
   return base("inline", "plain");
+}
+
+/** Every message but D starts with one of these, after a BOM and white space (the regexes above, their literal starts). */
+const STUB_START = /^(?:<persisted-output>|(?:Error: )?(?:result \(|MCP tool "|File content \()|\[Old tool result content cleared\]|\()/;
+/** The units of head `classifyEnds` needs: more than the longest start above. */
+export const HEAD_UNITS = 64;
+/** Texts this long have a tail of TRUNCATED_TAIL units after a BOM, the truncation check's window. */
+export const ENDS_MIN = TRUNCATED_TAIL + 2;
+/** What OUTPUT_RX.truncated starts with: a text that cannot contain it needs no tail. */
+export const TRUNCATED_MARK = "[OUTPUT TRUNCATED - exceeded ";
+
+/**
+ * `classifyOutput` of a long text known by its first HEAD_UNITS units after white space (or more) and its last
+ * TRUNCATED_TAIL ("" when it cannot hold TRUNCATED_MARK): the same answer, or null when the head may open a
+ * message (or leaves under 4,096 units, the binary check's length) and the whole text is needed.
+ */
+export function classifyEnds(head: string, tail: string, length: number): OutputMessage | null {
+  // Trimmed, what is left of the head is the start of classifyOutput's `head` (and that is still 4,096 long or more).
+  const h = head.trimStart();
+  if (length < ENDS_MIN || h.length < HEAD_UNITS || length - (head.length - h.length) < TRUNCATED_TAIL || STUB_START.test(h)) return null;
+  const m = OUTPUT_RX.truncated.exec(tail);
+  if (!m) return base("inline", "plain");
+  const o = base("truncated", "truncated");
+  o.limit = parseLocaleInt(m.groups!.limit);
+  return o;
 }
 
 function persisted(head: string): OutputMessage {

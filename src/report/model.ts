@@ -107,6 +107,20 @@ export interface OutputDocument {
   warnings: string[];
 }
 
+/**
+ * `doc` with `tables` built on first read: `--format json` prints the domain results and never reads
+ * them, and a session's tables hold a formatted row per request and per tool result.
+ */
+export function withLazyTables<D extends Omit<OutputDocument, "tables">>(doc: D, build: () => Table[]): D & { tables: Table[] } {
+  let tables: Table[] | undefined;
+  return Object.defineProperty(doc, "tables", {
+    enumerable: true,
+    configurable: true,
+    get: () => (tables ??= build()),
+    set: (v: Table[]) => void (tables = v),
+  }) as D & { tables: Table[] };
+}
+
 export function isCount(v: unknown): v is Count {
   return typeof v === "object" && v !== null && typeof (v as Count).count === "number" && typeof (v as Count).noun === "string";
 }

@@ -1,0 +1,222 @@
+import { lazyOf, type LazyString } from "./lazy-strings.js";
+
+/**
+ * Measures and windows of an undecoded JSON string (records/lazy-strings.ts), read off its bytes. The
+ * skeleton parse only leaves strings undecoded on lines that are valid UTF-8, so a body is raw UTF-8
+ * (never a quote, a backslash or a control byte) and escapes; a lone surrogate can only come from a
+ * `\uXXXX` escape, and only two adjacent escapes can make a pair. Decoding a 50 KB tool output costs
+ * about six times what these counts do, and outputs/report only need its sizes and a few marks in it.
+ */
+
+/** What `outputs` measures of a text, and the surrogates at its ends that could pair with a neighbour's. */
+export interface TextStats {
+  /** UTF-16 units (JS length). */
+  units: number;
+  /** UTF-8 bytes as Node writes the text (a lone surrogate becomes U+FFFD, 3 bytes). */
+  bytes: number;
+  /** Code points (a lone surrogate counts as one). */
+  codePoints: number;
+  startsLow: boolean;
+  endsHigh: boolean;
+}
+
+/**
+ * A string of a line scanned as it streamed (records/stream-token.ts) is not in `line`: it is read back,
+ * decoded, as the property's getter would, and measured as a string.
+ */
+const readBack = (s: LazyString): string | undefined => (s.read ? (s.value ??= s.read()) : undefined);
+
+const BSLASH = 0x5c,
+  U = 0x75;
+const HEXV = new Int8Array(256).fill(-1);
+for (let d = 0; d < 10; d++) HEXV[0x30 + d] = d;
+for (let d = 0; d < 6; d++) HEXV[0x41 + d] = HEXV[0x61 + d] = 10 + d;
+
+const hex4 = (b: Uint8Array, i: number): number =>
+  (HEXV[b[i]!]! << 12) | (HEXV[b[i + 1]!]! << 8) | (HEXV[b[i + 2]!]! << 4) | HEXV[b[i + 3]!]!;
+const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
+const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+
+/** What the escapes of one string change, found in one walk over its backslashes and kept for the string's life. */
+interface Escapes {
+  /** Bytes the escapes save against their decoded UTF-8. */
+  saved: number;
+  /** Pairs of surrogate escapes. */
+  pairs: number;
+  startsLow: boolean;
+  endsHigh: boolean;
+  /** The ASCII characters some `\u` escape spells (a needle may hide behind them). */
+  spelt: string;
+}
+
+const escapesSeen = new WeakMap<LazyString, Escapes>();
+
+function escapesOf(s: LazyString): Escapes {
+  const known = escapesSeen.get(s);
+  if (known) return known;
+  const b = s.line;
+  const start = s.from + 1;
+  const end = s.to - 1;
+  let saved = 0;
+  let pairs = 0;
+  let highEnd = -1;
+  let startsLow = false;
+  let spelt = "";
+  for (let i = b.indexOf(BSLASH, start); i >= 0 && i < end; i = b.indexOf(BSLASH, i)) {
+    if (b[i + 1] !== U) {
+      saved += 1;
+      i += 2;
+      continue;
+    }
+    const v = hex4(b, i + 2);
+    if (i === start && isLow(v)) startsLow = true;
+    if (v < 0x80) {
+      saved += 5;
+      if (!spelt.includes(String.fromCharCode(v))) spelt += String.fromCharCode(v);
+    } else if (v < 0x800) saved += 4;
+    else if (isLow(v) && highEnd === i) {
+      // The high half counted 3 bytes alone; the pair is 4.
+      saved += 5;
+      pairs += 1;
+      highEnd = -1;
+      i += 6;
+      continue;
+    } else saved += 3;
+    highEnd = isHigh(v) ? i + 6 : -1;
+    i += 6;
+  }
+  const e = { saved, pairs, startsLow, endsHigh: highEnd === end, spelt };
+  escapesSeen.set(s, e);
+  return e;
+}
+
+/** Stats of an undecoded string: native searches for backslashes and 4-byte leads, escapes read one by one. */
+export function lazyStats(s: LazyString): TextStats {
+  const back = readBack(s);
+  if (back !== undefined) return stringStats(back);
+  const b = s.line;
+  const start = s.from + 1;
+  const end = s.to - 1;
+  const e = escapesOf(s);
+  let fours = 0;
+  for (let lead = 0xf0; lead <= 0xf4; lead++) for (let i = b.indexOf(lead, start); i >= 0 && i < end; i = b.indexOf(lead, i + 1)) fours++;
+  return {
+    units: s.units,
+    bytes: end - start - e.saved,
+    codePoints: s.units - fours - e.pairs,
+    startsLow: e.startsLow,
+    endsHigh: e.endsHigh,
+  };
+}
+
+/** Stats of a decoded string. */
+export function stringStats(t: string): TextStats {
+  let cps = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (isHigh(t.charCodeAt(i)) && i + 1 < t.length && isLow(t.charCodeAt(i + 1))) i++;
+    cps++;
+  }
+  return {
+    units: t.length,
+    bytes: Buffer.byteLength(t, "utf8"),
+    codePoints: cps,
+    startsLow: t.length > 0 && isLow(t.charCodeAt(0)),
+    endsHigh: t.length > 0 && isHigh(t.charCodeAt(t.length - 1)),
+  };
+}
+
+/** Stats of `obj[key]` when it is a string, decoded or not; undefined otherwise. */
+export function statsAt(obj: unknown, key: string | number): TextStats | undefined {
+  const lazy = lazyOf(obj, key);
+  if (lazy) return lazyStats(lazy);
+  const v = obj !== null && typeof obj === "object" ? (obj as Record<string | number, unknown>)[key] : undefined;
+  return typeof v === "string" ? stringStats(v) : undefined;
+}
+
+export const EMPTY_STATS: TextStats = { units: 0, bytes: 0, codePoints: 0, startsLow: false, endsHigh: false };
+
+/** Stats of `a + b`: a high surrogate ending `a` and a low one starting `b` become one code point of 4 bytes. */
+export function joinStats(a: TextStats, b: TextStats): TextStats {
+  if (a.units === 0) return b;
+  if (b.units === 0) return a;
+  const pair = a.endsHigh && b.startsLow;
+  return {
+    units: a.units + b.units,
+    bytes: a.bytes + b.bytes - (pair ? 2 : 0),
+    codePoints: a.codePoints + b.codePoints - (pair ? 1 : 0),
+    startsLow: a.startsLow,
+    endsHigh: b.endsHigh,
+  };
+}
+
+/** Whether the backslash at `q` starts an escape: the run of backslashes it ends is odd (JSON has no other backslash). */
+function opensEscape(b: Uint8Array, q: number, start: number): boolean {
+  let r = 0;
+  while (q - r >= start && b[q - r] === BSLASH) r++;
+  return r % 2 === 1;
+}
+
+/** Whether a token of the body starts at `p`: not inside an escape, not on a UTF-8 continuation byte. */
+function boundary(b: Uint8Array, p: number, start: number): boolean {
+  if ((b[p]! & 0xc0) === 0x80) return false;
+  for (let k = 1; k <= 5 && p - k >= start; k++) {
+    const q = p - k;
+    if (b[q] !== BSLASH || !opensEscape(b, q, start)) continue;
+    return k >= (b[q + 1] === U ? 6 : 2);
+  }
+  return true;
+}
+
+const decodeBody = (s: LazyString, from: number, to: number): string => JSON.parse(`"${s.line.toString("utf8", from, to)}"`) as string;
+
+/** The first units of the string: at least `min` of them (or all), maybe a few more. */
+export function headOf(s: LazyString, min: number): string {
+  const back = readBack(s);
+  if (back !== undefined) return back;
+  const start = s.from + 1;
+  const end = s.to - 1;
+  // Mostly a byte a unit: a window just over `min` bytes, then one that surely holds `min` (6 bytes, `\uXXXX`).
+  for (const width of [min + 16, 6 * min]) {
+    let cut = Math.min(end, start + width);
+    while (cut < end && !boundary(s.line, cut, start)) cut++;
+    const t = decodeBody(s, start, cut);
+    if (t.length >= min || cut === end) return t;
+  }
+  return decodeBody(s, start, end);
+}
+
+/** The last `n` units of the string exactly (all of it when shorter). */
+export function tailOf(s: LazyString, n: number): string {
+  const back = readBack(s);
+  if (back !== undefined) return back.length > n ? back.slice(back.length - n) : back;
+  const start = s.from + 1;
+  const end = s.to - 1;
+  // Text is mostly 1 byte a unit: try a small window first, then one that surely holds n units.
+  for (const width of [2 * n + 16, 6 * n + 16]) {
+    let p = Math.max(start, end - width);
+    while (p > start && p < end && !boundary(s.line, p, start)) p++;
+    const t = decodeBody(s, p, end);
+    if (t.length >= n) return t.slice(t.length - n);
+    if (p === start) return t;
+  }
+  return decodeBody(s, start, end).slice(-n);
+}
+
+/**
+ * Whether `needle` may occur in the decoded string (in its last `lastUnits` units, when given). For a
+ * needle of printable ASCII without `"`, `\\` or `/` (the characters with a short escape), it can only if
+ * its bytes are there as they are, or some `\u` escape spells one of its characters.
+ */
+export function mayContain(s: LazyString, needle: string, lastUnits?: number): boolean {
+  const back = readBack(s);
+  if (back !== undefined) return (lastUnits === undefined || back.length <= lastUnits ? back : back.slice(-lastUnits)).includes(needle);
+  const start = s.from + 1;
+  const end = s.to - 1;
+  // A unit is at most 6 bytes: the last n units lie in the last 6n bytes.
+  const from = lastUnits === undefined ? start : Math.max(start, end - 6 * (lastUnits + needle.length));
+  const at = s.line.indexOf(needle, from, "latin1");
+  if (at >= 0 && at + needle.length <= end) return true;
+  const spelt = escapesOf(s).spelt;
+  for (let k = 0; k < spelt.length; k++) if (needle.includes(spelt[k]!)) return true;
+  return false;
+}
