@@ -8,7 +8,7 @@
 // generated 20,000-session config dir, a lookup by id there, and startup. Markdown to stdout,
 // bench/out/result.json for the record.
 import { spawnSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,7 +50,12 @@ function dataFile(name, genArgs) {
 /** ccusage reads a config dir: one project holding a hard link to the file, under the session id of its records. */
 function ccusageHome(data) {
   const home = join(out, `ccusage-${data.expected.seed}-${data.bytes}`);
-  const sid = JSON.parse(readFileSync(data.file, "utf8").slice(0, 4096).split("\n")[1]).sessionId;
+  // The first lines only: the 1 GB file is longer than a string can be.
+  const head = Buffer.alloc(1 << 16);
+  const fd = openSync(data.file, "r");
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const sid = JSON.parse(head.toString("utf8", 0, n).split("\n")[1]).sessionId;
   const dest = join(home, "projects", "-bench", `${sid}.jsonl`);
   if (!existsSync(dest)) {
     mkdirSync(dirname(dest), { recursive: true });
