@@ -26,6 +26,13 @@ const runs: string[][] = [
   ...files(join(SAMPLES, "logs", "rpc"), (p) => !p.endsWith(".md")).map((f) => ["rpc", f, "--json"]),
   ["demo", "--json"],
   ["demo", "--format", "markdown"],
+  // The cross-session and cross-run commands keep rows longer than one session's pass.
+  ...transcripts.slice(0, 40).map((f) => ["tools", f, "--json"]),
+  ["sessions", "--claude-dir", join(SAMPLES, "claude-home"), "--json"],
+  ["servers", "--claude-dir", join(SAMPLES, "claude-home"), "--json"],
+  ["servers", "--claude-dir", join(SAMPLES, "claude-home"), "--by", "tool", "--json"],
+  ["compare", join(SAMPLES, "runs"), "--json"],
+  ["outputs", "--staircase", join(SAMPLES, "outputs", "staircase-runs"), "--json"],
 ];
 
 async function all(): Promise<string[]> {
