@@ -86,22 +86,8 @@ export function decodeLines<R>(
 
 function* decodeSync<R>(chunks: Iterable<Buffer>, decoder: LineDecoder<R>, maxLineBytes?: number): Generator<R | BlankLine> {
   const splitter = new LineSplitter(maxLineBytes, decoder.stream);
-  const lines: RawLine[] = [];
-  const out: Array<R | BlankLine> = [];
-  for (const chunk of chunks) {
-    splitter.push(chunk, lines);
-    for (const raw of lines) {
-      decoder.line(raw, out);
-      yield* out;
-      out.length = 0;
-      if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
-    }
-    lines.length = 0;
-  }
-  splitter.end(lines);
-  for (const raw of lines) decoder.line(raw, out);
-  decoder.end(out);
-  yield* out;
+  for (const chunk of chunks) yield* chunkRecords(splitter, chunk, decoder);
+  yield* endRecords(splitter, decoder);
 }
 
 async function* decodeAsync<R>(
@@ -110,20 +96,25 @@ async function* decodeAsync<R>(
   maxLineBytes?: number,
 ): AsyncGenerator<R | BlankLine> {
   const splitter = new LineSplitter(maxLineBytes, decoder.stream);
-  const lines: RawLine[] = [];
+  for await (const chunk of chunks) yield* chunkRecords(splitter, chunk, decoder);
+  yield* endRecords(splitter, decoder);
+}
+
+/** The records of the lines one chunk completes, a line at a time (the sync and async paths share it). */
+function* chunkRecords<R>(splitter: LineSplitter, chunk: Buffer, decoder: LineDecoder<R>): Generator<R | BlankLine> {
   const out: Array<R | BlankLine> = [];
-  for await (const chunk of chunks) {
-    splitter.push(chunk, lines);
-    for (const raw of lines) {
-      decoder.line(raw, out);
-      yield* out;
-      out.length = 0;
-      if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
-    }
-    lines.length = 0;
+  for (const raw of splitter.push(chunk, [])) {
+    decoder.line(raw, out);
+    yield* out;
+    out.length = 0;
+    if (raw.bytes >= HUGE_LINE_BYTES) collectAfterHugeLine();
   }
-  splitter.end(lines);
-  for (const raw of lines) decoder.line(raw, out);
+}
+
+/** The last, unterminated line and whatever the decoder still holds. */
+function* endRecords<R>(splitter: LineSplitter, decoder: LineDecoder<R>): Generator<R | BlankLine> {
+  const out: Array<R | BlankLine> = [];
+  for (const raw of splitter.end([])) decoder.line(raw, out);
   decoder.end(out);
   yield* out;
 }
