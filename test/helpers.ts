@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
@@ -15,6 +15,13 @@ export const CLI = join(ROOT, "build-test", "src", "cli.js");
 /** The package's binary; `npm run build:test` copies the one compile there, so it is never stale under test. */
 export const BIN = join(ROOT, "dist", "cli.js");
 export const sample = (...p: string[]) => join(ROOT, "samples", ...p);
+
+/** Every file under `dir` (recursively) that `keep` accepts: by default the .jsonl ones. */
+export const filesUnder = (dir: string, keep: (p: string) => boolean = (p) => p.endsWith(".jsonl")): string[] =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p, keep) : keep(p) ? [p] : [];
+  });
 
 export interface CliResult {
   code: number;

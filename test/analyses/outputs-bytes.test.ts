@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -13,7 +13,7 @@ import { toRecord, type AnyRecord } from "../../src/records/transcript.js";
 import { outputsAnalysis } from "../../src/analyses/outputs.js";
 import { instructionsAnalysis } from "../../src/analyses/instructions.js";
 import { toolsAnalysis } from "../../src/analyses/tools.js";
-import { ROOT } from "../helpers.js";
+import { filesUnder, ROOT } from "../helpers.js";
 
 // What outputs, instructions and tools now read off the bytes of undecoded strings (sizes, the message
 // from the two ends, whether a text may hold an instructions section, input summaries) against the same
@@ -54,12 +54,6 @@ function sameScan(lines: Buffer[], where: string) {
   assert.deepStrictEqual(fast, scan(lines, parseWhole), where);
   return fast;
 }
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : p.endsWith(".jsonl") ? [p] : [];
-  });
 
 test("every sample transcript: the same outputs, instructions and tools scans on both paths", () => {
   for (const f of filesUnder(join(ROOT, "samples"))) sameScan(split(readFileSync(f)), f);

@@ -1,10 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { defineLazy } from "../../src/records/lazy-strings.js";
 import { readTuning, reuse } from "../../src/sources/reused-buffers.js";
-import { ROOT, runCli } from "../helpers.js";
+import { filesUnder, ROOT, runCli } from "../helpers.js";
 
 // Files are read into one buffer that is filled again once a chunk's lines were handed on
 // (sources/line-chunks.ts). Anything that kept a view into a line past its records' step would now
@@ -12,18 +11,12 @@ import { ROOT, runCli } from "../helpers.js";
 // handed to the splitter in pieces), and reused memory is filled with 0xff before the next read: every
 // command over every sample must print exactly what it prints with the real read size.
 
-const files = (dir: string, keep: (p: string) => boolean): string[] =>
-  readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p, keep) : keep(p) ? [p] : [];
-  });
-
 const SAMPLES = join(ROOT, "samples");
-const transcripts = files(SAMPLES, (p) => p.endsWith(".jsonl") && !p.includes("/tool-results/"));
+const transcripts = filesUnder(SAMPLES, (p) => p.endsWith(".jsonl") && !p.includes("/tool-results/"));
 const runs: string[][] = [
   ...transcripts.flatMap((f) => ["requests", "outputs", "instructions", "inventory", "report"].map((c) => [c, f, "--json"])),
-  ...files(join(SAMPLES, "logs", "debug"), (p) => p.endsWith(".txt")).map((f) => ["debug", f, "--json"]),
-  ...files(join(SAMPLES, "logs", "rpc"), (p) => !p.endsWith(".md")).map((f) => ["rpc", f, "--json"]),
+  ...filesUnder(join(SAMPLES, "logs", "debug"), (p) => p.endsWith(".txt")).map((f) => ["debug", f, "--json"]),
+  ...filesUnder(join(SAMPLES, "logs", "rpc"), (p) => !p.endsWith(".md")).map((f) => ["rpc", f, "--json"]),
   ["demo", "--json"],
   ["demo", "--format", "markdown"],
   // The cross-session and cross-run commands keep rows longer than one session's pass.

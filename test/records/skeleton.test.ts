@@ -1,17 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import { jsonObjects } from "./json-values.js";
+import { checkScan } from "./scan-check.js";
 import { parseLine, parseWhole, type ParsedLine } from "../../src/records/json.js";
 import { lazyOf } from "../../src/records/lazy-strings.js";
-import { jsScan, jsScanUnits, SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
+import { SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
 import { toRecord, type AnyRecord } from "../../src/records/transcript.js";
 import { requestsAnalysisWith } from "../../src/analyses/requests.js";
-import { loadBytes, scan, units } from "../../src/records/wasm-string.js";
-import { ROOT } from "../helpers.js";
+import { filesUnder, ROOT } from "../helpers.js";
 
 // The fast path (records/skeleton.ts: SIMD string scan, long strings undecoded) against the full parse
 // (parseWhole: decode, JSON.parse), line by line and row by row, on every sample, on generated data and
@@ -68,12 +69,6 @@ function sameFile(text: Buffer, where: string): void {
   });
   assert.deepStrictEqual(requestRows(lines, parseLine), requestRows(lines, parseWhole), `${where}: request rows`);
 }
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : p.endsWith(".jsonl") ? [p] : [];
-  });
 
 test("every sample transcript: the same records and request rows on both paths", () => {
   const files = filesUnder(join(ROOT, "samples"));
@@ -189,51 +184,14 @@ const piece = fc.constantFrom(
 const body = fc.array(piece, { maxLength: 120 }).map((a) => a.join(""));
 
 test("the SIMD scan matches the JavaScript scan and JSON.parse on string bodies", () => {
-  fc.assert(
-    fc.property(fc.nat(40), body, fc.constantFrom("}", "", '",'), (lead, b, tail) => {
-      const bytes = Buffer.from(`${" ".repeat(lead)}"${b}"${tail}`, "utf8");
-      loadBytes(bytes);
-      const w = scan(lead + 1, bytes.length);
-      const j = jsScan(bytes, lead + 1, bytes.length);
-      assert.equal(w >= 0 ? w : -1, j);
-      if (j >= 0) assert.equal(units(), jsScanUnits());
-      const end = bytes.length - 1 - tail.length;
-      let ref: string | undefined;
-      try {
-        ref = JSON.parse(bytes.toString("utf8", lead, end + 1)) as string;
-      } catch {
-        ref = undefined;
-      }
-      // Valid: the scan stops at the closing quote with the decoded length; invalid: never there.
-      if (ref !== undefined) {
-        assert.equal(j, end);
-        assert.equal(jsScanUnits(), ref.length);
-      } else assert.notEqual(j, end);
-    }),
-    { numRuns: 3000 },
-  );
+  fc.assert(fc.property(fc.nat(40), body, fc.constantFrom("}", "", '",'), checkScan), { numRuns: 3000 });
 });
 
 test("random long records: the same value on both paths", () => {
   const text = fc.oneof(body, fc.string({ unit: "binary", maxLength: 400 }), fc.constant(LONG.slice(0, 300)));
-  const value = fc.letrec((tie) => ({
-    v: fc.oneof(
-      { depthSize: "small" },
-      text,
-      fc.integer(),
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.boolean(),
-      fc.constant(null),
-      tie("arr"),
-      tie("obj"),
-    ),
-    arr: fc.array(tie("v"), { maxLength: 4 }),
-    obj: fc.dictionary(fc.oneof(fc.constantFrom("text", "content", "type", "__proto__"), fc.string({ maxLength: 5 })), tie("v"), {
-      maxKeys: 4,
-    }),
-  }));
+  const objects = jsonObjects(text);
   fc.assert(
-    fc.property(value.obj, (o) => {
+    fc.property(objects, (o) => {
       const s = JSON.stringify({ type: "user", pad: LONG, ...o });
       sameLine(Buffer.from(s, "utf8"), s.slice(0, 80));
     }),

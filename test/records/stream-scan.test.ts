@@ -1,13 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import { jsonObjects } from "./json-values.js";
 import { MAX_DEPTH, parseWhole, type ParsedLine } from "../../src/records/json.js";
 import { lazyOf } from "../../src/records/lazy-strings.js";
 import { StreamScanner } from "../../src/records/stream-scan.js";
-import { ROOT } from "../helpers.js";
+import { filesUnder, ROOT } from "../helpers.js";
 
 // The streaming scan of over-long lines (records/stream-scan.ts) against the full parse (parseWhole:
 // decode, JSON.parse), fed in chunks of every size, split at every byte, on samples and hostile lines.
@@ -74,12 +75,6 @@ function sameAsWhole(buf: Buffer, where: string, sizes = [1, 3, 7, 64, 300, 4096
     lazies += agrees(scanChunks(file, buf, bySize(buf.length, Math.max(1, size)), keepMax), whole, `${where} /${size}`);
   return lazies;
 }
-
-const filesUnder = (d: string): string[] =>
-  readdirSync(d).flatMap((f) => {
-    const p = join(d, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : p.endsWith(".jsonl") ? [p] : [];
-  });
 
 test("every line of every sample transcript: the same value scanned as parsed", () => {
   let lines = 0;
@@ -252,24 +247,9 @@ test("random records, counted and kept strings mixed: the same value scanned as 
   );
   const body = fc.array(piece, { maxLength: 80 }).map((a) => a.join(""));
   const text = fc.oneof(body, fc.string({ unit: "binary", maxLength: 300 }));
-  const value = fc.letrec((tie) => ({
-    v: fc.oneof(
-      { depthSize: "small" },
-      text,
-      fc.integer(),
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.boolean(),
-      fc.constant(null),
-      tie("arr"),
-      tie("obj"),
-    ),
-    arr: fc.array(tie("v"), { maxLength: 4 }),
-    obj: fc.dictionary(fc.oneof(fc.constantFrom("text", "content", "type", "__proto__"), fc.string({ maxLength: 5 })), tie("v"), {
-      maxKeys: 4,
-    }),
-  }));
+  const objects = jsonObjects(text);
   fc.assert(
-    fc.property(value.obj, fc.nat(64), (o, size) => {
+    fc.property(objects, fc.nat(64), (o, size) => {
       const s = JSON.stringify({ type: "user", ...o });
       sameAsWhole(line(s.replace(/\\\\x|"\\\\"/g, (m) => m)), s.slice(0, 60), [size + 1, 4096], 24);
     }),

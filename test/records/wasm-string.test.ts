@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { jsScan, jsScanUnits } from "../../src/records/skeleton.js";
 import { loadBytes, scan, SCAN_MORE, stoppedAt, units } from "../../src/records/wasm-string.js";
+import { checkScan } from "./scan-check.js";
 
 // The scanner's 64-byte steps (escapes found from bit masks) against the JavaScript byte loop and
 // JSON.parse, on long string bodies where the steps do the work: mostly plain text with escapes every
@@ -19,29 +19,8 @@ const piece = fc.oneof(
 );
 const body = fc.array(piece, { maxLength: 200 }).map((a) => a.join(""));
 
-function check(lead: number, b: string, tail: string): void {
-  const bytes = Buffer.from(`${" ".repeat(lead)}"${b}"${tail}`, "utf8");
-  loadBytes(bytes);
-  const w = scan(lead + 1, bytes.length);
-  const wu = units();
-  const j = jsScan(bytes, lead + 1, bytes.length);
-  assert.equal(w >= 0 ? w : -1, j, "closing quote");
-  if (j >= 0) assert.equal(wu, jsScanUnits(), "units");
-  const end = bytes.length - 1 - tail.length;
-  let ref: string | undefined;
-  try {
-    ref = JSON.parse(bytes.toString("utf8", lead, end + 1)) as string;
-  } catch {
-    ref = undefined;
-  }
-  if (ref !== undefined) {
-    assert.equal(w, end);
-    assert.equal(wu, ref.length);
-  } else assert.notEqual(w, end);
-}
-
 test("long string bodies: the 64-byte steps agree with the byte loop and JSON.parse", () => {
-  fc.assert(fc.property(fc.nat(80), body, fc.constantFrom("}", "", '",', ',"k":"v"}'), check), { numRuns: 4000 });
+  fc.assert(fc.property(fc.nat(80), body, fc.constantFrom("}", "", '",', ',"k":"v"}'), checkScan), { numRuns: 4000 });
 });
 
 test("a scan cut short resumes where it stopped and counts the same units", () => {
@@ -73,9 +52,9 @@ test("a scan cut short resumes where it stopped and counts the same units", () =
 test("every offset of an escape against the 64-byte step boundaries", () => {
   for (const esc of ["\\n", '\\"', "\\\\", "\\u001b", "\\ud83d\\ude00", "😀", "é", "\\x", "\t", "\\u1x34"]) {
     for (let at = 0; at < 140; at++) {
-      for (const lead of [0, 1, 15, 63]) check(lead, `${"a".repeat(at)}${esc}${"b".repeat(150 - at)}`, "}");
-      check(0, `${"a".repeat(at)}${esc}`, "}");
-      check(0, `${"\\\\".repeat(at >> 1)}${"a".repeat(at & 1)}${esc}${"c".repeat(70)}`, "");
+      for (const lead of [0, 1, 15, 63]) checkScan(lead, `${"a".repeat(at)}${esc}${"b".repeat(150 - at)}`, "}");
+      checkScan(0, `${"a".repeat(at)}${esc}`, "}");
+      checkScan(0, `${"\\\\".repeat(at >> 1)}${"a".repeat(at & 1)}${esc}${"c".repeat(70)}`, "");
     }
   }
 });
