@@ -176,6 +176,9 @@ const piece = fc.constantFrom(
   "\\ud83d",
   "MCP ",
   "<",
+  // An escaped backslash before a plain `u`, and before a real `\u` escape.
+  "\\\\u0041",
+  "\\\\\\u0041",
 );
 const body = fc.array(piece, { minLength: 1, maxLength: 400 }).map((a) => a.join(""));
 
