@@ -55,7 +55,7 @@ function escapesOf(s: LazyString): Escapes {
   const known = escapesSeen.get(s);
   if (known) return known;
   if (s.escapes !== undefined) {
-    const e = s.uEscapes === 0 ? { saved: s.escapes, pairs: 0, startsLow: false, endsHigh: false, spelt: "" } : uEscapesOf(s, s.escapes);
+    const e = uEscapesOf(s, s.escapes);
     escapesSeen.set(s, e);
     return e;
   }
@@ -145,7 +145,8 @@ export function lazyStats(s: LazyString): TextStats {
   const b = s.line;
   const start = s.from + 1;
   const end = s.to - 1;
-  const e = escapesOf(s);
+  // No `\u` escape: every escape saved one byte, and nothing can pair or spell (no lookup, no allocation).
+  const e = s.uEscapes === 0 ? { saved: s.escapes!, pairs: 0, startsLow: false, endsHigh: false } : escapesOf(s);
   let fours = s.fours ?? 0;
   if (s.fours === undefined)
     for (let lead = 0xf0; lead <= 0xf4; lead++) for (let i = b.indexOf(lead, start); i >= 0 && i < end; i = b.indexOf(lead, i + 1)) fours++;
@@ -265,6 +266,7 @@ export function mayContain(s: LazyString, needle: string, lastUnits?: number): b
   const from = lastUnits === undefined ? start : Math.max(start, end - 6 * (lastUnits + needle.length));
   // Searched in the body alone: a miss would otherwise read on to the end of the line.
   if (s.line.subarray(from, end).indexOf(needle, 0, "latin1") >= 0) return true;
+  if (s.uEscapes === 0) return false;
   const spelt = escapesOf(s).spelt;
   for (let k = 0; k < spelt.length; k++) if (needle.includes(spelt[k]!)) return true;
   return false;
