@@ -1,4 +1,10 @@
-import { escapes as wasmEscapes, fours as wasmFours, scan as wasmScan, uEscapes as wasmUEscapes, units as wasmUnits } from "./wasm-string.js";
+import {
+  escapes as wasmEscapes,
+  fours as wasmFours,
+  scan as wasmScan,
+  uEscapes as wasmUEscapes,
+  units as wasmUnits,
+} from "./wasm-string.js";
 
 /**
  * The validating pass of records/skeleton.ts: walks one line's JSON as JSON.parse would accept it
@@ -75,7 +81,8 @@ function walk(maxDepth: number): Cut[] | undefined {
     if (c === QUOTE) {
       const q = str(i + 1);
       if (q < 0) return undefined;
-      if (q + 1 - i >= CUT_MIN) cuts.push({ from: i, to: q + 1, units: lastUnits, escapes: lastEscapes, uEscapes: lastU, fours: lastFours, path: pathOf() });
+      if (q + 1 - i >= CUT_MIN)
+        cuts.push({ from: i, to: q + 1, units: lastUnits, escapes: lastEscapes, uEscapes: lastU, fours: lastFours, path: pathOf() });
       i = q + 1;
     } else if (c === LBRACE || c === LBRACK) {
       if (d >= maxDepth) return undefined;
@@ -216,7 +223,11 @@ export function jsScan(b: Uint8Array, i: number, n: number): number {
   return -1;
 }
 export const jsScanUnits = (): number => jsUnits;
-export const jsScanCounts = (): { escapes: number; fours: number; uEscapes: number } => ({ escapes: jsEscapes, fours: jsFours, uEscapes: jsU });
+export const jsScanCounts = (): { escapes: number; fours: number; uEscapes: number } => ({
+  escapes: jsEscapes,
+  fours: jsFours,
+  uEscapes: jsU,
+});
 
 function ws(i: number): number {
   for (;;) {

@@ -155,7 +155,13 @@ const fastStep = (): Code => [
   addTo(EC, popcntIn(ES, get(M))),
   [block("ascii"), bitmask([get(V0), get(V0 + 1), v.or, get(V0 + 2), v.or, get(V0 + 3), v.or]), op.eqz, brIf("ascii")],
   // LM (the slow loop's, free here) holds this step's 4-byte leads.
-  [popcntIn(M, mask64((vk) => [vk, splat(0xf0), v.geU8])), set(LM)],
+  [
+    popcntIn(
+      M,
+      mask64((vk) => [vk, splat(0xf0), v.geU8]),
+    ),
+    set(LM),
+  ],
   addTo(
     U,
     get(LM),
@@ -182,7 +188,13 @@ const slowLoop = (): Code => [
   [get(V), splat(0xf0), v.geU8, v.bitmask8, set(LM)],
   [get(V), splat(0x22), v.eq8, get(V), splat(0x5c), v.eq8, v.or, get(V), splat(0x20), v.ltU8, v.or, v.bitmask8, set(SP)],
   [get(SP), op.eqz, if_("plain")],
-  [addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add), addTo(FC, get(LM), op.popcnt), addTo(I, i32(16)), br("s"), end],
+  [
+    addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add),
+    addTo(FC, get(LM), op.popcnt),
+    addTo(I, i32(16)),
+    br("s"),
+    end,
+  ],
   // Count the plain bytes before the first special one, then handle it below.
   [get(SP), op.ctz, set(P), i32(1), get(P), op.shl, i32(1), op.sub, set(SP)],
   addTo(U, get(P), get(CM), get(SP), op.and, op.popcnt, op.sub, get(LM), get(SP), op.and, op.popcnt, op.add),

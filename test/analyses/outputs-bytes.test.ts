@@ -115,12 +115,19 @@ const CASES: Array<[string, string]> = [
   ["a short empty-looking text after white space", result(str(`${" ".repeat(300)}(Bash completed with no output)`))],
   ["a short binary stub", result(str(`${"x".repeat(300)} Binary content (image/png, 1KB) saved to /x/y.png`))],
   ["a short binary stub spelt with \\u0042", result(str(`${"x".repeat(300)} \\u0042inary content (image/png, 1KB) saved to /x/y.png`))],
-  ["a short text naming a binary stub on its second line", result(str(`${"x".repeat(300)}\\nBinary content (image/png, 1KB) saved to /x/y.png`))],
+  [
+    "a short text naming a binary stub on its second line",
+    result(str(`${"x".repeat(300)}\\nBinary content (image/png, 1KB) saved to /x/y.png`)),
+  ],
   ["a short truncated text", result(str(`${"y".repeat(500)}\\n[OUTPUT TRUNCATED - exceeded 9 token limit]`))],
   ["a short truncated text spelt with \\u005b", result(str(`${"y".repeat(500)}\\u005bOUTPUT TRUNCATED - exceeded 9 token limit]`))],
   [
     "a short persisted stub",
-    result(str(`<persisted-output>\\nOutput too large (51.7KB). Full output saved to: /h/tool-results/t1.txt\\n\\nPreview (first 2KB):\\n${"p".repeat(500)}\\n...\\n</persisted-output>`)),
+    result(
+      str(
+        `<persisted-output>\\nOutput too large (51.7KB). Full output saved to: /h/tool-results/t1.txt\\n\\nPreview (first 2KB):\\n${"p".repeat(500)}\\n...\\n</persisted-output>`,
+      ),
+    ),
   ],
   ["a short token message", result(str(`Error: result (179,889 characters) exceeds maximum allowed tokens. ${"w".repeat(400)}`))],
   ["the truncation marker far from the end", result(str(`${BIG}[OUTPUT TRUNCATED - exceeded 9 token limit]${BIG}`))],

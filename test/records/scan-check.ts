@@ -33,6 +33,10 @@ export function checkScan(lead: number, b: string, tail: string): void {
     const raw = bytes.subarray(lead + 1, end);
     assert.equal(wc.escapes, (raw.toString("latin1").match(/\\(u[0-9a-fA-F]{4}|.)/g) ?? []).length, "escapes");
     assert.equal(wc.fours, raw.filter((c) => c >= 0xf0).length, "4-byte sequences");
-    assert.equal(wc.uEscapes, (raw.toString("latin1").match(/\\(u[0-9a-fA-F]{4}|.)/g) ?? []).filter((x) => x[1] === "u").length, "\\u escapes");
+    assert.equal(
+      wc.uEscapes,
+      (raw.toString("latin1").match(/\\(u[0-9a-fA-F]{4}|.)/g) ?? []).filter((x) => x[1] === "u").length,
+      "\\u escapes",
+    );
   } else assert.notEqual(w, end);
 }

@@ -43,7 +43,11 @@ test("a scan cut short resumes where it stopped and counts the same units", () =
       assert.ok(at <= cut && at >= 1);
       const rest = scan(at, bytes.length);
       assert.equal(rest, whole);
-      if (whole >= 0) assert.deepStrictEqual([units(), escapes(), fours(), uEscapes()].map((x, k) => sofar[k]! + x), total);
+      if (whole >= 0)
+        assert.deepStrictEqual(
+          [units(), escapes(), fours(), uEscapes()].map((x, k) => sofar[k]! + x),
+          total,
+        );
     }),
     { numRuns: 3000 },
   );
