@@ -84,6 +84,16 @@ const HOSTILE: Array<[string, Buffer]> = [
     "NUL bytes and a truncated record",
     Buffer.from(`${"\u0000".repeat(3000)}\n${transcriptLine(long(4000)).slice(0, 3500)}\n${transcriptLine("ok")}\n`),
   ],
+  [
+    "a CRLF, a multi-byte character and a surrogate pair split at every read and slot edge",
+    Buffer.from(
+      Array.from({ length: 90 }, (_, i) => `${transcriptLine(`${long(i, "é")}😀${long(i * 7)}`)}${i % 3 ? "\r\n" : "\n"}`).join(""),
+    ),
+  ],
+  [
+    "a lone surrogate escape and overlong UTF-8",
+    Buffer.concat([Buffer.from(transcriptLine(`\\udc00${long(3100)}`)), Buffer.from([0x0a, 0xc0, 0xaf, 0x0a])]),
+  ],
   ["empty", Buffer.alloc(0)],
   ["only newlines", Buffer.from("\n\n\r\n\n")],
 ];
@@ -94,16 +104,21 @@ for (const [name, bytes] of HOSTILE) {
     assert.equal(ref.sha256, createHash("sha256").update(bytes).digest("hex"));
     const saved = { ...readTuning };
     try {
-      for (const [chunk, maxChunk] of [
-        [1 << 20, 16 << 20],
-        [1, 1],
-        [7, 64],
-        [64, 4096],
-        [4096, 4096],
+      // workerMin 0: the hash worker reads the file into shared slots from the first byte (sources/feed-slots.ts).
+      for (const [chunk, maxChunk, workerMin] of [
+        [1 << 20, 16 << 20, saved.workerMin],
+        [1, 1, saved.workerMin],
+        [7, 64, saved.workerMin],
+        [64, 4096, saved.workerMin],
+        [4096, 4096, saved.workerMin],
+        [1 << 20, 8 << 20, 0],
+        [7, 64, 0],
+        [64, 512, 0],
+        [4096, 4096, 0],
       ] as const) {
-        Object.assign(readTuning, { chunk, maxChunk, poison: true });
+        Object.assign(readTuning, { chunk, maxChunk, poison: true, workerMin, awaitWorker: true });
         const got = await viaFile(transcriptSource, bytes);
-        assert.deepEqual(got, ref, `reads of ${chunk} to ${maxChunk} bytes`);
+        assert.deepEqual(got, ref, `reads of ${chunk} to ${maxChunk} bytes${workerMin === 0 ? " by the worker" : ""}`);
       }
     } finally {
       Object.assign(readTuning, saved);
