@@ -35,10 +35,9 @@ let scratch = Buffer.allocUnsafe(1 << 16);
  * line is no well-formed object: the caller then parses it whole and says exactly what is wrong.
  */
 export function parseSkeleton(line: Buffer, maxDepth: number): JsonObject | undefined {
-  // Decoding replaces bad bytes with U+FFFD; counting those from bytes is not worth the risk. The WebAssembly
-  // scan checks UTF-8 in its pass over the strings (bytes of 0x80 or more fit nowhere else in JSON).
+  // Decoding replaces bad bytes with U+FFFD; counting those from bytes is not worth the risk.
+  if (!isUtf8(line)) return undefined;
   const mem = loadBytes(line);
-  if (mem === null && !isUtf8(line)) return undefined;
   const cuts = scanLine(mem ?? line, line, maxDepth, mem !== null);
   if (!cuts) return undefined;
   let size = line.length;

@@ -29,9 +29,8 @@ import {
  * A JSON string body scanner in WebAssembly SIMD: from just after an opening quote it finds the closing
  * quote, checks what JSON.parse checks inside a string (no raw control character, only the escapes
  * `\" \\ \/ \b \f \n \r \t \uXXXX`) and counts the UTF-16 units the decoded string will have, without
- * decoding. It also checks the body is valid UTF-8 as buffer.isUtf8 would (a JSON line has no other place
- * for a byte of 0x80 or more), so the caller need not pass over the line for that first: a 4-byte sequence
- * is 2 units, any other sequence 1, and every escape 1 (a `\uD83D\uDE00` pair is two escapes, two units).
+ * decoding. The caller has checked the bytes are valid UTF-8 (buffer.isUtf8): then a 4-byte sequence is
+ * 2 units, any other sequence 1, and every escape 1 (a `\uD83D\uDE00` pair is two escapes, two units).
  *
  * Tool output has an escape every 25 bytes or so (`\n`, `\"`), so escapes are handled inside a 64-byte
  * step, with bit masks: the escaped bytes are found from the backslash runs (simdjson's odd-run trick),
@@ -141,9 +140,6 @@ const fastStep = (): Code => [
   end,
   [block("noctl"), [0, 1, 2, 3].map((k) => [get(V0 + k), splat(0x20), v.ltU8, k ? v.or : []]), v.anyTrue, op.eqz, brIf("noctl")],
   [mask64((vk) => [vk, splat(0x20), v.ltU8]), get(M), op64.and, op64.eqz, op.eqz, brIf("slow"), end],
-  // A sequence may run past the step, and validating it takes the byte loop: only ASCII is counted here.
-  [block("ascii"), bitmask([get(V0), get(V0 + 1), v.or, get(V0 + 2), v.or, get(V0 + 3), v.or]), op.eqz, brIf("ascii")],
-  [mask64((vk) => [vk, splat(0x80), v.geU8]), get(M), op64.and, op64.eqz, op.eqz, brIf("slow"), end],
   block("noesc"),
   [get(ED), get(M), op64.and, op64.eqz, brIf("noesc")],
   [mask64(badEscape), get(ED), op64.and, get(M), op64.and, op64.eqz, op.eqz, brIf("slow")],
@@ -157,30 +153,28 @@ const fastStep = (): Code => [
   end,
   addTo(U, get(P), popcntIn(ES, get(M)), op.sub),
   addTo(EC, popcntIn(ES, get(M))),
+  [block("ascii"), bitmask([get(V0), get(V0 + 1), v.or, get(V0 + 2), v.or, get(V0 + 3), v.or]), op.eqz, brIf("ascii")],
+  // LM (the slow loop's, free here) holds this step's 4-byte leads.
+  [
+    popcntIn(
+      M,
+      mask64((vk) => [vk, splat(0xf0), v.geU8]),
+    ),
+    set(LM),
+  ],
+  addTo(
+    U,
+    get(LM),
+    popcntIn(
+      M,
+      mask64((vk) => [vk, splat(0xc0), v.ltS8]),
+    ),
+    op.sub,
+  ),
+  addTo(FC, get(LM)),
+  end,
   [get(T), op64.eqz, op.eqz, if_("quote"), keepCounts(), get(I), get(P), op.add, ret, end],
   [addTo(I, get(P)), br("top")],
-];
-
-/**
- * The sequence whose lead byte P is at I, checked as buffer.isUtf8 checks it (no stray continuation byte,
- * overlong form, surrogate, code point past U+10FFFF or cut sequence), then counted: 2 units for 4 bytes,
- * else 1. E is its length, CM..LM the range its second byte must lie in. One cut by END is SCAN_MORE.
- */
-const utf8Sequence = (): Code => [
-  [get(P), i32(0xc2), op.ltU, brIf("invalid"), get(P), i32(0xf4), op.gtU, brIf("invalid")],
-  [i32(2), set(E), i32(0x80), set(CM), i32(0xbf), set(LM)],
-  [get(P), i32(0xe0), op.geU, if_("three"), i32(3), set(E), end],
-  [get(P), i32(0xe0), op.eq, if_("e0"), i32(0xa0), set(CM), end],
-  [get(P), i32(0xed), op.eq, if_("ed"), i32(0x9f), set(LM), end],
-  [get(P), i32(0xf0), op.geU, if_("four"), i32(4), set(E), end],
-  [get(P), i32(0xf0), op.eq, if_("f0"), i32(0x90), set(CM), end],
-  [get(P), i32(0xf4), op.eq, if_("f4"), i32(0x8f), set(LM), end],
-  [get(I), get(E), op.add, get(END), op.gtU, brIf("more")],
-  [get(I), load8(1), get(CM), op.sub, get(LM), get(CM), op.sub, op.gtU, brIf("invalid")],
-  [get(E), i32(3), op.geU, if_("b2"), get(I), load8(2), i32(0xc0), op.and, i32(0x80), op.ne, brIf("invalid"), end],
-  [get(E), i32(4), op.eq, if_("b3")],
-  [get(I), load8(3), i32(0xc0), op.and, i32(0x80), op.ne, brIf("invalid"), addTo(U, i32(1)), addTo(FC, i32(1)), end],
-  [addTo(U, i32(1)), addTo(I, get(E)), br("s")],
 ];
 
 /** The plain loop up to SLOW (16 bytes at a time while nothing special comes, else byte by byte), then back to the steps. */
@@ -190,12 +184,22 @@ const slowLoop = (): Code => [
   block("one"),
   [get(I), i32(16), op.add, get(END), op.gtU, brIf("one")],
   [get(I), v.load(0), set(V)],
-  // Special: a quote, a backslash, a control character, or a byte of a multi-byte sequence (validated below).
-  [get(V), splat(0x22), v.eq8, get(V), splat(0x5c), v.eq8, v.or, get(V), splat(0x20), v.ltU8, v.or],
-  [get(V), splat(0x80), v.geU8, v.or, v.bitmask8, set(SP)],
-  [get(SP), op.eqz, if_("plain"), addTo(U, i32(16)), addTo(I, i32(16)), br("s"), end],
-  // The plain bytes before the first special one are ASCII, a unit each.
-  [get(SP), op.ctz, set(P), addTo(U, get(P)), addTo(I, get(P))],
+  [get(V), splat(0xc0), v.and, splat(0x80), v.eq8, v.bitmask8, set(CM)],
+  [get(V), splat(0xf0), v.geU8, v.bitmask8, set(LM)],
+  [get(V), splat(0x22), v.eq8, get(V), splat(0x5c), v.eq8, v.or, get(V), splat(0x20), v.ltU8, v.or, v.bitmask8, set(SP)],
+  [get(SP), op.eqz, if_("plain")],
+  [
+    addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add),
+    addTo(FC, get(LM), op.popcnt),
+    addTo(I, i32(16)),
+    br("s"),
+    end,
+  ],
+  // Count the plain bytes before the first special one, then handle it below.
+  [get(SP), op.ctz, set(P), i32(1), get(P), op.shl, i32(1), op.sub, set(SP)],
+  addTo(U, get(P), get(CM), get(SP), op.and, op.popcnt, op.sub, get(LM), get(SP), op.and, op.popcnt, op.add),
+  addTo(FC, get(LM), get(SP), op.and, op.popcnt),
+  addTo(I, get(P)),
   end,
   [get(I), load8(0), set(P)],
   [get(P), i32(0x22), op.eq, if_("q"), keepCounts(), get(I), ret, end],
@@ -207,8 +211,10 @@ const slowLoop = (): Code => [
   [addTo(U, i32(1)), addTo(EC, i32(1)), addTo(UN, i32(1)), addTo(I, i32(6)), br("s"), end],
   [escapeOk(), op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(EC, i32(1)), addTo(I, i32(2)), br("s"), end],
   [get(P), i32(0x20), op.ltU, brIf("invalid")],
-  [get(P), i32(0x80), op.geU, if_("mb"), utf8Sequence(), end],
-  [addTo(U, i32(1)), addTo(I, i32(1)), br("s")],
+  // A lead or ASCII byte is a unit, a 4-byte lead one more; continuation bytes none.
+  addTo(U, get(P), i32(0xc0), op.and, i32(0x80), op.ne, get(P), i32(0xf0), op.geU, op.add),
+  addTo(FC, get(P), i32(0xf0), op.geU),
+  [addTo(I, i32(1)), br("s")],
   end,
 ];
 
