@@ -2,6 +2,7 @@ import { visiblePieces, visibleText } from "../records/content.js";
 import { isObject } from "../records/json.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { EMPTY_STATS, headOf, joinStats, mayContain, statsAt, tailOf, type TextStats } from "../records/string-bytes.js";
+import { detachStrings } from "../sources/memory.js";
 import {
   classifyEnds,
   classifyOutput,
@@ -40,7 +41,8 @@ export function measureVisible(holder: object, key: string): TextMeasure {
     // Twice what the start needs, so that indented text (a Read's `     1→`) still has enough left once trimmed.
     message = classifyEnds(headOf(one, 2 * HEAD_UNITS), tail, one.units);
   }
-  message ??= classifyOutput(visibleText((holder as Record<string, unknown>)[key]));
+  // The message's strings are cut from the text, which must not stay alive with them.
+  message ??= detachStrings(classifyOutput(visibleText((holder as Record<string, unknown>)[key])));
   return { chars: st.units, utf8Bytes: st.bytes, codePoints: st.codePoints, message };
 }
 

@@ -5,6 +5,59 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { detached, detachStrings } from "../../src/sources/memory.js";
+
+test("detached: the same string, whatever it is", () => {
+  const long = "a\u00e9\ud83d\ude00\ud800 lone, \u0000 nul ".repeat(500);
+  for (const s of [
+    "",
+    "x",
+    "twelve units",
+    "thirteen unit",
+    long,
+    long.slice(3, 4099),
+    long.slice(-40),
+    `${long.slice(0, 20)}…${long.slice(-24)}`,
+  ])
+    assert.equal(detached(s), s);
+  assert.equal(detached(null), null);
+});
+
+test("detachStrings: string properties copied in place, others untouched", () => {
+  const text = `${"p".repeat(5000)}/tmp/x/tool-results/toolu_1.txt`;
+  const nested = { a: 1 };
+  const o = { check: "size", savedPath: text.slice(5000), limit: 3, preview: null, cut: false, nested };
+  const same = detachStrings(o);
+  assert.equal(same, o);
+  assert.deepEqual(o, { check: "size", savedPath: "/tmp/x/tool-results/toolu_1.txt", limit: 3, preview: null, cut: false, nested });
+  assert.equal(o.nested, nested);
+});
+
+test("detached: a piece kept does not keep the long string it was cut from", () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  // JSON.parse makes each long string a string of its own, as a parsed tool input is.
+  const cut = (keep: (s: string) => string) => {
+    const kept: string[] = [];
+    for (let i = 0; i < 200; i++) kept.push(keep((JSON.parse(JSON.stringify(`${i}`.padEnd(200_000, "y"))) as string).slice(0, 4096)));
+    gc();
+    return { kept, heap: process.memoryUsage().heapUsed };
+  };
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const plain = cut((s) => s);
+  const plainGrowth = plain.heap - before;
+  plain.kept.length = 0;
+  gc();
+  const base = process.memoryUsage().heapUsed;
+  const own = cut(detached);
+  // 200 × 200 KB parents held by plain slices (40 MB) against 200 × 4 KiB.
+  assert.ok(plainGrowth > 30e6, `plain slices held ${plainGrowth} bytes: the check would prove nothing`);
+  assert.ok(own.heap - base < 5e6, `detached pieces held ${own.heap - base} bytes`);
+  assert.equal(own.kept[7], `7`.padEnd(4096, "y"));
+});
 
 const hasherUrl = new URL("../../src/sources/hasher.js", import.meta.url).href;
 const memoryUrl = new URL("../../src/sources/memory.js", import.meta.url).href;
