@@ -76,8 +76,10 @@ const [path, mib] = process.argv.slice(-2);
 boundHeapGrowth();
 const h = fileHasher(openSync(path, "r"), () => {});
 const chunk = Buffer.alloc(1 << 20);
-// Once the worker runs (its isolate's start sets the factor back to 2), the churn begins.
-await new Promise((r) => setTimeout(r, 300));
+// Once the worker runs (its isolate's start sets the factor back to 2; a second long on a loaded
+// machine), the first 8 MiB hold it again, then the churn begins.
+await new Promise((r) => setTimeout(r, 1000));
+h.update(Buffer.alloc(8 << 20));
 let recent = [];
 for (let i = 0; i < Number(mib); i++) {
   h.update(chunk);
@@ -96,8 +98,10 @@ test("holdYoungGeneration: the young generation stays small through a hashed rea
   try {
     const path = join(dir, "big.jsonl");
     const mib = 160;
+    // The 8 MiB counted before the churn are part of the file too.
+    const size = (mib + 8) << 20;
     writeFileSync(path, "");
-    truncateSync(path, mib << 20);
+    truncateSync(path, size);
     const script = join(dir, "child.mjs");
     writeFileSync(script, CHILD);
     const r = spawnSync(process.execPath, [fileURLToPath(new URL(`file://${script}`)), path, String(mib)], { encoding: "utf8" });
