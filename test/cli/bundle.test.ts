@@ -115,20 +115,42 @@ test("bundle: run hands its lab servers dist/cli.js, the file beside the bundle"
   }
 });
 
-test("bundle: a command line loads dist/main.cjs and none of the modules one by one", async () => {
-  assert.ok(existsSync(join(ROOT, "dist", "main.cjs")), "npm run build writes dist/main.cjs");
-  // Logs every ES module Node loads, from a hook registered before the CLI starts.
+/** Runs dist/cli.js with a hook that logs every ES module Node loads, the workers' too; returns them under dist/. */
+async function esmLoads(args: string[]): Promise<{ code: number; stdout: string; stderr: string; loaded: string[] }> {
   const hook = `export async function load(u, c, n) { process.stderr.write("esm " + u + "\\n"); return n(u, c); }`;
   const register = `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));`;
-  const r = await spawnCollect(
-    process.execPath,
-    ["--import", `data:text/javascript,${encodeURIComponent(register)}`, BIN, "requests", BASIC, "--format", "json"],
-    { cwd: ROOT, env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1" } },
-  );
+  const r = await spawnCollect(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1" },
+  });
+  const lines = r.stderr.split("\n");
+  const loaded = lines.filter((l) => l.startsWith("esm file:")).map((l) => l.slice(l.indexOf("/dist/") + 1));
+  return { ...r, stderr: lines.filter((l) => !l.startsWith("esm ")).join("\n"), loaded };
+}
+
+test("bundle: a command line loads dist/main.cjs and none of the modules one by one", async () => {
+  assert.ok(existsSync(join(ROOT, "dist", "main.cjs")), "npm run build writes dist/main.cjs");
+  const r = await esmLoads(["requests", BASIC, "--format", "json"]);
   assert.equal(r.code, 0, r.stderr);
-  const loaded = r.stderr
-    .split("\n")
-    .filter((l) => l.startsWith("esm file:"))
-    .map((l) => l.slice(l.indexOf("/dist/") + 1));
-  assert.deepEqual(loaded, ["dist/cli.js", "dist/package-root.js"]);
+  assert.deepEqual(r.loaded, ["dist/cli.js", "dist/package-root.js"]);
+});
+
+test("bundle: sessions over 4,100 old-layout agent files peeks them on dist/sources/peek-worker.js, with main()'s document", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-bundle-peek-"));
+  try {
+    const project = join(dir, "projects", "-home-many");
+    mkdirSync(project, { recursive: true });
+    const id = "0c0c0c0c-0000-4000-8000-000000000001";
+    const line = (n: number) =>
+      `${JSON.stringify({ type: "assistant", sessionId: id, timestamp: "2026-01-01T00:00:00.000Z", message: { id: `m${n}` } })}\n`;
+    writeFileSync(join(project, `${id}.jsonl`), line(0));
+    for (let i = 0; i < 4100; i++) writeFileSync(join(project, `agent-${i}.jsonl`), line(i + 1));
+    const args = ["sessions", "--claude-dir", dir, "--format", "json"];
+    const [spawned, inProcess] = await Promise.all([esmLoads(args), runCli(args)]);
+    assert.ok(spawned.loaded.includes("dist/sources/peek-worker.js"), spawned.loaded.join(", "));
+    assert.deepEqual({ code: spawned.code, stdout: spawned.stdout }, { code: inProcess.code, stdout: inProcess.stdout });
+    assert.equal(JSON.parse(spawned.stdout).sessions[0].subagents, 4100);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
