@@ -100,10 +100,7 @@ export const countGrowth: Formatter = (v, row, c) => {
 
 export const consulted: Formatter = (v, row, c) => (typeof v !== "number" ? text(v, row, c) : v > 0 ? `yes (${v})` : "no");
 
-export const mixed: Formatter = (v, row, c) => {
-  const k = row.kind;
-  return formatterFor(typeof k === "string" && KINDS.has(k) && k !== "mixed" ? (k as ColumnKind) : "text")(v, row, c);
-};
+export const mixed: Formatter = (v, row, c) => formatterFor(namedKind(row.kind))(v, row, c);
 
 export function formatterFor(kind: ColumnKind): Formatter {
   switch (kind) {
@@ -203,3 +200,7 @@ const KINDS = new Set<string>([
   "consulted",
   "mixed",
 ] satisfies ColumnKind[]);
+
+/** The kind a key/value row names for its value (`row.kind`), or text when it names none or an unknown one. */
+export const namedKind = (k: unknown): Exclude<ColumnKind, "mixed"> =>
+  typeof k === "string" && k !== "mixed" && KINDS.has(k) ? (k as Exclude<ColumnKind, "mixed">) : "text";

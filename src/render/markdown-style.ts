@@ -1,5 +1,5 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
-import { formatterFor, text, type Formatter } from "./kinds.js";
+import { formatterFor, namedKind, text, type Formatter } from "./kinds.js";
 import type { Clock } from "./markdown-clock.js";
 
 const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -70,35 +70,10 @@ export function markdownFormatter(clock: Clock): (kind: ColumnKind) => Formatter
         return change;
       case "mixed":
         // A key/value row names its value's kind; it gets the same markdown style as a column of that kind.
-        return (v, row, c) => {
-          const k = row.kind;
-          return pick(typeof k === "string" && k !== "mixed" && isKind(k) ? k : "text")(v, row, c);
-        };
+        return (v, row, c) => pick(namedKind(row.kind))(v, row, c);
       default:
         return formatterFor(kind);
     }
   };
   return pick;
 }
-
-const KNOWN = new Set<string>([
-  "int",
-  "signed",
-  "bytes",
-  "ms",
-  "ratio",
-  "rate",
-  "usd",
-  "usdExact",
-  "time",
-  "bool",
-  "text",
-  "id",
-  "path",
-  "split",
-  "countOf",
-  "change",
-  "countGrowth",
-  "consulted",
-] satisfies ColumnKind[]);
-const isKind = (k: string): k is ColumnKind => KNOWN.has(k);
