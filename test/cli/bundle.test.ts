@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { BIN, ROOT, runCli, runCliSpawned, sample, spawnCollect } from "../helpers.js";
+import { CACHE_SUFFIX, loadBundle, sourceDigest } from "../../src/bundle-load.js";
 
 // dist/cli.js runs every command line but --version and help from dist/main.cjs (scripts/bundle.mjs), while
 // every other test runs the modules in process. These hold the two equal where a bundle can go wrong: the
@@ -128,11 +129,11 @@ async function esmLoads(args: string[]): Promise<{ code: number; stdout: string;
   return { ...r, stderr: lines.filter((l) => !l.startsWith("esm ")).join("\n"), loaded };
 }
 
-test("bundle: a command line loads dist/main.cjs and none of the modules one by one", async () => {
+test("bundle: a command line loads dist/main.cjs (through bundle-load.js) and none of the modules one by one", async () => {
   assert.ok(existsSync(join(ROOT, "dist", "main.cjs")), "npm run build writes dist/main.cjs");
   const r = await esmLoads(["requests", BASIC, "--format", "json"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.loaded, ["dist/cli.js", "dist/package-root.js"]);
+  assert.deepEqual(r.loaded, ["dist/cli.js", "dist/package-root.js", "dist/bundle-load.js"]);
 });
 
 test("bundle: sessions over 4,100 old-layout agent files peeks them on dist/sources/peek-worker.js, with main()'s document", async () => {
@@ -152,5 +153,31 @@ test("bundle: sessions over 4,100 old-layout agent files peeks them on dist/sour
     assert.equal(JSON.parse(spawned.stdout).sessions[0].subagents, 4100);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("bundle: the code cache built beside dist/main.cjs is taken; one made for another bundle of the same length, or garbage, is not", async () => {
+  const dist = join(ROOT, "dist", "main.cjs");
+  assert.equal(loadBundle(dist).cacheUsed, true, "npm run build writes dist/main.cjs.cache for this bundle");
+  const tmp = mkdtempSync(join(tmpdir(), "ccf-bundle-cache-"));
+  try {
+    const other = join(tmp, "main.cjs");
+    const source = readFileSync(dist, "utf8");
+    const changed = source.replace("internal error", "internal errar");
+    assert.equal(changed.length, source.length);
+    writeFileSync(other, changed);
+    writeFileSync(other + CACHE_SUFFIX, readFileSync(dist + CACHE_SUFFIX));
+    const stale = loadBundle(other);
+    assert.equal(stale.cacheUsed, false);
+    assert.equal(typeof stale.exports.main, "function");
+    // Another change again: V8 would not even read a cache for a source this process compiled already.
+    const again = source.replace("internal error", "internal errir");
+    writeFileSync(other, again);
+    writeFileSync(other + CACHE_SUFFIX, Buffer.concat([sourceDigest(again), Buffer.from("not a code cache")]));
+    const garbage = loadBundle(other);
+    assert.equal(garbage.cacheUsed, false);
+    assert.equal(typeof garbage.exports.main, "function");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
