@@ -3,7 +3,9 @@ import { isObject } from "../records/json.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { EMPTY_STATS, headOf, joinStats, mayContain, statsAt, tailOf, type TextStats } from "../records/string-bytes.js";
 import {
+  BINARY_MARK,
   classifyEnds,
+  classifyHead,
   classifyOutput,
   ENDS_MIN,
   HEAD_UNITS,
@@ -39,6 +41,12 @@ export function measureVisible(holder: object, key: string): TextMeasure {
     const tail = mayContain(one, TRUNCATED_MARK, TRUNCATED_TAIL) ? tailOf(one, TRUNCATED_TAIL) : "";
     // Twice what the start needs, so that indented text (a Read's `     1→`) still has enough left once trimmed.
     message = classifyEnds(headOf(one, 2 * HEAD_UNITS), tail, one.units);
+  } else if (one) {
+    // Shorter texts (most results) are whole in the truncation check's window: without either mark in
+    // their bytes, the head alone decides, and the text is not decoded (a quarter of outputs' analysis).
+    const head = headOf(one, 2 * HEAD_UNITS);
+    if (head.length >= one.units) message = classifyOutput(head);
+    else if (!mayContain(one, TRUNCATED_MARK) && !mayContain(one, BINARY_MARK)) message = classifyHead(head);
   }
   message ??= classifyOutput(visibleText((holder as Record<string, unknown>)[key]));
   return { chars: st.units, utf8Bytes: st.bytes, codePoints: st.codePoints, message };

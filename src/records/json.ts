@@ -14,8 +14,10 @@ export const MAX_DEPTH = 200;
  * absurd nesting, and lines longer than a string can be.
  */
 export function parseLine(raw: RawLine): ParsedLine {
-  if (raw.buf.length >= SKELETON_MIN_LINE && !raw.tooLong && raw.buf.indexOf(0) < 0) {
+  if (raw.buf.length >= SKELETON_MIN_LINE && !raw.tooLong) {
     // The skeleton pass checked the depth itself; walking the value here would decode every long string.
+    // A NUL byte fails it as it fails JSON.parse (no JSON text holds a raw U+0000), so no NUL scan first:
+    // such a line goes on to parseWhole, which says where the NULs are.
     const value = parseSkeleton(raw.buf, MAX_DEPTH);
     if (value !== undefined) return { ok: true, value };
   }
@@ -29,15 +31,17 @@ export function parseWhole(raw: RawLine): ParsedLine {
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };
-  const nulAt = raw.buf.indexOf(0);
-  if (nulAt >= 0) {
-    const kind = nulAt === 0 || text.trim().replace(/\u0000/g, "") === "" ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
-    return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
-  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
+    // Only a line JSON.parse rejects can hold a NUL (JSON allows no raw U+0000, in strings or between
+    // tokens), so the scan for one runs here, not over every line.
+    const nulAt = raw.buf.indexOf(0);
+    if (nulAt >= 0) {
+      const kind = nulAt === 0 || text.trim().replace(/\u0000/g, "") === "" ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
+      return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
+    }
     return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

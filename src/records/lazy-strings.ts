@@ -11,6 +11,10 @@ export interface LazyString {
   from: number;
   to: number;
   units: number;
+  /** Escapes (one each, `\uXXXX` too; those also in `uEscapes`) and 4-byte UTF-8 sequences of the body, when the scan counted them. */
+  escapes?: number;
+  uEscapes?: number;
+  fours?: number;
   /** The decoded value, once someone read it. */
   value?: string;
   /** `line`'s memory generation when the string was cut (sources/reused-buffers.ts). */

@@ -1,4 +1,10 @@
-import { scan as wasmScan, units as wasmUnits } from "./wasm-string.js";
+import {
+  escapes as wasmEscapes,
+  fours as wasmFours,
+  scan as wasmScan,
+  uEscapes as wasmUEscapes,
+  units as wasmUnits,
+} from "./wasm-string.js";
 
 /**
  * The validating pass of records/skeleton.ts: walks one line's JSON as JSON.parse would accept it
@@ -24,6 +30,10 @@ export interface Cut {
   from: number;
   to: number;
   units: number;
+  /** Escapes (`\uXXXX` of them in `uEscapes`) and 4-byte UTF-8 sequences in the body (records/string-bytes.ts measures from them). */
+  escapes: number;
+  uEscapes: number;
+  fours: number;
   path: Array<string | number>;
 }
 
@@ -71,7 +81,8 @@ function walk(maxDepth: number): Cut[] | undefined {
     if (c === QUOTE) {
       const q = str(i + 1);
       if (q < 0) return undefined;
-      if (q + 1 - i >= CUT_MIN) cuts.push({ from: i, to: q + 1, units: lastUnits, path: pathOf() });
+      if (q + 1 - i >= CUT_MIN)
+        cuts.push({ from: i, to: q + 1, units: lastUnits, escapes: lastEscapes, uEscapes: lastU, fours: lastFours, path: pathOf() });
       i = q + 1;
     } else if (c === LBRACE || c === LBRACK) {
       if (d >= maxDepth) return undefined;
@@ -140,6 +151,9 @@ function pathOf(): Array<string | number> {
 }
 
 let lastUnits = 0;
+let lastEscapes = 0;
+let lastFours = 0;
+let lastU = 0;
 
 /** The closing quote of the string whose body starts at `i`, or -1; its UTF-16 length in `lastUnits`. */
 function str(i: number): number {
@@ -149,18 +163,25 @@ function str(i: number): number {
     const c = b[k]!;
     if (c === QUOTE) {
       lastUnits = k - i;
+      lastEscapes = lastFours = lastU = 0;
       return k;
     }
     if (c === BSLASH || c < 0x20 || c >= 0x80) break;
   }
   const q = viaWasm ? wasmScan(i, n) : jsScan(b, i, n);
   lastUnits = viaWasm ? wasmUnits() : jsUnits;
+  lastEscapes = viaWasm ? wasmEscapes() : jsEscapes;
+  lastFours = viaWasm ? wasmFours() : jsFours;
+  lastU = viaWasm ? wasmUEscapes() : jsU;
   return q >= 0 ? q : -1;
 }
 
 // Without WebAssembly `b` is the line itself and the same scan runs in JavaScript.
 let viaWasm = false;
 let jsUnits = 0;
+let jsEscapes = 0;
+let jsFours = 0;
+let jsU = 0;
 
 const ESCAPE_OK = new Uint8Array(256);
 for (const c of [QUOTE, BSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]) ESCAPE_OK[c] = 1;
@@ -170,10 +191,16 @@ for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
 /** records/wasm-string.ts's scan, in JavaScript: the reference for it in tests, and the fallback. */
 export function jsScan(b: Uint8Array, i: number, n: number): number {
   let u = 0;
+  let escs = 0;
+  let f = 0;
+  let us = 0;
   while (i < n) {
     const c = b[i]!;
     if (c === QUOTE) {
       jsUnits = u;
+      jsEscapes = escs;
+      jsFours = f;
+      jsU = us;
       return i;
     }
     if (c === BSLASH) {
@@ -181,11 +208,14 @@ export function jsScan(b: Uint8Array, i: number, n: number): number {
       if (e === 0x75) {
         if (i + 6 > n || !(HEX[b[i + 2]!] && HEX[b[i + 3]!] && HEX[b[i + 4]!] && HEX[b[i + 5]!])) return -1;
         i += 6;
+        us++;
       } else if (i + 1 < n && ESCAPE_OK[e]) i += 2;
       else return -1;
       u++;
+      escs++;
     } else if (c < 0x20) return -1;
     else {
+      if (c >= 0xf0) f++;
       if ((c & 0xc0) !== 0x80) u += c >= 0xf0 ? 2 : 1;
       i++;
     }
@@ -193,6 +223,11 @@ export function jsScan(b: Uint8Array, i: number, n: number): number {
   return -1;
 }
 export const jsScanUnits = (): number => jsUnits;
+export const jsScanCounts = (): { escapes: number; fours: number; uEscapes: number } => ({
+  escapes: jsEscapes,
+  fours: jsFours,
+  uEscapes: jsU,
+});
 
 function ws(i: number): number {
   for (;;) {

@@ -3,7 +3,7 @@ import { defineLazy } from "./lazy-strings.js";
 import { scanLine } from "./skeleton-scan.js";
 import { loadBytes } from "./wasm-string.js";
 
-export { CUT_MIN, jsScan, jsScanUnits } from "./skeleton-scan.js";
+export { CUT_MIN, jsScan, jsScanCounts, jsScanUnits } from "./skeleton-scan.js";
 
 /** A parsed JSON object; defined here, below json.ts, so the two do not import each other. */
 export type JsonObject = Record<string, unknown>;
@@ -64,13 +64,13 @@ export function parseSkeleton(line: Buffer, maxDepth: number): JsonObject | unde
     return undefined;
   }
   for (let k = 0; k < cuts.length; k++) {
-    const { path, from, to, units } = cuts[k]!;
+    const { path, from, to, units, escapes, uEscapes, fours } = cuts[k]!;
     let obj: unknown = root;
     for (let p = 0; p < path.length - 1 && obj !== null && typeof obj === "object"; p++) obj = (obj as JsonObject)[path[p] as string];
     const key = path[path.length - 1]!;
     // A later duplicate key replaced the placeholder: JSON.parse keeps the last value, and so do we.
     if (obj !== null && typeof obj === "object" && (obj as JsonObject)[key as string] === `\u0000${k}`)
-      defineLazy(obj, key, { line, from, to, units });
+      defineLazy(obj, key, { line, from, to, units, escapes, uEscapes, fours });
   }
   return root;
 }

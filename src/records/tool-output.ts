@@ -151,6 +151,19 @@ export const ENDS_MIN = TRUNCATED_TAIL + 2;
 /** What OUTPUT_RX.truncated starts with: a text that cannot contain it needs no tail. */
 export const TRUNCATED_MARK = "[OUTPUT TRUNCATED - exceeded ";
 
+/** What the binary message holds (OUTPUT_RX.binary): a text without it is no binary stub. */
+export const BINARY_MARK = "Binary content (";
+
+/**
+ * `classifyOutput` of a text shorter than ENDS_MIN known by its first HEAD_UNITS units after white space
+ * (or more), when it holds neither TRUNCATED_MARK nor BINARY_MARK: plain, or null when the head may open a
+ * message and the whole text is needed.
+ */
+export function classifyHead(head: string): OutputMessage | null {
+  const h = head.trimStart();
+  return h.length < HEAD_UNITS || STUB_START.test(h) ? null : base("inline", "plain");
+}
+
 /**
  * `classifyOutput` of a long text known by its first HEAD_UNITS units after white space (or more) and its last
  * TRUNCATED_TAIL ("" when it cannot hold TRUNCATED_MARK): the same answer, or null when the head may open a

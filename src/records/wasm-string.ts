@@ -45,7 +45,8 @@ export const SCAN_INVALID = -1;
 /** The bytes ended before the string did (or inside an escape): go on from `stoppedAt()` with more. */
 export const SCAN_MORE = -2;
 
-// Locals of `scan`, parameters first: i32 up to LM, i64 from Q to UC, v128 from V on (V0..V0+3 hold a step's bytes).
+// Locals of `scan`, parameters first: i32 up to UN, i64 from Q to UC, v128 from V on (V0..V0+3 hold a step's bytes).
+// EC, FC and UN count escapes, 4-byte leads and `\u` escapes, from which string-bytes.ts gets UTF-8 bytes and code points.
 const I = 0,
   END = 1,
   U = 2,
@@ -55,22 +56,29 @@ const I = 0,
   SP = 6,
   CM = 7,
   LM = 8,
-  Q = 9,
-  B = 10,
-  ETC = 11,
-  ED = 12,
-  ES = 13,
-  M = 14,
-  T = 15,
-  UC = 16,
-  V = 17,
-  V0 = 18;
-/** Where `scan` leaves the units counted and (for SCAN_MORE) where it stopped: reading memory costs less than a WebAssembly.Global. */
+  EC = 9,
+  FC = 10,
+  UN = 11,
+  Q = 12,
+  B = 13,
+  ETC = 14,
+  ED = 15,
+  ES = 16,
+  M = 17,
+  T = 18,
+  UC = 19,
+  V = 20,
+  V0 = 21;
+/** Where `scan` leaves its counts and (for SCAN_MORE) where it stopped: reading memory costs less than a WebAssembly.Global. */
 const UNITS_AT = 0,
-  STOP_AT = 4;
+  STOP_AT = 4,
+  ESCAPES_AT = 8,
+  FOURS_AT = 12,
+  US_AT = 16;
 /** The line is loaded from here on. */
-const BASE = 16;
+const BASE = 32;
 const keep = (addr: number, l: number): Code => [i32(addr), get(l), store32(0)];
+const keepCounts = (): Code => [keep(UNITS_AT, U), keep(ESCAPES_AT, EC), keep(FOURS_AT, FC), keep(US_AT, UN)];
 const HEX = 0;
 
 /** local += the i32 result of `code` */
@@ -141,24 +149,31 @@ const fastStep = (): Code => [
   [get(UC), i64(59n), op64.shrU, op64.eqz, op.eqz, brIf("slow")],
   [[1n, 2n, 3n, 4n].map((s, k) => [get(UC), i64(s), op64.shl, k ? op64.or : []]), mask64(isHex), i64(-1n), op64.xor, op64.and],
   [op64.eqz, op.eqz, brIf("slow")],
-  [get(U), get(UC), op64.popcnt, op.wrap, i32(2), op.shl, op.sub, set(U), end],
+  [get(U), get(UC), op64.popcnt, op.wrap, i32(2), op.shl, op.sub, set(U), addTo(UN, get(UC), op64.popcnt, op.wrap), end],
   end,
   addTo(U, get(P), popcntIn(ES, get(M)), op.sub),
+  addTo(EC, popcntIn(ES, get(M))),
   [block("ascii"), bitmask([get(V0), get(V0 + 1), v.or, get(V0 + 2), v.or, get(V0 + 3), v.or]), op.eqz, brIf("ascii")],
-  addTo(
-    U,
+  // LM (the slow loop's, free here) holds this step's 4-byte leads.
+  [
     popcntIn(
       M,
       mask64((vk) => [vk, splat(0xf0), v.geU8]),
     ),
+    set(LM),
+  ],
+  addTo(
+    U,
+    get(LM),
     popcntIn(
       M,
       mask64((vk) => [vk, splat(0xc0), v.ltS8]),
     ),
     op.sub,
   ),
+  addTo(FC, get(LM)),
   end,
-  [get(T), op64.eqz, op.eqz, if_("quote"), keep(UNITS_AT, U), get(I), get(P), op.add, ret, end],
+  [get(T), op64.eqz, op.eqz, if_("quote"), keepCounts(), get(I), get(P), op.add, ret, end],
   [addTo(I, get(P)), br("top")],
 ];
 
@@ -173,24 +188,32 @@ const slowLoop = (): Code => [
   [get(V), splat(0xf0), v.geU8, v.bitmask8, set(LM)],
   [get(V), splat(0x22), v.eq8, get(V), splat(0x5c), v.eq8, v.or, get(V), splat(0x20), v.ltU8, v.or, v.bitmask8, set(SP)],
   [get(SP), op.eqz, if_("plain")],
-  [addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add), addTo(I, i32(16)), br("s"), end],
+  [
+    addTo(U, i32(16), get(CM), op.popcnt, op.sub, get(LM), op.popcnt, op.add),
+    addTo(FC, get(LM), op.popcnt),
+    addTo(I, i32(16)),
+    br("s"),
+    end,
+  ],
   // Count the plain bytes before the first special one, then handle it below.
   [get(SP), op.ctz, set(P), i32(1), get(P), op.shl, i32(1), op.sub, set(SP)],
   addTo(U, get(P), get(CM), get(SP), op.and, op.popcnt, op.sub, get(LM), get(SP), op.and, op.popcnt, op.add),
+  addTo(FC, get(LM), get(SP), op.and, op.popcnt),
   addTo(I, get(P)),
   end,
   [get(I), load8(0), set(P)],
-  [get(P), i32(0x22), op.eq, if_("q"), keep(UNITS_AT, U), get(I), ret, end],
+  [get(P), i32(0x22), op.eq, if_("q"), keepCounts(), get(I), ret, end],
   [get(P), i32(0x5c), op.eq, if_("bs")],
   [get(I), i32(1), op.add, get(END), op.geU, brIf("more"), get(I), load8(1), set(E)],
   [get(E), i32(0x75), op.eq, if_("u")],
   [get(I), i32(6), op.add, get(END), op.gtU, brIf("more")],
   [hexAt(2), hexAt(3), op.and, hexAt(4), op.and, hexAt(5), op.and, op.eqz, brIf("invalid")],
-  [addTo(U, i32(1)), addTo(I, i32(6)), br("s"), end],
-  [escapeOk(), op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(I, i32(2)), br("s"), end],
+  [addTo(U, i32(1)), addTo(EC, i32(1)), addTo(UN, i32(1)), addTo(I, i32(6)), br("s"), end],
+  [escapeOk(), op.eqz, brIf("invalid"), addTo(U, i32(1)), addTo(EC, i32(1)), addTo(I, i32(2)), br("s"), end],
   [get(P), i32(0x20), op.ltU, brIf("invalid")],
   // A lead or ASCII byte is a unit, a 4-byte lead one more; continuation bytes none.
   addTo(U, get(P), i32(0xc0), op.and, i32(0x80), op.ne, get(P), i32(0xf0), op.geU, op.add),
+  addTo(FC, get(P), i32(0xf0), op.geU),
   [addTo(I, i32(1)), br("s")],
   end,
 ];
@@ -201,7 +224,7 @@ const scanBody = (): Code => [
   [block("slow"), fastStep(), end],
   slowLoop(),
   [end, end],
-  [keep(UNITS_AT, U), keep(STOP_AT, I), i32(SCAN_MORE), ret],
+  [keepCounts(), keep(STOP_AT, I), i32(SCAN_MORE), ret],
   end,
   i32(SCAN_INVALID),
 ];
@@ -220,7 +243,7 @@ let words = new Int32Array(0);
 function views(m: WebAssembly.Memory): void {
   mem = new Uint8Array(m.buffer);
   lineView = mem.subarray(BASE);
-  words = new Int32Array(m.buffer, 0, 2);
+  words = new Int32Array(m.buffer, 0, 5);
 }
 
 /** The scanner, or null where WebAssembly SIMD is not available (the JavaScript path then does the work). */
@@ -233,7 +256,7 @@ function load(): Exports | null {
         params: [I32, I32],
         results: [I32],
         locals: [
-          [7, I32],
+          [10, I32],
           [8, I64],
           [5, V128],
         ],
@@ -276,4 +299,9 @@ export function scan(i: number, end: number): number {
 }
 
 export const units = (): number => words[UNITS_AT >> 2]!;
+/** The escapes (`\n`, `\uXXXX`… one each) and 4-byte UTF-8 sequences of what `units` counts. */
+export const escapes = (): number => words[ESCAPES_AT >> 2]!;
+export const fours = (): number => words[FOURS_AT >> 2]!;
+/** How many of the escapes are `\uXXXX`. */
+export const uEscapes = (): number => words[US_AT >> 2]!;
 export const stoppedAt = (): number => words[STOP_AT >> 2]! - BASE;

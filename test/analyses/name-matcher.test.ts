@@ -36,3 +36,17 @@ test("NameMatcher on saved-file names inside real-looking tool inputs", () => {
   // Surrogate pairs are matched unit by unit, as includes does.
   assert.deepEqual(fast(new NameMatcher(["日本\ud83d\ude00.txt"]), "x/日本\ud83d\ude00.txt"), [0]);
 });
+
+test("NameMatcher with a prefix or suffix common to every name (its quick rejection) still finds what includes finds", () => {
+  const small = fc.string({ unit: fc.constantFrom("a", "b", "t"), maxLength: 5 });
+  const text = fc.string({ unit: fc.constantFrom("a", "b", "t", "o", "u", "_", ".", "j"), maxLength: 60 });
+  fc.assert(
+    fc.property(fc.array(small, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.array(text, { maxLength: 4 }), (stems, pre, texts) => {
+      const names = stems.map((s) => (pre ? `tou_${s}` : `${s}.j`));
+      const m = new NameMatcher(names);
+      for (const t of texts) assert.deepEqual(fast(m, t), naive(names, t));
+      for (const n of names) assert.deepEqual(fast(m, `x${n}y`), naive(names, `x${n}y`));
+    }),
+    { numRuns: 1500 },
+  );
+});

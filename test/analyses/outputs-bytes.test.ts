@@ -110,6 +110,26 @@ const CASES: Array<[string, string]> = [
     result(str(`${" ".repeat(10)}Binary content (image/png, 1KB) saved to /x/y.png${" ".repeat(4100 - 10 - 49)}`)),
   ],
   ["a text of 4,098 units", result(str(`${"abc".repeat(1366)}`))],
+  ["a short plain text", result(str(`${"short 😀 \\n ".repeat(40)}`))],
+  ["a short text, white space first", result(str(`${" ".repeat(200)}${"z".repeat(100)}`))],
+  ["a short empty-looking text after white space", result(str(`${" ".repeat(300)}(Bash completed with no output)`))],
+  ["a short binary stub", result(str(`${"x".repeat(300)} Binary content (image/png, 1KB) saved to /x/y.png`))],
+  ["a short binary stub spelt with \\u0042", result(str(`${"x".repeat(300)} \\u0042inary content (image/png, 1KB) saved to /x/y.png`))],
+  [
+    "a short text naming a binary stub on its second line",
+    result(str(`${"x".repeat(300)}\\nBinary content (image/png, 1KB) saved to /x/y.png`)),
+  ],
+  ["a short truncated text", result(str(`${"y".repeat(500)}\\n[OUTPUT TRUNCATED - exceeded 9 token limit]`))],
+  ["a short truncated text spelt with \\u005b", result(str(`${"y".repeat(500)}\\u005bOUTPUT TRUNCATED - exceeded 9 token limit]`))],
+  [
+    "a short persisted stub",
+    result(
+      str(
+        `<persisted-output>\\nOutput too large (51.7KB). Full output saved to: /h/tool-results/t1.txt\\n\\nPreview (first 2KB):\\n${"p".repeat(500)}\\n...\\n</persisted-output>`,
+      ),
+    ),
+  ],
+  ["a short token message", result(str(`Error: result (179,889 characters) exceeds maximum allowed tokens. ${"w".repeat(400)}`))],
   ["the truncation marker far from the end", result(str(`${BIG}[OUTPUT TRUNCATED - exceeded 9 token limit]${BIG}`))],
   ["the truncation marker at the end", result(str(`${BIG}\\n[OUTPUT TRUNCATED - exceeded 25,000 token limit]`))],
   ["the truncation marker spelt with \\u005b", result(str(`${BIG}\\u005bOUTPUT TRUNCATED - exceeded 25\\u00a0000 token limit]`))],
@@ -176,6 +196,9 @@ const piece = fc.constantFrom(
   "\\ud83d",
   "MCP ",
   "<",
+  // An escaped backslash before a plain `u`, and before a real `\u` escape.
+  "\\\\u0041",
+  "\\\\\\u0041",
 );
 const body = fc.array(piece, { minLength: 1, maxLength: 400 }).map((a) => a.join(""));
 
