@@ -2,6 +2,7 @@ import { visiblePieces, visibleText } from "../records/content.js";
 import { isObject } from "../records/json.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { EMPTY_STATS, headOf, joinStats, mayContain, statsAt, tailOf, type TextStats } from "../records/string-bytes.js";
+import { detachStrings } from "../sources/memory.js";
 import {
   BINARY_MARK,
   classifyEnds,
@@ -48,7 +49,8 @@ export function measureVisible(holder: object, key: string): TextMeasure {
     if (head.length >= one.units) message = classifyOutput(head);
     else if (!mayContain(one, TRUNCATED_MARK) && !mayContain(one, BINARY_MARK)) message = classifyHead(head);
   }
-  message ??= classifyOutput(visibleText((holder as Record<string, unknown>)[key]));
+  // The message's strings are cut from the text, which must not stay alive with them.
+  message ??= detachStrings(classifyOutput(visibleText((holder as Record<string, unknown>)[key])));
   return { chars: st.units, utf8Bytes: st.bytes, codePoints: st.codePoints, message };
 }
 

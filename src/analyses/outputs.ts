@@ -5,6 +5,7 @@ import { arr, isObject, num, str, type JsonObject } from "../records/json.js";
 import { classifyOutput } from "../records/tool-output.js";
 import type { AnyRecord, AssistantRecord, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
+import { detached, detachStrings } from "../sources/memory.js";
 import { fullStatsAt, measureVisible, type TextMeasure } from "./outputs-measure.js";
 
 export type { TextMeasure };
@@ -111,7 +112,7 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
 };
 
 export function measure(text: string): TextMeasure {
-  return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: classifyOutput(text) };
+  return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: detachStrings(classifyOutput(text)) };
 }
 
 function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
@@ -125,10 +126,11 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
       file: rec.pos.file,
       line: rec.pos.line,
       timestamp: rec.timestamp ?? null,
-      inputSummary: summarize(input),
+      // Kept to the end of the pass: pieces cut from the inputs must not hold the inputs (memory.ts).
+      inputSummary: detached(summarize(input)),
       refs: Object.keys(input)
         .filter((k) => isStringAt(input, k))
-        .map((k) => headAt(input, k, REF_CAP)),
+        .map((k) => detached(headAt(input, k, REF_CAP))),
       offset: num(input.offset) ?? null,
       limit: num(input.limit) ?? null,
     });

@@ -1,13 +1,12 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { closeSync, readSync, type Dirent } from "node:fs";
+import type { Dirent } from "node:fs";
 import {
   admitDiscovered,
   admitDiscoveredDir,
   isDir,
   lstatPath,
-  openEvidenceSized,
   pathExists,
   plainName,
   realish,
@@ -17,6 +16,8 @@ import {
   skippedSoFar,
 } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
+import { peekFile, type Peek } from "./peek.js";
+import { PeekPool, peekTuning } from "./peek-pool.js";
 
 export { isFile, pathExists, safeReaddir } from "./guard.js";
 
@@ -100,6 +101,7 @@ export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[]
 export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFile[] {
   const folders = projectFolders(dirs);
   for (const f of folders) index.know(f.projectDir, f.entries);
+  index.peekAhead();
   return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
 }
 
@@ -262,11 +264,35 @@ export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
   private readonly typed = new Map<string, Dirent[]>();
+  private readonly ahead = new Map<string, Promise<Map<string, Peek>>>();
+  private pool: PeekPool | undefined;
 
   /** A project folder's entries, already listed by whoever found its sessions. */
   know(projectDir: string, entries: Dirent[]): void {
     this.typed.set(projectDir, entries);
     this.listings.set(projectDir, new Set(entries.map((e) => e.name)));
+  }
+
+  /**
+   * With many old-layout agent files in the known folders, has a worker peek the plain ones, folder by
+   * folder in order, while this thread reads sessions. Only plain files go: a link is admitted by the
+   * guard where it always was, so what is skipped, and in what order, stays the same.
+   */
+  peekAhead(): void {
+    const plain = new Map<string, string[]>();
+    let n = 0;
+    for (const [dir, entries] of this.typed) {
+      const paths = entries.filter((e) => e.isFile() && AGENT_FILE.test(e.name)).map((e) => join(dir, e.name));
+      plain.set(dir, paths);
+      n += paths.length;
+    }
+    if (n < peekTuning.workerMin) return;
+    const pool = (this.pool ??= new PeekPool());
+    for (const [dir, paths] of plain)
+      this.ahead.set(
+        dir,
+        pool.peek(paths).then((peeks) => new Map(paths.map((p, i) => [p, peeks[i]!]))),
+      );
   }
 
   /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
@@ -277,21 +303,29 @@ export class SubagentIndex {
 
   oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
-    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir))));
+    if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir), this.ahead.get(projectDir))));
     return m;
   }
 }
 
-async function groupOldLayout(dir: string, root: string, listed?: Dirent[]): Promise<Map<string, SubagentFile[]>> {
+async function groupOldLayout(
+  dir: string,
+  root: string,
+  listed?: Dirent[],
+  ahead?: Promise<Map<string, Peek>>,
+): Promise<Map<string, SubagentFile[]>> {
   const bySession = new Map<string, SubagentFile[]>();
   const realDir = admitDiscoveredDir(dir, root);
   if (realDir === undefined) return bySession;
+  const early = await ahead;
   for (const e of listed ?? safeReaddirTyped(dir)) {
     const m = AGENT_FILE.exec(e.name);
+    if (!m) continue;
     const p = join(dir, e.name);
     // A plain file in a folder already inside the root is inside it too: only links need resolving.
-    if (!m || (!e.isFile() && admitDiscovered(p, root) === undefined)) continue;
-    const peek = peekFile(p);
+    const plain = e.isFile();
+    if (!plain && admitDiscovered(p, root) === undefined) continue;
+    const peek = (plain && early?.get(p)) || peekFile(p);
     const id = peek.id ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
@@ -335,53 +369,6 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
     if (typeof id === "string") return id;
   }
   return undefined;
-}
-
-const PEEK_BYTES = 64 * 1024;
-// One buffer for every peek (sync, decoded before the next): a fresh 64 KiB per old-layout agent file was
-// 2.6 GB of garbage over 40,000 of them.
-const peekBuffer = Buffer.allocUnsafe(PEEK_BYTES);
-
-/**
- * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
- * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
- */
-export function peekSessionId(path: string): string | undefined {
-  return peekFile(path).id;
-}
-
-/** `peekSessionId` and the file's size as the open descriptor saw it. */
-function peekFile(path: string): { id: string | undefined; bytes: number } {
-  let text: string;
-  let bytes: number;
-  try {
-    const { fd, size } = openEvidenceSized(path);
-    bytes = size;
-    try {
-      const buf = peekBuffer;
-      const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
-      const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
-      // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
-      const from = end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-      text = buf.toString("utf8", from, end < 0 ? from : end);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return { id: undefined, bytes: 0 };
-  }
-  for (const line of text.split("\n").slice(0, 50)) {
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
-    const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
-    if (typeof id === "string") return { id, bytes };
-  }
-  return { id: undefined, bytes };
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
 import { readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
+import { holdYoungGeneration } from "./memory.js";
 
 /**
  * The other end of sources/hasher.ts `fileHasher`: hashes the reader's file from its own positional
  * reads, never past the byte count the reader published, so a file still being appended to is hashed
  * exactly as far as it was parsed. Blocking is fine here: this thread has nothing else to do.
  */
+// This thread's isolate, just made, let the main thread's young generation grow again (memory.ts).
+holdYoungGeneration();
 const { fd, word } = workerData as { fd: number; word: BigInt64Array };
 const ABORTED = -1n;
 const buf = Buffer.allocUnsafe(1 << 20);

@@ -25,6 +25,7 @@ const RANK: Record<string, number> = {
   lab: 8,
   commands: 9,
   "main.ts": 10,
+  "bundle-load.ts": 10,
   "cli.ts": 11,
 };
 const RENDER_MAY_IMPORT = new Set(["render", "report", "errors.ts"]);

@@ -84,6 +84,16 @@ const HOSTILE: Array<[string, Buffer]> = [
     "NUL bytes and a truncated record",
     Buffer.from(`${"\u0000".repeat(3000)}\n${transcriptLine(long(4000)).slice(0, 3500)}\n${transcriptLine("ok")}\n`),
   ],
+  [
+    "a CRLF, a multi-byte character and a surrogate pair split at every read and slot edge",
+    Buffer.from(
+      Array.from({ length: 90 }, (_, i) => `${transcriptLine(`${long(i, "é")}😀${long(i * 7)}`)}${i % 3 ? "\r\n" : "\n"}`).join(""),
+    ),
+  ],
+  [
+    "a lone surrogate escape and overlong UTF-8",
+    Buffer.concat([Buffer.from(transcriptLine(`\\udc00${long(3100)}`)), Buffer.from([0x0a, 0xc0, 0xaf, 0x0a])]),
+  ],
   ["empty", Buffer.alloc(0)],
   ["only newlines", Buffer.from("\n\n\r\n\n")],
 ];

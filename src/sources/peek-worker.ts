@@ -1,0 +1,17 @@
+import { parentPort } from "node:worker_threads";
+import { peekFile } from "./peek.js";
+
+/**
+ * The other end of sources/peek-pool.ts: peeks each batch of old-layout agent files it is sent, in order,
+ * and sends back their session ids and sizes as two arrays (cheaper to copy across than 40,000 objects).
+ */
+parentPort!.on("message", ({ seq, paths }: { seq: number; paths: string[] }) => {
+  const ids: Array<string | undefined> = [];
+  const bytes: number[] = [];
+  for (const p of paths) {
+    const peek = peekFile(p);
+    ids.push(peek.id);
+    bytes.push(peek.bytes);
+  }
+  parentPort!.postMessage({ seq, ids, bytes });
+});

@@ -1,0 +1,55 @@
+import { closeSync, readSync } from "node:fs";
+import { openEvidenceSized } from "./guard.js";
+
+/** What a glance at an old-layout agent file says: the session its first records name, and its size at open. */
+export interface Peek {
+  id: string | undefined;
+  bytes: number;
+}
+
+const PEEK_BYTES = 64 * 1024;
+// One buffer for every peek (sync, decoded before the next): a fresh 64 KiB per old-layout agent file was
+// 2.6 GB of garbage over 40,000 of them.
+const peekBuffer = Buffer.allocUnsafe(PEEK_BYTES);
+
+/**
+ * `sessionIdOf` for the common case, without the stream machinery: the id in a complete line within the
+ * first 64 KiB. undefined when it is not there (the caller then reads on with `sessionIdOf`).
+ */
+export function peekSessionId(path: string): string | undefined {
+  return peekFile(path).id;
+}
+
+/** `peekSessionId` and the file's size as the open descriptor saw it. */
+export function peekFile(path: string): Peek {
+  let text: string;
+  let bytes: number;
+  try {
+    const { fd, size } = openEvidenceSized(path);
+    bytes = size;
+    try {
+      const buf = peekBuffer;
+      const n = readSync(fd, buf, 0, PEEK_BYTES, 0);
+      const end = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
+      // As the line splitter does: a UTF-8 BOM before the first line is no part of it.
+      const from = end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      text = buf.toString("utf8", from, end < 0 ? from : end);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return { id: undefined, bytes: 0 };
+  }
+  for (const line of text.split("\n").slice(0, 50)) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+    const id = (v as Record<string, unknown>).sessionId ?? (v as Record<string, unknown>).session_id;
+    if (typeof id === "string") return { id, bytes };
+  }
+  return { id: undefined, bytes };
+}
