@@ -107,3 +107,17 @@ test("chart text from evidence is escaped in the SVG", async () => {
   assert.doesNotMatch(svg, /<script|[\u200b\u202e\u2028]/);
   assert.ok(svg.includes("\\u200b") && svg.includes("r\\u202e1"));
 });
+
+test("JSON escapes unsafe characters anywhere in a long piece, and leaves a near miss alone", () => {
+  const safe = "a".repeat(70_000);
+  for (const c of ["\u001b", "\u007f", "\u009b", "\u2028", "\u2029", "\u202e", "\u200b", "\ufeff", "\udb40\udc41"]) {
+    const raw = JSON.stringify(`${safe}${c}[2J${safe}`);
+    const json = jsonSafe(raw);
+    assert.ok(/^[\x20-\x7e]*$/.test(json), `U+${c.codePointAt(0)!.toString(16)} left raw`);
+    assert.equal(JSON.parse(json), JSON.parse(raw));
+  }
+  // A non-tag pair starting with the tag block's lead surrogate passes the quick test but is kept.
+  const near = `${safe}\udb40\udfff${safe}`;
+  assert.equal(jsonSafe(near), near);
+  assert.equal(jsonSafe(safe), safe);
+});
