@@ -54,43 +54,15 @@ const escapesSeen = new WeakMap<LazyString, Escapes>();
 function escapesOf(s: LazyString): Escapes {
   const known = escapesSeen.get(s);
   if (known) return known;
-  if (s.escapes !== undefined) {
-    const e = uEscapesOf(s, s.escapes);
-    escapesSeen.set(s, e);
-    return e;
+  let escapes = s.escapes;
+  if (escapes === undefined) {
+    // No scan counted them: one native search per escape (the character after a backslash is never one).
+    escapes = 0;
+    const b = s.line;
+    const end = s.to - 1;
+    for (let i = b.indexOf(BSLASH, s.from + 1); i >= 0 && i < end; i = b.indexOf(BSLASH, i + 2)) escapes += 1;
   }
-  const b = s.line;
-  const start = s.from + 1;
-  const end = s.to - 1;
-  let saved = 0;
-  let pairs = 0;
-  let highEnd = -1;
-  let startsLow = false;
-  let spelt = "";
-  for (let i = b.indexOf(BSLASH, start); i >= 0 && i < end; i = b.indexOf(BSLASH, i)) {
-    if (b[i + 1] !== U) {
-      saved += 1;
-      i += 2;
-      continue;
-    }
-    const v = hex4(b, i + 2);
-    if (i === start && isLow(v)) startsLow = true;
-    if (v < 0x80) {
-      saved += 5;
-      if (!spelt.includes(String.fromCharCode(v))) spelt += String.fromCharCode(v);
-    } else if (v < 0x800) saved += 4;
-    else if (isLow(v) && highEnd === i) {
-      // The high half counted 3 bytes alone; the pair is 4.
-      saved += 5;
-      pairs += 1;
-      highEnd = -1;
-      i += 6;
-      continue;
-    } else saved += 3;
-    highEnd = isHigh(v) ? i + 6 : -1;
-    i += 6;
-  }
-  const e = { saved, pairs, startsLow, endsHigh: highEnd === end, spelt };
+  const e = uEscapesOf(s, escapes);
   escapesSeen.set(s, e);
   return e;
 }
