@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { openListedFile } from "./guard.js";
 
 /** What a glance at an old-layout agent file says: the session its first records name, and its size at open. */
@@ -61,4 +62,9 @@ export function peekFile(path: string): Peek {
     if (typeof id === "string") return { id, bytes };
   }
   return { id: undefined, bytes };
+}
+
+/** `peekFile` of each of `paths`, or with `dir` of each name in it. */
+export function peekAll(paths: string[], dir?: string): Peek[] {
+  return paths.map((p) => peekFile(dir === undefined ? p : join(dir, p)));
 }
