@@ -220,7 +220,7 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  */
 export async function findSubagents(mainPath: string, sessionId: string, index = new SubagentIndex()): Promise<SubagentFile[]> {
   const dir = dirname(mainPath);
-  const root = sessionRoot(mainPath);
+  const root = index.rootOf(dir, mainPath);
   const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
     const real = admitDiscoveredDir(d, root);
@@ -264,6 +264,7 @@ const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
+  private readonly roots = new Map<string, string>();
   private readonly typed = new Map<string, Dirent[]>();
   /** Per project folder: its plain old-layout agent files' peeks by name, from the worker. */
   private readonly ahead = new Map<string, Promise<Map<string, Peek>>>();
@@ -300,6 +301,13 @@ export class SubagentIndex {
           return byName;
         }),
       );
+  }
+
+  /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
+  rootOf(dir: string, mainPath: string): string {
+    let r = this.roots.get(dir);
+    if (r === undefined) this.roots.set(dir, (r = sessionRoot(mainPath)));
+    return r;
   }
 
   /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
