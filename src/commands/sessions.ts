@@ -1,5 +1,5 @@
-import { documentHealth, type InputHealth } from "../records/health.js";
-import { inventoryAnalysis } from "../analyses/inventory.js";
+import { emptyHealth, mergeHealth } from "../records/health.js";
+import { sessionGlanceAnalysis } from "../analyses/inventory.js";
 import { requestsAnalysis } from "../analyses/requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
@@ -37,7 +37,9 @@ export const sessionsCommand: CommandSpec = {
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const filter = sessionFilter(argv as { project?: unknown; since?: unknown; until?: unknown; tz?: unknown });
-    const parts: InputHealth[] = [];
+    // Merged as each session is kept, in order: what documentHealth over all of them would give, without
+    // holding 20,000 healths to the end.
+    const health = emptyHealth();
     const inputs: InputFile[] = [];
     const rows: SessionRow[] = [];
     const index = new SubagentIndex();
@@ -59,16 +61,16 @@ export const sessionsCommand: CommandSpec = {
       const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
       const pass = await readTranscripts(
         read,
-        { requests: requestsAnalysis, inventory: inventoryAnalysis },
+        { requests: requestsAnalysis, inventory: sessionGlanceAnalysis },
         { onProgress: progress?.update },
       );
       const res = pass.results;
-      const h = documentHealth(pass.inputs.map((p) => ({ health: p.health, share: "whole" as const })));
       const inv = res.inventory;
-      const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      let malformed = 0;
+      for (const p of pass.inputs) malformed += p.health.malformedCount;
       const row: SessionRow = {
         sessionId: s.id,
-        project: cwd,
+        project: inv.cwd,
         projectDir: s.projectDir,
         path: s.path,
         firstTimestamp: inv.firstTimestamp,
@@ -78,18 +80,17 @@ export const sessionsCommand: CommandSpec = {
           : read[0]!.bytes + subs.reduce((n, f) => n + (f.bytes ?? safeSize(f.path)), 0),
         requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
         subagents: subs.length,
-        versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
-        malformed: h.malformedCount,
+        versions: inv.versions,
+        malformed,
         mainFileMissing: s.mainMissing === true,
       };
       if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))
         continue;
-      parts.push(...pass.inputs.map((p) => ({ health: p.health, share: "whole" as const })));
+      for (const p of pass.inputs) mergeHealth(health, p.health);
       inputs.push(...read);
       rows.push(row);
     }
     progress?.done();
-    const health = documentHealth(parts);
     rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
     return {
       command: "sessions",

@@ -102,7 +102,7 @@ export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFi
   const folders = projectFolders(dirs);
   for (const f of folders) index.know(f.projectDir, f.entries);
   index.peekAhead();
-  return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
+  return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "", (d) => index.names(d))];
 }
 
 type ProjectFolder = ReturnType<typeof projectFolders>[number];
@@ -122,10 +122,11 @@ function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
+/** `namesOf`: a folder's names as a Set, when someone already made one of its entries. */
+function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string, namesOf?: (projectDir: string) => Set<string>): SessionFile[] {
   const out: SessionFile[] = [];
   for (const { configDir, projectDir, entries } of folders) {
-    const names = new Set(entries.map((e) => e.name));
+    const names = namesOf?.(projectDir) ?? new Set(entries.map((e) => e.name));
     for (const id of names) {
       if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
       if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
@@ -219,7 +220,7 @@ const AGENT_FILE = /^agent-(.+)\.jsonl$/;
  */
 export async function findSubagents(mainPath: string, sessionId: string, index = new SubagentIndex()): Promise<SubagentFile[]> {
   const dir = dirname(mainPath);
-  const root = sessionRoot(mainPath);
+  const root = index.rootOf(dir, mainPath);
   const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
     const real = admitDiscoveredDir(d, root);
@@ -263,7 +264,9 @@ const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
+  private readonly roots = new Map<string, string>();
   private readonly typed = new Map<string, Dirent[]>();
+  /** Per project folder: its plain old-layout agent files' peeks by name, from the worker. */
   private readonly ahead = new Map<string, Promise<Map<string, Peek>>>();
   private pool: PeekPool | undefined;
 
@@ -282,17 +285,29 @@ export class SubagentIndex {
     const plain = new Map<string, string[]>();
     let n = 0;
     for (const [dir, entries] of this.typed) {
-      const paths = entries.filter((e) => e.isFile() && AGENT_FILE.test(e.name)).map((e) => join(dir, e.name));
-      plain.set(dir, paths);
-      n += paths.length;
+      const names: string[] = [];
+      for (const e of entries) if (e.isFile() && AGENT_FILE.test(e.name)) names.push(e.name);
+      plain.set(dir, names);
+      n += names.length;
     }
     if (n < peekTuning.workerMin) return;
     const pool = (this.pool ??= new PeekPool());
-    for (const [dir, paths] of plain)
+    for (const [dir, names] of plain)
       this.ahead.set(
         dir,
-        pool.peek(paths).then((peeks) => new Map(paths.map((p, i) => [p, peeks[i]!]))),
+        pool.peek(names, dir).then((peeks) => {
+          const byName = new Map<string, Peek>();
+          for (let i = 0; i < names.length; i++) byName.set(names[i]!, peeks[i]!);
+          return byName;
+        }),
       );
+  }
+
+  /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
+  rootOf(dir: string, mainPath: string): string {
+    let r = this.roots.get(dir);
+    if (r === undefined) this.roots.set(dir, (r = sessionRoot(mainPath)));
+    return r;
   }
 
   /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
@@ -325,11 +340,12 @@ async function groupOldLayout(
     // A plain file in a folder already inside the root is inside it too: only links need resolving.
     const plain = e.isFile();
     if (!plain && admitDiscovered(p, root) === undefined) continue;
-    const peek = (plain && early?.get(p)) || peekFile(p);
+    const peek = (plain && early?.get(e.name)) || peekFile(p);
     const id = peek.id ?? (await sessionIdOf(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
-    const entry: SubagentFile = { path: p, agentId: m[1]!, ...(peek.id !== undefined ? { bytes: peek.bytes } : {}) };
+    const entry: SubagentFile = { path: p, agentId: m[1]! };
+    if (peek.id !== undefined) entry.bytes = peek.bytes;
     if (list) list.push(entry);
     else bySession.set(id, [entry]);
   }

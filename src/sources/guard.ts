@@ -224,6 +224,20 @@ export function openEvidenceFd(path: string): number {
   return openEvidenceSized(path).fd;
 }
 
+/**
+ * A descriptor for a file discovery already knows as regular (a typed listing, or the guard's stat of a
+ * link's target), without the fstat that would say so again: the caller reads it and checks what it read
+ * (sources/peek.ts). Opened the same way, never blocking; undefined when it cannot be opened.
+ */
+export function openListedFile(path: string): number | undefined {
+  touch("open", path);
+  try {
+    return openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+}
+
 /** `openEvidenceFd` with the size its fstat saw, for callers that need both without a second stat. */
 export function openEvidenceSized(path: string): { fd: number; size: number } {
   touch("open", path);

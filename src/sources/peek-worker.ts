@@ -1,15 +1,16 @@
 import { parentPort } from "node:worker_threads";
+import { join } from "node:path";
 import { peekFile } from "./peek.js";
 
 /**
  * The other end of sources/peek-pool.ts: peeks each batch of old-layout agent files it is sent, in order,
  * and sends back their session ids and sizes as two arrays (cheaper to copy across than 40,000 objects).
  */
-parentPort!.on("message", ({ seq, paths }: { seq: number; paths: string[] }) => {
+parentPort!.on("message", ({ seq, paths, dir }: { seq: number; paths: string[]; dir?: string }) => {
   const ids: Array<string | undefined> = [];
   const bytes: number[] = [];
   for (const p of paths) {
-    const peek = peekFile(p);
+    const peek = peekFile(dir === undefined ? p : join(dir, p));
     ids.push(peek.id);
     bytes.push(peek.bytes);
   }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { peekFile } from "../../src/sources/peek.js";
@@ -99,6 +99,35 @@ test("PeekPool: batches come back in order, equal to peekFile; after close, and 
     pool.close();
     assert.deepEqual(await out, want);
     assert.deepEqual(await pool.peek(agentFiles.slice(0, 3)), want.slice(0, 3));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("peekFile: the size without an fstat is the file's size on either side of the 64 KiB peek, and what is no file reads as nothing", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-peek-size-"));
+  try {
+    const sid = uuid(5);
+    const first = `${rec(sid, 1)}\n`;
+    const cases: Array<[string, number]> = [];
+    for (const size of [0, 1, first.length, 65_535, 65_536, 65_537, 200_000]) {
+      const p = join(dir, `agent-${size}.jsonl`);
+      const body = size < first.length ? first.slice(0, size) : first + "x".repeat(size - first.length);
+      writeFileSync(p, body);
+      cases.push([p, size]);
+    }
+    for (const [p, size] of cases) {
+      const peek = peekFile(p);
+      assert.equal(peek.bytes, size, p);
+      assert.equal(statSync(p).size, size);
+      // A complete first line names the session; a cut one does not.
+      assert.equal(peek.id, size >= first.length ? sid : undefined, p);
+    }
+    execFileSync("mkfifo", [join(dir, "agent-fifo.jsonl")]);
+    mkdirSync(join(dir, "agent-dir.jsonl"));
+    assert.deepEqual(peekFile(join(dir, "agent-fifo.jsonl")), { id: undefined, bytes: 0 });
+    assert.deepEqual(peekFile(join(dir, "agent-dir.jsonl")), { id: undefined, bytes: 0 });
+    assert.deepEqual(peekFile(join(dir, "agent-missing.jsonl")), { id: undefined, bytes: 0 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
