@@ -130,7 +130,7 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
       inputSummary: detached(summarize(input)),
       refs: Object.keys(input)
         .filter((k) => isStringAt(input, k))
-        .map((k) => detached(headAt(input, k, REF_CAP))),
+        .map((k) => headAt(input, k, REF_CAP)),
       offset: num(input.offset) ?? null,
       limit: num(input.limit) ?? null,
     });
@@ -182,15 +182,19 @@ export function fullTextOf(v: unknown): string | null {
   return null;
 }
 
-/** The first `n` units of the string at `o[k]`, decoding no more of it than that. */
+/** The first `n` units of the string at `o[k]`, decoding no more of it than that, in memory of its own. */
 function headAt(o: JsonObject, k: string, n: number): string {
   const lazy = lazyOf(o, k);
-  return (lazy ? headOf(lazy, n) : (o[k] as string)).slice(0, n);
+  if (!lazy) return detached((o[k] as string).slice(0, n));
+  // A window decoded to exactly `n` units (or fewer) is a string of its own already.
+  const t = headOf(lazy, n);
+  return t.length > n ? detached(t.slice(0, n)) : t;
 }
 
 /** `chars=52000`, `file_path=/…/x.txt offset=1100`: scalars as they are, long strings cut, objects elided. */
 export function summarize(input: JsonObject): string {
   const parts: string[] = [];
+  let length = 0;
   for (const k of Object.keys(input)) {
     let s: string;
     const lazy = lazyOf(input, k);
@@ -201,6 +205,9 @@ export function summarize(input: JsonObject): string {
     else if (Array.isArray(v)) s = `[${v.length}]`;
     else s = "{…}";
     parts.push(`${k}=${s.replace(/\s+/g, " ")}`);
+    // Past the cap the rest cannot show: the first SUMMARY_CAP - 1 characters are known.
+    length += parts[parts.length - 1]!.length + (parts.length > 1 ? 1 : 0);
+    if (length > SUMMARY_CAP) break;
   }
   const out = parts.join(" ");
   return out.length > SUMMARY_CAP ? `${out.slice(0, SUMMARY_CAP - 1)}…` : out;
