@@ -61,6 +61,18 @@ interface State {
   c: OutputsCollected;
   servers: Set<string>;
   sessions: Set<string>;
+  /** One copy of each session id and tool name kept per result and call (each record parsed its own). */
+  shared: Map<string, string>;
+}
+
+/** At most this many distinct strings are shared; past it (a hostile transcript) each keeps its own. */
+const SHARED_MAX = 4096;
+
+function share(s: State, v: string): string {
+  const known = s.shared.get(v);
+  if (known !== undefined) return known;
+  if (s.shared.size < SHARED_MAX) s.shared.set(v, v);
+  return v;
 }
 
 const REF_CAP = 4096;
@@ -72,16 +84,17 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
     c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [] },
     servers: new Set(),
     sessions: new Set(),
+    shared: new Map(),
   }),
   step(s, rec: AnyRecord) {
     if (rec.kind === "malformed") return;
     if (rec.sessionId) s.sessions.add(rec.sessionId);
     switch (rec.kind) {
       case "assistant":
-        onAssistant(s.c, rec);
+        onAssistant(s, rec);
         break;
       case "user":
-        onUser(s.c, rec);
+        onUser(s, rec);
         break;
       case "content-replacement":
         for (const r of rec.replacements) {
@@ -115,13 +128,14 @@ export function measure(text: string): TextMeasure {
   return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: detachStrings(classifyOutput(text)) };
 }
 
-function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
+function onAssistant(s: State, rec: AssistantRecord): void {
+  const c = s.c;
   for (const b of rec.content) {
     if (b.type !== "tool_use" || typeof b.id !== "string") continue;
     const input = isObject(b.input) ? b.input : {};
     c.toolUses.push({
       id: b.id,
-      name: str(b.name) ?? "",
+      name: share(s, str(b.name) ?? ""),
       chain: rec.chain,
       file: rec.pos.file,
       line: rec.pos.line,
@@ -137,7 +151,8 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
   }
 }
 
-function onUser(c: OutputsCollected, rec: UserRecord): void {
+function onUser(s: State, rec: UserRecord): void {
+  const c = s.c;
   if (!Array.isArray(rec.content)) return;
   const results = rec.content.filter((b) => b.type === "tool_result" && typeof b.tool_use_id === "string");
   for (const b of results) {
@@ -149,7 +164,7 @@ function onUser(c: OutputsCollected, rec: UserRecord): void {
       file: rec.pos.file,
       line: rec.pos.line,
       timestamp: rec.timestamp ?? null,
-      sessionId: rec.sessionId ?? null,
+      sessionId: rec.sessionId ? share(s, rec.sessionId) : (rec.sessionId ?? null),
       isError: b.is_error === true,
       images: isStringAt(b, "content") ? 0 : imageCount(b.content),
       fullChars: full?.units ?? null,
