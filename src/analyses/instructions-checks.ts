@@ -2,7 +2,6 @@ import type { PendingNote } from "./instructions-evidence.js";
 import type { InstructionsScan } from "./instructions.js";
 import { pendingEvidence, type InstructionRow } from "./instructions-join.js";
 import { checkAnswer, type AnswerCheck } from "./probe.js";
-import type { RequestRow } from "./request-row.js";
 import type { RequestsResult } from "./requests.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 
@@ -45,8 +44,9 @@ export function answerCheck(
   const a = scan.answers.get(chain);
   const given = a?.text ?? run?.text;
   const text = given !== undefined && given.trim() !== "" ? given : null;
-  const reqs: RequestRow[] = [];
-  for (const r of requests.requests) if (r.chain === chain) reqs.push(r);
+  // Only where each request starts: a spooled list read back whole held every row at once (1 GB: 18,000).
+  const reqs: Array<{ line: number; index: number }> = [];
+  for (const r of requests.requests) if (r.chain === chain) reqs.push({ line: r.line, index: r.index });
   const answerReq = a ? ([...reqs].reverse().find((r) => r.line <= a.line)?.index ?? null) : (reqs.at(-1)?.index ?? null);
   const sent = rows.filter((r) => r.chain === chain && r.requestIndex !== null && (answerReq === null || r.requestIndex <= answerReq));
   // With neither an answer nor anything delivered there is nothing to say about an answer.

@@ -92,14 +92,19 @@ export interface JoinContext {
 
 /** Builds the rows: sizes, probe, request, position, the debug log's word and the other places checked. */
 export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: JoinContext): InstructionRow[] {
-  const byChain = new Map<string, RequestRow[]>();
+  // One read of the requests, keeping of each only what the join uses: not toArray(), nor the rows
+  // themselves, which held every spooled row twice over while joining (the peak of report at 1 GB).
+  const perChain = new Map<string, number>();
+  const groups = new Map<string, RequestAt[]>();
   for (const r of requests.requests) {
-    const list = byChain.get(r.chain) ?? [];
-    list.push(r);
-    byChain.set(r.chain, list);
+    perChain.set(r.chain, (perChain.get(r.chain) ?? 0) + 1);
+    const k = `${r.chain}\u0000${r.file}`;
+    const at: RequestAt = { line: r.line, index: r.index, compaction: r.compaction };
+    const g = groups.get(k);
+    if (g) g.push(at);
+    else groups.set(k, [at]);
   }
-  // Not toArray(): that would keep every spooled row for the rest of the run.
-  const next = nextRequest(requests.requests);
+  const next = nextRequest(groups);
   const seen = new Map<string, { n: number; text: string | null }>();
   const rows = scan.sightings.map((s) => {
     const found = next(s);
@@ -114,7 +119,7 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
     row.compaction = compaction;
     return row;
   });
-  markLate(rows, scan, byChain, ctx);
+  markLate(rows, scan, perChain, ctx);
   checkDebug(rows, ctx);
   return rows;
 }
@@ -124,18 +129,14 @@ function summarised(c: Compaction, s: { file: string; line: number }): boolean {
   return c.file === s.file && c.line > s.line;
 }
 
+/** What the join reads of a request. */
+type RequestAt = Pick<RequestRow, "line" | "index" | "compaction">;
+
 /**
  * The first request of the sighting's chain and file that starts after its line. Requests of one file
  * come in line order, so a binary search per sighting replaces a scan of the chain's requests.
  */
-function nextRequest(requests: Iterable<RequestRow>): (s: { chain: string; file: string; line: number }) => RequestRow | null {
-  const groups = new Map<string, RequestRow[]>();
-  for (const r of requests) {
-    const k = `${r.chain}\u0000${r.file}`;
-    const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
-  }
+function nextRequest(groups: Map<string, RequestAt[]>): (s: { chain: string; file: string; line: number }) => RequestAt | null {
   return (s) => {
     const g = groups.get(`${s.chain}\u0000${s.file}`);
     if (!g) return null;
@@ -152,7 +153,7 @@ function nextRequest(requests: Iterable<RequestRow>): (s: { chain: string; file:
 
 function toRow(
   s: Sighting,
-  req: RequestRow | null,
+  req: RequestAt | null,
   delivery: number,
   changed: boolean | null,
   ctx: JoinContext,
@@ -223,7 +224,7 @@ function needlesOf(text: string, p: ProbePatterns): string[] {
  * A server's first delivery that rode on request k > 1: requests 1..k-1 went out without it
  * (FORMATS.md 2.4). The init event's `pending` and the deferred-tools note are the evidence.
  */
-function markLate(rows: InstructionRow[], scan: InstructionsScan, byChain: Map<string, RequestRow[]>, ctx: JoinContext): void {
+function markLate(rows: InstructionRow[], scan: InstructionsScan, perChain: Map<string, number>, ctx: JoinContext): void {
   const first = new Set<string>();
   for (const r of rows) {
     const key = `${r.chain}\u0000${r.server}`;
@@ -231,7 +232,7 @@ function markLate(rows: InstructionRow[], scan: InstructionsScan, byChain: Map<s
     first.add(key);
     // Compacted before any request carried it: whether it was late is not what the evidence shows.
     if (r.compaction !== null) continue;
-    const total = (byChain.get(r.chain) ?? []).length;
+    const total = perChain.get(r.chain) ?? 0;
     const missed = r.requestIndex === null ? total : r.requestIndex - 1;
     if (missed <= 0) continue;
     const evidence: string[] = [];

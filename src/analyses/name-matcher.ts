@@ -1,15 +1,21 @@
 /**
- * Which of many names occur anywhere inside a text (Aho–Corasick over UTF-16 units). Finding, for every
- * saved output, the later calls whose inputs name its file is then one pass over the inputs, linear in
- * their length plus the matches, instead of a substring search per output per call.
+ * Which of many names occur anywhere inside a text. Finding, for every saved output, the later calls
+ * whose inputs name its file is then one pass over the inputs instead of a substring search per output
+ * per call.
+ *
+ * Saved names share a start or an end (`toolu_`, `.txt`): a name can only occur where that common part
+ * does, so each occurrence of it is looked up in a map of the names, once per name length. Where the
+ * names share nothing, have many lengths, or a text holds the common part too often, an Aho–Corasick
+ * automaton over UTF-16 units does it, built on first need: linear in the text plus the matches, but a
+ * map per node (4.4 MB for 200 MB of transcript; the largest allocation of outputs' join).
  */
 export class NameMatcher {
-  private readonly next: Array<Map<number, number>> = [new Map()];
-  private readonly fail: number[] = [0];
-  /** Names that end at a node (by index in the constructor's list). */
-  private readonly ends: number[][] = [[]];
-  /** The nearest node down the failure chain where some name ends; -1 when none. */
-  private readonly endLink: number[] = [-1];
+  private readonly byName = new Map<string, number[]>();
+  /** The distinct lengths of the names, when few enough to look each up at every anchor. */
+  private readonly lengths: number[];
+  /** The common part is every name's start (else its end). */
+  private readonly atStart: boolean;
+  private trie: Automaton | undefined;
 
   /**
    * What every name contains (their longest common prefix or suffix, `toolu_` for saved outputs): a text
@@ -17,8 +23,64 @@ export class NameMatcher {
    */
   private readonly common: string;
 
+  constructor(private readonly names: readonly string[]) {
+    const ends = commonEnds(names);
+    this.atStart = ends.pre.length >= ends.suf.length;
+    this.common = this.atStart ? ends.pre : ends.suf;
+    names.forEach((name, id) => {
+      if (name.length === 0) return;
+      const ids = this.byName.get(name);
+      if (ids) ids.push(id);
+      else this.byName.set(name, [id]);
+    });
+    const lengths = [...new Set([...this.byName.keys()].map((n) => n.length))];
+    this.lengths = this.common.length >= ANCHOR_MIN && lengths.length <= MAX_LENGTHS ? lengths : [];
+  }
+
+  /** Adds to `found` the index of every name that occurs in `text`. */
+  collect(text: string, found: Set<number>): void {
+    if (this.common !== "" && !text.includes(this.common)) return;
+    if (this.lengths.length > 0 && this.anchored(text, found)) return;
+    (this.trie ??= new Automaton(this.names)).collect(text, found);
+  }
+
+  /**
+   * Every name at every occurrence of the common part; false when the text holds it so often that the
+   * automaton is cheaper (what was found so far stays found: the automaton finds it again).
+   */
+  private anchored(text: string, found: Set<number>): boolean {
+    const c = this.common;
+    let budget = 4 * text.length + 256;
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) {
+      if ((budget -= this.lengths.length) < 0) return false;
+      // A name starts at i (the common start) or ends where the common end does.
+      const end = i + c.length;
+      for (const n of this.lengths) {
+        const from = this.atStart ? i : end - n;
+        if (from < 0 || from + n > text.length) continue;
+        const ids = this.byName.get(text.slice(from, from + n));
+        if (ids) for (const id of ids) found.add(id);
+      }
+    }
+    return true;
+  }
+}
+
+/** Anchors need a common part at least this long (a shorter one would be found everywhere). */
+const ANCHOR_MIN = 3;
+/** More distinct name lengths than this, and each anchor costs too many look-ups. */
+const MAX_LENGTHS = 16;
+
+/** Aho–Corasick over UTF-16 units: which names occur in a text, linear in its length plus the matches. */
+class Automaton {
+  private readonly next: Array<Map<number, number>> = [new Map()];
+  private readonly fail: number[] = [0];
+  /** Names that end at a node (by index in the constructor's list). */
+  private readonly ends: number[][] = [[]];
+  /** The nearest node down the failure chain where some name ends; -1 when none. */
+  private readonly endLink: number[] = [-1];
+
   constructor(names: readonly string[]) {
-    this.common = commonPart(names);
     names.forEach((name, id) => {
       let node = 0;
       for (let i = 0; i < name.length; i++) {
@@ -41,7 +103,6 @@ export class NameMatcher {
 
   /** Adds to `found` the index of every name that occurs in `text`. */
   collect(text: string, found: Set<number>): void {
-    if (this.common !== "" && !text.includes(this.common)) return;
     let node = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -76,9 +137,10 @@ export class NameMatcher {
   }
 }
 
-function commonPart(names: readonly string[]): string {
+/** The longest start and the longest end every non-empty name shares. */
+function commonEnds(names: readonly string[]): { pre: string; suf: string } {
   const full = names.filter((n) => n.length > 0);
-  if (full.length === 0) return "";
+  if (full.length === 0) return { pre: "", suf: "" };
   let pre = full[0]!.length;
   let suf = pre;
   for (const n of full) {
@@ -91,5 +153,5 @@ function commonPart(names: readonly string[]): string {
     suf = k;
   }
   const f = full[0]!;
-  return pre >= suf ? f.slice(0, pre) : f.slice(f.length - suf);
+  return { pre: f.slice(0, pre), suf: f.slice(f.length - suf) };
 }

@@ -233,7 +233,11 @@ function baseRow(
     countTokensLines: dbg.countTokensLines,
     persistedLogged: dbg.persistedLogged,
     persistedSize: dbg.persistedSize,
-    ...ann,
+    // Named, not spread: a spread in the literal put the fields after it out of the object (a property
+    // array per row).
+    annotated: ann.annotated,
+    maxResultSizeChars: ann.maxResultSizeChars,
+    annotationExplains: ann.annotationExplains,
     followUpReadCount: 0,
     followUpTokens: null,
   };

@@ -61,6 +61,18 @@ interface State {
   c: OutputsCollected;
   servers: Set<string>;
   sessions: Set<string>;
+  /** One copy of each session id and tool name kept per result and call (each record parsed its own). */
+  shared: Map<string, string>;
+}
+
+/** At most this many distinct strings are shared; past it (a hostile transcript) each keeps its own. */
+const SHARED_MAX = 4096;
+
+function share(s: State, v: string): string {
+  const known = s.shared.get(v);
+  if (known !== undefined) return known;
+  if (s.shared.size < SHARED_MAX) s.shared.set(v, v);
+  return v;
 }
 
 const REF_CAP = 4096;
@@ -72,16 +84,17 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
     c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [] },
     servers: new Set(),
     sessions: new Set(),
+    shared: new Map(),
   }),
   step(s, rec: AnyRecord) {
     if (rec.kind === "malformed") return;
     if (rec.sessionId) s.sessions.add(rec.sessionId);
     switch (rec.kind) {
       case "assistant":
-        onAssistant(s.c, rec);
+        onAssistant(s, rec);
         break;
       case "user":
-        onUser(s.c, rec);
+        onUser(s, rec);
         break;
       case "content-replacement":
         for (const r of rec.replacements) {
@@ -115,13 +128,14 @@ export function measure(text: string): TextMeasure {
   return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: detachStrings(classifyOutput(text)) };
 }
 
-function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
+function onAssistant(s: State, rec: AssistantRecord): void {
+  const c = s.c;
   for (const b of rec.content) {
     if (b.type !== "tool_use" || typeof b.id !== "string") continue;
     const input = isObject(b.input) ? b.input : {};
     c.toolUses.push({
       id: b.id,
-      name: str(b.name) ?? "",
+      name: share(s, str(b.name) ?? ""),
       chain: rec.chain,
       file: rec.pos.file,
       line: rec.pos.line,
@@ -130,14 +144,15 @@ function onAssistant(c: OutputsCollected, rec: AssistantRecord): void {
       inputSummary: detached(summarize(input)),
       refs: Object.keys(input)
         .filter((k) => isStringAt(input, k))
-        .map((k) => detached(headAt(input, k, REF_CAP))),
+        .map((k) => headAt(input, k, REF_CAP)),
       offset: num(input.offset) ?? null,
       limit: num(input.limit) ?? null,
     });
   }
 }
 
-function onUser(c: OutputsCollected, rec: UserRecord): void {
+function onUser(s: State, rec: UserRecord): void {
+  const c = s.c;
   if (!Array.isArray(rec.content)) return;
   const results = rec.content.filter((b) => b.type === "tool_result" && typeof b.tool_use_id === "string");
   for (const b of results) {
@@ -149,7 +164,7 @@ function onUser(c: OutputsCollected, rec: UserRecord): void {
       file: rec.pos.file,
       line: rec.pos.line,
       timestamp: rec.timestamp ?? null,
-      sessionId: rec.sessionId ?? null,
+      sessionId: rec.sessionId ? share(s, rec.sessionId) : (rec.sessionId ?? null),
       isError: b.is_error === true,
       images: isStringAt(b, "content") ? 0 : imageCount(b.content),
       fullChars: full?.units ?? null,
@@ -182,15 +197,19 @@ export function fullTextOf(v: unknown): string | null {
   return null;
 }
 
-/** The first `n` units of the string at `o[k]`, decoding no more of it than that. */
+/** The first `n` units of the string at `o[k]`, decoding no more of it than that, in memory of its own. */
 function headAt(o: JsonObject, k: string, n: number): string {
   const lazy = lazyOf(o, k);
-  return (lazy ? headOf(lazy, n) : (o[k] as string)).slice(0, n);
+  if (!lazy) return detached((o[k] as string).slice(0, n));
+  // A window decoded to exactly `n` units (or fewer) is a string of its own already.
+  const t = headOf(lazy, n);
+  return t.length > n ? detached(t.slice(0, n)) : t;
 }
 
 /** `chars=52000`, `file_path=/…/x.txt offset=1100`: scalars as they are, long strings cut, objects elided. */
 export function summarize(input: JsonObject): string {
   const parts: string[] = [];
+  let length = 0;
   for (const k of Object.keys(input)) {
     let s: string;
     const lazy = lazyOf(input, k);
@@ -201,6 +220,9 @@ export function summarize(input: JsonObject): string {
     else if (Array.isArray(v)) s = `[${v.length}]`;
     else s = "{…}";
     parts.push(`${k}=${s.replace(/\s+/g, " ")}`);
+    // Past the cap the rest cannot show: the first SUMMARY_CAP - 1 characters are known.
+    length += parts[parts.length - 1]!.length + (parts.length > 1 ? 1 : 0);
+    if (length > SUMMARY_CAP) break;
   }
   const out = parts.join(" ");
   return out.length > SUMMARY_CAP ? `${out.slice(0, SUMMARY_CAP - 1)}…` : out;

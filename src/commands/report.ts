@@ -2,7 +2,7 @@ import { assembleSession, type AssembledSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { withLazyTables, type Chart, type ColumnKind, type Table } from "../report/model.js";
+import { lazyProperty, withLazyTables, type Chart, type ColumnKind, type OutputDocument, type Table } from "../report/model.js";
 import { requestsChartSpec, requestsChartTitle } from "../render/chart.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { summaryTable } from "../report/summary-table.js";
@@ -49,15 +49,18 @@ export async function runReport(target: string | undefined, opts: ReportOptions)
     inputs: s.inputs,
     health: s.health,
     data: reportData(s),
-    document: withLazyTables(
-      {
-        title: `Session report — ${s.sessionId ?? s.resolved.target}`,
-        ...(s.requests.requests.length ? { charts: [requestsChart(s)] } : {}),
-        warnings: [...s.warnings, ...healthWarnings(s.health)],
-      },
-      () => reportTables(s),
-    ),
+    document: withLazyTables(documentHead(s), () => reportTables(s)),
   };
+}
+
+/**
+ * The document's title, chart and warnings. The chart is drawn by the HTML page only, and built when read:
+ * it reads every request again (from the spool file past 5,000) and copies each point.
+ */
+function documentHead(s: AssembledSession): Omit<OutputDocument, "tables"> {
+  const head = { title: `Session report — ${s.sessionId ?? s.resolved.target}` };
+  const withChart = s.requests.requests.length ? lazyProperty(head, "charts", () => [requestsChart(s)]) : head;
+  return Object.assign(withChart, { warnings: [...s.warnings, ...healthWarnings(s.health)] });
 }
 
 /** The JSON sections, under the names of the single commands (CONTRACT.md): null or empty, never missing. */

@@ -112,13 +112,22 @@ export interface OutputDocument {
  * them, and a session's tables hold a formatted row per request and per tool result.
  */
 export function withLazyTables<D extends Omit<OutputDocument, "tables">>(doc: D, build: () => Table[]): D & { tables: Table[] } {
-  let tables: Table[] | undefined;
-  return Object.defineProperty(doc, "tables", {
+  return lazyProperty(doc, "tables", build);
+}
+
+/** `o[key]` built on first read, enumerable and settable like a plain property (added after `o`'s others). */
+export function lazyProperty<O extends object, K extends string, V>(o: O, key: K, build: () => V): O & Record<K, V> {
+  let v: V | undefined;
+  let built = false;
+  return Object.defineProperty(o, key, {
     enumerable: true,
     configurable: true,
-    get: () => (tables ??= build()),
-    set: (v: Table[]) => void (tables = v),
-  }) as D & { tables: Table[] };
+    get: () => {
+      if (!built) ((v = build()), (built = true));
+      return v;
+    },
+    set: (x: V) => void ((v = x), (built = true)),
+  }) as O & Record<K, V>;
 }
 
 export function isCount(v: unknown): v is Count {

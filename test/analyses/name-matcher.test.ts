@@ -50,3 +50,28 @@ test("NameMatcher with a prefix or suffix common to every name (its quick reject
     { numRuns: 1500 },
   );
 });
+
+test("NameMatcher looking names up at their common start or end finds what includes finds, also where it falls back", () => {
+  // Stems of a few lengths behind a common start of 3+ units (anchored look-ups), or in front of a common
+  // end; texts full of the common part exhaust the anchors' budget and go to the automaton mid-text.
+  const stem = fc.string({ unit: fc.constantFrom("a", "b", "_", "."), maxLength: 4 });
+  const text = fc
+    .array(fc.constantFrom("a", "b", "_", ".", "tou_", "_.tx", "tou_a", "b_.tx", "x"), { maxLength: 30 })
+    .map((a) => a.join(""));
+  fc.assert(
+    fc.property(fc.array(stem, { minLength: 1, maxLength: 10 }), fc.boolean(), fc.array(text, { maxLength: 4 }), (stems, pre, texts) => {
+      const names = stems.map((s) => (pre ? `tou_${s}` : `${s}_.tx`));
+      const m = new NameMatcher(names);
+      for (const t of texts) assert.deepEqual(fast(m, t), naive(names, t));
+      for (const n of names) assert.deepEqual(fast(m, `${n}${n}`), naive(names, `${n}${n}`));
+    }),
+    { numRuns: 1500 },
+  );
+  const names = ["toolu_a.json", "toolu_ab.json", "toolu_b.txt", "toolu_toolu_.txt"];
+  const m = new NameMatcher(names);
+  assert.deepEqual(fast(m, `${"toolu_".repeat(500)}.txt toolu_ab.json`), naive(names, `${"toolu_".repeat(500)}.txt toolu_ab.json`));
+  assert.deepEqual(fast(m, "toolu_toolu_.txt"), [3]);
+  // More lengths than the anchors take: the automaton alone.
+  const many = Array.from({ length: 40 }, (_, i) => `toolu_${"x".repeat(i)}.txt`);
+  assert.deepEqual(fast(new NameMatcher(many), `cat toolu_${"x".repeat(7)}.txt`), [7]);
+});

@@ -226,3 +226,29 @@ test("string bytes: stats, ends and containment of undecoded strings match the d
     { numRuns: 800 },
   );
 });
+
+test("string bytes: heads and tails read as the bytes where no escape is in the window, through JSON.parse where one is", () => {
+  const bodies = [
+    "plain ascii text, ".repeat(400),
+    `${"a".repeat(5)}\\n${"b".repeat(9000)}`,
+    `${"a".repeat(200)}\\t${"b".repeat(9000)}`,
+    `${"a".repeat(4100)}\\u00e9${"b".repeat(300)}`,
+    `${"é→日😀".repeat(1200)}`,
+    `${"a".repeat(127)}é${"b".repeat(5000)}`,
+    `${"b".repeat(5000)}\\"${"a".repeat(30)}`,
+    `${"b".repeat(5000)}\\ud83d\\ude00${"a".repeat(23)}`,
+  ];
+  for (const b of bodies) {
+    const p = parseLine(raw(Buffer.from(`{"pad":"${PAD}","a":"${b}"}`)));
+    assert.equal(p.ok, true);
+    const v = (p as { value: Record<string, unknown> }).value;
+    const la = lazyOf(v, "a")!;
+    const da = v.a as string;
+    for (const n of [1, 20, 24, 64, 128, 256, 257, 4096, 4097, 20000]) {
+      const h = headOf(la, n);
+      assert.equal(h, da.slice(0, h.length), `head ${n} of ${b.slice(0, 20)}`);
+      assert.ok(h.length >= Math.min(n, da.length), `head ${n} long enough`);
+      assert.equal(tailOf(la, n), da.slice(-n), `tail ${n} of ${b.slice(0, 20)}`);
+    }
+  }
+});
