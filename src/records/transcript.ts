@@ -363,6 +363,10 @@ function timestampOf(v: unknown, invalid: InvalidValue[]): string | undefined {
   return undefined;
 }
 
+/** A message's content blocks: the array itself when every element is an object (nearly always; no copy a record), else its objects. */
 function blocksOf(c: unknown): ContentBlock[] {
-  return (arr(c) ?? []).filter(isObject) as ContentBlock[];
+  const a = arr(c);
+  if (a === undefined) return [];
+  for (let i = 0; i < a.length; i++) if (!isObject(a[i])) return a.filter(isObject) as ContentBlock[];
+  return a as ContentBlock[];
 }

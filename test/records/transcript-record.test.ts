@@ -107,3 +107,24 @@ test("usage: absent counts are 0, invalid ones null and listed in order after an
     ],
   );
 });
+
+test("content blocks: only the objects of message.content, whether or not the array holds anything else", () => {
+  const blocks = [{ type: "text", text: "a" }, { type: "tool_use", id: "t", name: "Bash" }, { type: "image" }];
+  const cases: Array<[unknown, unknown[]]> = [
+    [blocks, blocks],
+    [["x", ...blocks, null, 3, true], blocks],
+    [[blocks[0], [], blocks[1], [blocks[2]], blocks[2]], blocks],
+    [[null], []],
+    [[], []],
+    ["text", []],
+    [{ type: "text" }, []],
+    [undefined, []],
+  ];
+  for (const [content, want] of cases) {
+    const a = toRecord({ type: "assistant", message: { content, usage: {} } }, pos, "main");
+    const u = toRecord({ type: "user", message: { content } }, pos, "main") as UserRecord;
+    assert.ok(a.kind === "assistant");
+    assert.deepStrictEqual(a.content, want, JSON.stringify(content));
+    if (Array.isArray(content)) assert.deepStrictEqual(u.content, want);
+  }
+});
