@@ -24,7 +24,7 @@ export class TotalsAccumulator {
     this.all += 1;
     if (r.duplicateOf !== null) return;
     this.requests += 1;
-    SUMMED.forEach((field, i) => this.sum(i, field, r));
+    for (let i = 0; i < SUMMED.length; i++) this.sum(i, SUMMED[i]!, r);
     const t = r.totalInputTokens;
     if (this.requests === 1) this.first = t;
     this.last = t;

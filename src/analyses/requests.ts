@@ -43,8 +43,8 @@ interface ChainState {
   /** The total input of the chain's last final row (null when none or unknown): deltas are taken against it. */
   prevTotal: number | null;
   totals: TotalsAccumulator;
-  /** The last final row that is no copy: what a parent's Task/Agent result is checked against. */
-  last: LastRequest | null;
+  /** The last final row that is no copy: what a parent's Task/Agent result is checked against (read at finish; final rows are not changed before). */
+  last: RequestRow | null;
   pending: Added;
   /** The boundary seen since the last request, if any: the next request starts a segment. */
   compaction: Compaction | null;
@@ -177,7 +177,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
         overflows.push(...c.totals.overflows());
         totals.push(c.totals.totals(c));
       }
-      const { tasks, fixes } = s.tasks.join(new Map(s.order.map((c) => [c.name, c.last])));
+      const { tasks, fixes } = s.tasks.join(new Map(s.order.map((c) => [c.name, c.last && lastRequest(c.last)])));
       return applyTaskOutputs({ requests: new SpooledRows(s.spool, s.order.length, s.seq), totals, overflows, subagents: tasks }, fixes);
     },
   };
@@ -202,7 +202,9 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     return;
   }
   const key = rec.messageId ?? rec.requestId ?? rec.uuid ?? `${rec.pos.file}:${rec.pos.line}`;
-  let row = c.byKey.get(key);
+  // A message's fragments come one after another: the newest open row first, the map for the rest.
+  const newest = c.openKeys.length - 1;
+  let row = newest >= 0 && c.openKeys[newest] === key ? c.open[newest] : c.byKey.get(key);
   if (!row) {
     row = {
       chain: rec.chain,
@@ -297,18 +299,21 @@ function closeOldest(s: State, c: ChainState): void {
   const known = c.prevTotal !== null && row.totalInputTokens !== null && !row.afterCompaction;
   row.deltaTokens = known ? row.totalInputTokens! - c.prevTotal! : null;
   c.prevTotal = row.totalInputTokens;
-  if (row.duplicateOf === null) {
-    c.last = {
-      index: row.index,
-      inputTokens: row.inputTokens,
-      cacheCreationInputTokens: row.cacheCreationInputTokens,
-      cacheReadInputTokens: row.cacheReadInputTokens,
-      outputTokens: row.outputTokens,
-      placeholder: row.outputPlaceholder,
-    };
-  }
+  if (row.duplicateOf === null) c.last = row;
   c.totals.add(row);
   s.spool.push(c.ordinal, row);
+}
+
+/** What the Task/Agent join checks a chain's last row against. */
+function lastRequest(row: RequestRow): LastRequest {
+  return {
+    index: row.index,
+    inputTokens: row.inputTokens,
+    cacheCreationInputTokens: row.cacheCreationInputTokens,
+    cacheReadInputTokens: row.cacheReadInputTokens,
+    outputTokens: row.outputTokens,
+    placeholder: row.outputPlaceholder,
+  };
 }
 
 function closeAll(s: State, c: ChainState): void {

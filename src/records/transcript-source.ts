@@ -38,18 +38,27 @@ function transcriptDecoder(file: string, home: ChainHome, streamAt: number): Lin
   };
 }
 
-/** Every record kind is named here, so a new one must say what health learns from it. */
+/**
+ * Every record kind is named here, so a new one must say what health learns from it. A record with nothing
+ * to add (most of them) gives undefined, which health counts the same as empty facts, with no object made.
+ */
 function facts(rec: AnyRecord): RecordFacts | undefined {
   switch (rec.kind) {
-    case "assistant":
-      return { invalid: rec.invalid, notRequest: rec.notRequest, scanned: scannedLines.get(rec) };
+    case "assistant": {
+      const scanned = scannedLines.get(rec);
+      if (rec.invalid.length === 0 && rec.notRequest === undefined && scanned === undefined) return undefined;
+      return { invalid: rec.invalid, notRequest: rec.notRequest, scanned };
+    }
     case "user":
     case "attachment":
     case "system":
     case "progress":
     case "content-replacement":
-    case "meta":
-      return { invalid: rec.invalid, scanned: scannedLines.get(rec) };
+    case "meta": {
+      const scanned = scannedLines.get(rec);
+      if (rec.invalid.length === 0 && scanned === undefined) return undefined;
+      return { invalid: rec.invalid, scanned };
+    }
     case "unknown":
       return { unknownType: rec.type, invalid: rec.invalid, scanned: scannedLines.get(rec) };
     case "malformed":

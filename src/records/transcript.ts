@@ -1,5 +1,5 @@
 import { arr, bool, isObject, str, type JsonObject } from "./json.js";
-import { copyProperty, isStringAt } from "./lazy-strings.js";
+import { copyProperty, lazyOf } from "./lazy-strings.js";
 import type { Pos } from "./pos.js";
 import type { MalformedLine } from "./source.js";
 import { parseIsoTime } from "./time.js";
@@ -128,92 +128,204 @@ export const META_TYPES: ReadonlySet<string> = new Set([
 export function toRecord(raw: JsonObject, pos: Pos, chain: string): TranscriptRecord {
   const type = str(raw.type) ?? "";
   const invalid: InvalidValue[] = [];
-  const env: Envelope = {
-    pos,
-    chain,
-    type: type === "" ? "(no type)" : type,
-    uuid: str(raw.uuid),
-    parentUuid: str(raw.parentUuid),
-    sessionId: str(raw.sessionId) ?? str(raw.session_id),
-    agentId: str(raw.agentId),
-    isSidechain: raw.isSidechain === true,
-    timestamp: timestampOf(raw.timestamp, invalid),
-    version: str(raw.version),
-    cwd: str(raw.cwd),
-    raw,
-    invalid,
-  };
-  // Each kind's fields are added to the envelope in place: spreading 14 fields into a new object cost
-  // 2–5 µs a record, most of what building records cost.
+  const t = type === "" ? "(no type)" : type;
+  const uuid = str(raw.uuid);
+  const parentUuid = str(raw.parentUuid);
+  const sessionId = str(raw.sessionId) ?? str(raw.session_id);
+  const agentId = str(raw.agentId);
+  const isSidechain = raw.isSidechain === true;
+  const timestamp = timestampOf(raw.timestamp, invalid);
+  const version = str(raw.version);
+  const cwd = str(raw.cwd);
+  // Each kind is one object literal, envelope first, in the order the fields always had: adding a kind's
+  // fields to a built envelope grew its property store once or twice a record, and a data property made
+  // an accessor afterwards (an undecoded string, records/lazy-strings.ts) turned the record into a
+  // dictionary. Spreading the envelope cost 2-5 us a record.
   switch (type) {
     case "assistant": {
-      const m = isObject(raw.message) ? raw.message : {};
+      const m = isObject(raw.message) ? raw.message : EMPTY;
       const usage = usageOf(m.usage, invalid);
       const isApiError = raw.isApiErrorMessage === true;
       const model = str(m.model);
-      const r = env as AssistantRecord;
-      r.kind = "assistant";
-      r.messageId = str(m.id);
-      r.requestId = str(raw.requestId);
-      r.model = model;
-      r.usage = usage;
-      r.stopReason = str(m.stop_reason) ?? null;
-      r.content = blocksOf(m.content);
-      r.isApiError = isApiError;
-      r.notRequest = isApiError || model === "<synthetic>" ? undefined : notRequestReason(raw.message, usage);
-      return r;
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "assistant",
+        messageId: str(m.id),
+        requestId: str(raw.requestId),
+        model,
+        usage,
+        stopReason: str(m.stop_reason) ?? null,
+        content: blocksOf(m.content),
+        isApiError,
+        notRequest: isApiError || model === "<synthetic>" ? undefined : notRequestReason(raw.message, usage),
+      };
     }
     case "user": {
-      const m = isObject(raw.message) ? raw.message : {};
-      const r = env as UserRecord;
-      r.kind = "user";
-      r.content = undefined;
-      r.isMeta = bool(raw.isMeta) ?? false;
-      r.isCompactSummary = bool(raw.isCompactSummary) ?? false;
-      r.toolUseResult = undefined;
+      const m = isObject(raw.message) ? raw.message : EMPTY;
+      const isMeta = bool(raw.isMeta) ?? false;
+      const isCompactSummary = bool(raw.isCompactSummary) ?? false;
       // Long strings stay undecoded until read (records/skeleton.ts); their lengths are known already.
-      if (isStringAt(m, "content")) copyProperty(m, "content", r, "content");
-      else if (Array.isArray(m.content)) r.content = blocksOf(m.content);
+      const lazyContent = lazyOf(m, "content") !== undefined;
+      const lazyResult = lazyOf(raw, "toolUseResult") !== undefined;
+      if (!lazyContent && !lazyResult) {
+        return {
+          pos,
+          chain,
+          type: t,
+          uuid,
+          parentUuid,
+          sessionId,
+          agentId,
+          isSidechain,
+          timestamp,
+          version,
+          cwd,
+          raw,
+          invalid,
+          kind: "user",
+          content: typeof m.content === "string" ? m.content : Array.isArray(m.content) ? blocksOf(m.content) : undefined,
+          isMeta,
+          isCompactSummary,
+          toolUseResult: raw.toolUseResult,
+        };
+      }
+      // An undecoded string is added as an accessor where its field comes, never made one afterwards.
+      const r = {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "user",
+      } as Partial<UserRecord>;
+      if (lazyContent) copyProperty(m, "content", r, "content");
+      else r.content = Array.isArray(m.content) ? blocksOf(m.content) : undefined;
+      r.isMeta = isMeta;
+      r.isCompactSummary = isCompactSummary;
       copyProperty(raw, "toolUseResult", r, "toolUseResult");
-      return r;
+      return r as UserRecord;
     }
     case "attachment": {
       const a = isObject(raw.attachment) ? raw.attachment : {};
-      const r = env as AttachmentRecord;
-      r.kind = "attachment";
-      r.attachment = a;
-      r.attachmentType = str(a.type) ?? "(no type)";
-      return r;
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "attachment",
+        attachment: a,
+        attachmentType: str(a.type) ?? "(no type)",
+      };
     }
-    case "system": {
-      const r = env as SystemRecord;
-      r.kind = "system";
-      r.subtype = str(raw.subtype);
-      return r;
-    }
-    case "progress": {
-      const r = env as ProgressRecord;
-      r.kind = "progress";
-      r.dataType = isObject(raw.data) ? str(raw.data.type) : undefined;
-      return r;
-    }
-    case "content-replacement": {
-      const r = env as ContentReplacementRecord;
-      r.kind = "content-replacement";
-      r.replacements = (arr(raw.replacements) ?? []).filter(isObject).map((x) => ({
-        kind: str(x.kind),
-        toolUseId: str(x.toolUseId),
-        replacement: x.replacement,
-      }));
-      return r;
-    }
-    default: {
-      const r = env as MetaRecord | UnknownRecord;
-      r.kind = META_TYPES.has(type) ? "meta" : "unknown";
-      return r;
-    }
+    case "system":
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "system",
+        subtype: str(raw.subtype),
+      };
+    case "progress":
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "progress",
+        dataType: isObject(raw.data) ? str(raw.data.type) : undefined,
+      };
+    case "content-replacement":
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: "content-replacement",
+        replacements: (arr(raw.replacements) ?? []).filter(isObject).map((x) => ({
+          kind: str(x.kind),
+          toolUseId: str(x.toolUseId),
+          replacement: x.replacement,
+        })),
+      };
+    default:
+      return {
+        pos,
+        chain,
+        type: t,
+        uuid,
+        parentUuid,
+        sessionId,
+        agentId,
+        isSidechain,
+        timestamp,
+        version,
+        cwd,
+        raw,
+        invalid,
+        kind: META_TYPES.has(type) ? "meta" : "unknown",
+      };
   }
 }
+
+/** What a record reads from a missing or wrong-typed `message`: never written to. */
+const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
 
 /** `message.usage` (FORMATS.md 4.4); every count checked, the nested `cache_creation` and `server_tool_use` too. */
 export function usageOf(u: unknown, invalid: InvalidValue[] = [], path = "message.usage"): Usage | undefined {
@@ -221,21 +333,20 @@ export function usageOf(u: unknown, invalid: InvalidValue[] = [], path = "messag
   const cc = isObject(u.cache_creation) ? u.cache_creation : undefined;
   if (cc === undefined && u.cache_creation !== undefined && u.cache_creation !== null)
     invalid.push({ field: `${path}.cache_creation`, value: valueText(u.cache_creation) });
-  checkCounts(u.server_tool_use ?? undefined, `${path}.server_tool_use`, invalid);
-  const top = (k: string) => {
-    const v = countField(u, k, path, invalid);
-    return v === undefined ? 0 : v;
-  };
-  const nested = (k: string) => (cc ? (countField(cc, k, `${path}.cache_creation`, invalid) ?? null) : null);
-  return {
-    inputTokens: top("input_tokens"),
-    cacheCreationInputTokens: top("cache_creation_input_tokens"),
-    cacheReadInputTokens: top("cache_read_input_tokens"),
-    outputTokens: top("output_tokens"),
-    cacheCreation5m: nested("ephemeral_5m_input_tokens"),
-    cacheCreation1h: nested("ephemeral_1h_input_tokens"),
-  };
+  if (u.server_tool_use !== undefined && u.server_tool_use !== null) checkCounts(u.server_tool_use, `${path}.server_tool_use`, invalid);
+  // Plain calls, no closures: this runs per assistant record.
+  const inputTokens = orZero(countField(u, "input_tokens", path, invalid));
+  const cacheCreationInputTokens = orZero(countField(u, "cache_creation_input_tokens", path, invalid));
+  const cacheReadInputTokens = orZero(countField(u, "cache_read_input_tokens", path, invalid));
+  const outputTokens = orZero(countField(u, "output_tokens", path, invalid));
+  const nestedPath = cc ? `${path}.cache_creation` : "";
+  const cacheCreation5m = cc ? (countField(cc, "ephemeral_5m_input_tokens", nestedPath, invalid) ?? null) : null;
+  const cacheCreation1h = cc ? (countField(cc, "ephemeral_1h_input_tokens", nestedPath, invalid) ?? null) : null;
+  return { inputTokens, cacheCreationInputTokens, cacheReadInputTokens, outputTokens, cacheCreation5m, cacheCreation1h };
 }
+
+/** An absent count is 0; an invalid one (null) stays unknown. */
+const orZero = (v: number | null | undefined): number | null => (v === undefined ? 0 : v);
 
 function notRequestReason(message: unknown, usage: Usage | undefined): string | undefined {
   if (message === undefined) return "assistant record without a message: not a request";
@@ -252,6 +363,10 @@ function timestampOf(v: unknown, invalid: InvalidValue[]): string | undefined {
   return undefined;
 }
 
+/** A message's content blocks: the array itself when every element is an object (nearly always; no copy a record), else its objects. */
 function blocksOf(c: unknown): ContentBlock[] {
-  return (arr(c) ?? []).filter(isObject) as ContentBlock[];
+  const a = arr(c);
+  if (a === undefined) return [];
+  for (let i = 0; i < a.length; i++) if (!isObject(a[i])) return a.filter(isObject) as ContentBlock[];
+  return a as ContentBlock[];
 }

@@ -269,3 +269,30 @@ test("isMeta user text is injected context, not user text", async () => {
   assert.equal(r.requests[1]!.added.userTextChars, 4);
   assert.equal(r.requests[1]!.added.metaTextChars, "<system-reminder>\nx\n</system-reminder>".length);
 });
+
+test("fragments of messages interleaved (A B A A B C A, then a copy of B in another chain): each lands on its own row (the newest open row is tried before the map)", async () => {
+  const u = (out: number, inp = 3) => ({
+    input_tokens: inp,
+    cache_creation_input_tokens: 10,
+    cache_read_input_tokens: 100,
+    output_tokens: out,
+  });
+  const ids = ["A", "B", "A", "A", "B", "C", "A"];
+  const r = await run({
+    main: jsonl(
+      userText("hi"),
+      ...ids.map((id, i) => assistant({ id: `msg_${id}`, requestId: `req_${id}`, usage: u(i + 1, id === "C" ? 7 : 3), stop: null })),
+    ),
+    other: jsonl(assistant({ id: "msg_B", requestId: "req_B", usage: u(99), stop: "end_turn" })),
+  });
+  const rows = r.requests.map((q) => [q.chain, q.messageId, q.fragments, q.outputTokens, q.duplicateOf]);
+  assert.deepEqual(rows, [
+    ["main", "msg_A", 4, 7, null],
+    ["main", "msg_B", 2, 5, null],
+    ["main", "msg_C", 1, 6, null],
+    ["other", "msg_B", 1, 99, "main#2"],
+  ]);
+  assert.equal(r.requests[2]!.totalInputTokens, 117);
+  assert.equal(r.totals[0]!.requests, 3);
+  assert.equal(r.totals[1]!.duplicates, 1);
+});

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
 import { Fanout } from "../../src/analyses/analysis.js";
+import { promptKey } from "../../src/analyses/subagent-tasks.js";
+import { createHash } from "node:crypto";
 import { readRecords } from "../../src/pipeline/runner.js";
 import { emptyHealth } from "../../src/records/health.js";
 import { subagentTranscriptSource, transcriptSource } from "../../src/records/transcript-source.js";
@@ -133,4 +135,26 @@ test("a Task result that is an error string, or whose usage holds no counts, is 
     ],
   );
   assert.ok(r.requests.every((q) => q.outputSource !== "parent-task-result"));
+});
+
+test("promptKey: one crypto.hash call gives the Hash object's digest of the trimmed prompt, lone surrogates and all", () => {
+  const whole = (t: unknown) => (typeof t === "string" && t.trim() !== "" ? createHash("sha1").update(t.trim()).digest("base64") : null);
+  const texts: unknown[] = [
+    "",
+    "  ",
+    "\n\t",
+    "Explore the repo",
+    "  padded  ",
+    "é😀日本",
+    "\ud800",
+    "a\udc00b",
+    "\ud83d\ude00",
+    "\u0000",
+    "x".repeat(100_000),
+    5,
+    null,
+    undefined,
+  ];
+  for (let c = 0; c < 0x3000; c += 7) texts.push(`p${String.fromCharCode(c)}q`);
+  for (const t of texts) assert.equal(promptKey(t), whole(t), JSON.stringify(t)?.slice(0, 40));
 });
