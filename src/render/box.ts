@@ -27,13 +27,21 @@ export class Box {
 
   /** One row; cells must already fit their column (see fit.ts). */
   line(cells: Cell[]): string {
-    let s = "│";
-    for (let i = 0; i < this.widths.length; i++) {
+    // One append per piece onto one string, padding cut from a ready run of spaces: the template per cell
+    // it replaces built several short strings (each copied) per cell of every row.
+    const last = this.widths.length - 1;
+    let s = "│ ";
+    for (let i = 0; i <= last; i++) {
       const c = cells[i]!;
-      const pad = Math.max(0, this.widths[i]! - c.width);
+      const n = this.widths[i]! - c.width;
+      const pad = n <= 0 ? "" : n <= SPACES.length ? SPACES.slice(0, n) : " ".repeat(n);
       const text = c.paint ? c.paint(c.text) : c.text;
-      s += this.aligns[i] === "right" ? ` ${" ".repeat(pad)}${text} │` : ` ${text}${" ".repeat(pad)} │`;
+      if (this.aligns[i] === "right") s += pad + text;
+      else s += text + pad;
+      s += i === last ? " │" : " │ ";
     }
-    return s;
+    return last < 0 ? "│" : s;
   }
 }
+
+const SPACES = " ".repeat(256);

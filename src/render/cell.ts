@@ -1,6 +1,7 @@
 import { col, isCount, type Column, type ColumnKind, type Row } from "../report/model.js";
 import { formatterFor, type Formatter } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
+import { formatInt } from "./int-format.js";
 
 const blank = (v: unknown) => v === null || v === undefined || v === "";
 
@@ -13,11 +14,14 @@ export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnK
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
   if (blank(v)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");
-  else s = isCount(v) ? `${v.count.toLocaleString("en-US")} ${sanitize(v.noun)}` : format(c.kind)(v, row, c);
+  else s = isCount(v) ? `${countText(v.count)} ${sanitize(v.noun)}` : format(c.kind)(v, row, c);
   // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);
   return s === "" ? empty : s;
 }
+
+/** toLocaleString keeps up to three decimals; an integer count (every one) writes the same either way. */
+const countText = (n: number) => (Number.isInteger(n) ? formatInt(n) : n.toLocaleString("en-US"));
 
 function markOf(row: Row, c: Column): string {
   for (const m of c.marks ?? []) {

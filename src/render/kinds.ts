@@ -1,14 +1,14 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
 import { sanitize } from "./sanitize.js";
 import { displayZone, timeInZone } from "./zone.js";
+import { formatInt } from "./int-format.js";
 
 /** One cell's text from its raw value; the row gives a composing kind its companion fields. Never throws. */
 export type Formatter = (v: unknown, row: Row, c: Column) => string;
 
 // Made at first use: an Intl formatter costs milliseconds to build, and JSON output loads this module without formatting a cell.
-let intFormat: Intl.NumberFormat | undefined;
 let ratioFormat: Intl.NumberFormat | undefined;
-const INT = { format: (n: number) => (intFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(n) };
+const INT = { format: formatInt };
 const RATIO = {
   format: (n: number) => (ratioFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(n),
 };

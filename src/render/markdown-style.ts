@@ -1,8 +1,9 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
 import { formatterFor, namedKind, text, type Formatter } from "./kinds.js";
 import type { Clock } from "./markdown-clock.js";
+import { formatInt } from "./int-format.js";
 
-const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+const INT = { format: formatInt };
 const SECONDS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** `312 ms` below a second, `23.4 s` from one on: a blog reader compares durations, not milliseconds. */

@@ -11,7 +11,15 @@ const UNSAFE =
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
+/**
+ * Every character UNSAFE can start a match with, as one plain class (any surrogate stands for the pairs and
+ * lone halves): a string without one comes back as it is after one cheap test, and almost every cell has none.
+ */
+const MAYBE_UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff]/;
+
 export function sanitize(s: string): string {
+  if (!MAYBE_UNSAFE.test(s)) return s;
   return s.replace(UNSAFE, (c) => {
     const named = NAMED[c];
     if (named) return named;

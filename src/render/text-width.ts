@@ -3,21 +3,37 @@ import stringWidth from "string-width";
 // Most cells are printable ASCII (numbers, times, ids): their width is their length, and the test is
 // far cheaper than string-width's grapheme segmentation.
 const ASCII = /^[\x20-\x7e]*$/;
-const segmenter = new Intl.Segmenter();
+
+/**
+ * The second tier: printable ASCII and code points that string-width counts as one column each, none of
+ * which joins a neighbour into one grapheme (each is its own cluster), so a string made only of them is
+ * as wide as it is long and cuts anywhere. Latin-1 to Cyrillic without the soft hyphen; general
+ * punctuation (dashes, quotes, `…`, `‹›`) without the separators and bidi controls; currency, letterlike
+ * symbols and number forms, arrows, mathematical operators; box drawing, blocks and geometric shapes;
+ * `✓✔✕✖✗✘`. Every code point is proven by test/render/text-width-tier.test.ts against string-width and
+ * Intl.Segmenter, alone, in pairs and in random mixes: what a report's cells carry beyond ASCII (`…`,
+ * `§`, `›`, `—`, `×`, `Δ`, `✓`) no longer goes through grapheme segmentation.
+ */
+export const NARROW =
+  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2100-\u218b\u2190-\u22ff\u2500-\u25fc\u2713-\u2718]*$/;
+
+// Made on first use: the first Intl.Segmenter costs milliseconds, and most tables never need one.
+let segmenter: Intl.Segmenter | undefined;
+const segments = (s: string) => (segmenter ??= new Intl.Segmenter()).segment(s);
 
 /** Terminal columns the text takes (CJK and emoji 2, combining marks 0). */
 export function textWidth(s: string): number {
-  return ASCII.test(s) ? s.length : stringWidth(s);
+  return ASCII.test(s) || NARROW.test(s) ? s.length : stringWidth(s);
 }
 
 /** Grapheme clusters with their widths, so a cut never splits a character a terminal draws as one. */
 function clusters(s: string): Array<[string, number]> {
-  return [...segmenter.segment(s)].map(({ segment }) => [segment, stringWidth(segment)]);
+  return [...segments(s)].map(({ segment }) => [segment, stringWidth(segment)]);
 }
 
 /** The longest start of `s` that fits `width` columns. */
 function head(s: string, width: number): string {
-  if (ASCII.test(s)) return s.slice(0, width);
+  if (NARROW.test(s)) return s.slice(0, width);
   let out = "";
   let used = 0;
   for (const [c, w] of clusters(s)) {
@@ -30,7 +46,7 @@ function head(s: string, width: number): string {
 
 /** The longest end of `s` that fits `width` columns. */
 function tail(s: string, width: number): string {
-  if (ASCII.test(s)) return width <= 0 ? "" : s.slice(-width);
+  if (NARROW.test(s)) return width <= 0 ? "" : s.slice(-width);
   let out = "";
   let used = 0;
   const cs = clusters(s);
@@ -75,7 +91,7 @@ export function wrap(s: string, width: number, indent = ""): string[] {
     let rest = word;
     while (textWidth(rest) > room()) {
       // A path breaks after a slash where it can; a character wider than the line still goes somewhere.
-      let piece = head(rest, room()) || [...segmenter.segment(rest)][0]!.segment;
+      let piece = head(rest, room()) || [...segments(rest)][0]!.segment;
       const slash = piece.lastIndexOf("/");
       if (slash > 0 && slash < piece.length - 1) piece = piece.slice(0, slash + 1);
       lines.push(piece);
