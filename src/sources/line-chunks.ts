@@ -15,8 +15,10 @@ const LF = 0x0a;
  * A chunk and the lines in it are valid only until the next `next()`: only a reader that hands each
  * line's records on before asking for more may use this (records/source.ts `decodeLines`, sync).
  * Reads go on past the size at open: a transcript still being written is read as far as it goes.
+ * Once `handOver()` says so, it stops before its next read and returns how many bytes it handed out:
+ * the rest, from the start of the partial line it holds, is another reader's (sources/hasher.ts `takeOver`).
  */
-export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
+export function* lineChunks(fd: number, sizeAtOpen: number, handOver?: () => boolean): Generator<Buffer, number | undefined> {
   // Sized to the file when it is small: 100,000 small subagent files should not cost a MiB each, nor a
   // buffer of their own (a small one comes from Node's shared pool; it is never written to again).
   let buf = Buffer.allocUnsafe(Math.min(readTuning.chunk, sizeAtOpen + 1));
@@ -24,6 +26,7 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
   let total = 0;
   let overLong = false;
   for (;;) {
+    if (handOver?.()) return total - filled;
     const asked = buf.length - filled;
     const n = readSync(fd, buf, filled, asked, null);
     filled += n;
@@ -33,7 +36,7 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
     // a short read (FUSE, NFS) is only a short read, and growth after the size is still read on.
     if (n === 0 || (n < asked && total >= sizeAtOpen)) {
       if (filled > 0) yield buf.subarray(0, filled);
-      return;
+      return undefined;
     }
     if (filled < buf.length) continue;
     const last = buf.lastIndexOf(LF, filled - 1);
