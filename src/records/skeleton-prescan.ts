@@ -18,8 +18,12 @@ import {
 } from "../sources/prescan-table.js";
 import { MAX_DEPTH } from "./json.js";
 import { cutsOf, NO_ROOM, SKELETON_MIN_LINE, writeSkeleton } from "./skeleton.js";
+import { scanLine, type Cut } from "./skeleton-scan.js";
+import { inPlace } from "./wasm-string.js";
 
 const LF = 0x0a;
+/** Lines this long are scanned here even when the main thread waits for the slot. */
+export const KEEP_SCANNING = 1 << 20;
 const CR = 0x0d;
 
 /**
@@ -29,10 +33,17 @@ const CR = 0x0d;
  * dropped), is checked as UTF-8, scanned (the worker's own WebAssembly scanner) and written into `t` as
  * its skeleton and cuts, or marked WHOLE. The main thread then only decodes and parses the skeleton
  * (records/skeleton.ts `parseSkeleton`). Lines that do not fit the table are left to the main thread, and
- * so are the rest once `stop()` says so (the main thread waits for this slot: it is better off doing
- * them itself than idle; sources/feed-slots.ts WANT).
+ * so are the rest but the longest once `stop()` says so (the main thread waits for this slot: it is
+ * better off doing them itself than idle; sources/feed-slots.ts WANT).
  */
-export function prescanSlot(slot: Buffer, len: number, atFileStart: boolean, t: PrescanTable, stop?: () => boolean): void {
+export function prescanSlot(
+  slot: Buffer,
+  len: number,
+  atFileStart: boolean,
+  t: PrescanTable,
+  stop?: () => boolean,
+  memory?: WebAssembly.Memory,
+): void {
   const w = t.words;
   let count = 0;
   let cutN = 0;
@@ -48,13 +59,16 @@ export function prescanSlot(slot: Buffer, len: number, atFileStart: boolean, t: 
       if (slot[e - 1] === CR) e--;
       if (a === 0 && atFileStart && slot[0] === 0xef && slot[1] === 0xbb && slot[2] === 0xbf) a = 3;
       if (e - a < SKELETON_MIN_LINE) continue;
-      if (count === ENTRY_CAP || stop?.()) break;
+      if (count === ENTRY_CAP) break;
+      // Once the main thread waits, only the longest lines are still scanned here: its own scanner's
+      // memory would grow to hold them (and stay grown), and they are few.
+      if (e - a < KEEP_SCANNING && stop?.()) continue;
       const line = slot.subarray(a, e);
       const at = t.entries + count * ENTRY_WORDS;
       let status = WHOLE;
       let skelLen = 0;
       let cutCount = 0;
-      const cuts = isUtf8(line) ? cutsOf(line, MAX_DEPTH, false) : undefined;
+      const cuts = !isUtf8(line) ? undefined : memory ? cutsInPlace(memory, slot, a, e) : cutsOf(line, MAX_DEPTH, false);
       if (cuts) {
         if (cutN + cuts.length > CUT_CAP) break;
         const end = writeSkeleton(line, cuts, t.skel, skelN, SKEL_CAP);
@@ -89,5 +103,22 @@ export function prescanSlot(slot: Buffer, len: number, atFileStart: boolean, t: 
   } finally {
     // Published with the slot (its state is stored after this, with Atomics).
     w[0] = count;
+  }
+}
+
+/**
+ * The cuts of `slot[a, e)`, scanned where the bytes are: `slot` is the view from SHARED_AT of `memory`, a
+ * shared WebAssembly memory (sources/feed-slots.ts), so no copy into the scanner's own memory. The byte
+ * after the line (its CR or LF) is a 0 while it is scanned, as the scanner wants.
+ */
+function cutsInPlace(memory: WebAssembly.Memory, slot: Buffer, a: number, e: number): Cut[] | undefined {
+  const line = slot.subarray(a, e);
+  const after = slot[e]!;
+  slot[e] = 0;
+  try {
+    const bytes = inPlace(memory, slot.byteOffset + a);
+    return scanLine(bytes ?? line, line, MAX_DEPTH, bytes !== null, false);
+  } finally {
+    slot[e] = after;
   }
 }

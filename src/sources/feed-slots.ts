@@ -1,3 +1,6 @@
+import { releaseScanner, SHARED_AT, sharedMemory } from "../records/wasm-string.js";
+import { handedOver } from "./line-chunks.js";
+import { collectAfterHugeLine } from "./memory.js";
 import { hold, letGo, prescanTable, TABLE_BYTES } from "./prescan-table.js";
 import { readTuning, reuse } from "./reused-buffers.js";
 
@@ -13,8 +16,14 @@ import { readTuning, reuse } from "./reused-buffers.js";
 export interface FeedShared {
   /** READY, TEXT_LEN, GONE, then per slot its state, length and flags (`at`). */
   ctl: Int32Array;
-  /** Each slot its own memory, so an undecoded string's generation check names its slot (sources/reused-buffers.ts). */
-  slots: SharedArrayBuffer[];
+  /**
+   * Each slot its own memory, so an undecoded string's generation check names its slot
+   * (sources/reused-buffers.ts): a shared WebAssembly memory, so that the worker's scanner reads the
+   * bytes in place (records/wasm-string.ts `inPlace`); the slot's bytes start at SHARED_AT.
+   */
+  slots: WebAssembly.Memory[];
+  /** A slot's size in bytes. */
+  cap: number;
   /** Per slot, what the worker found out about its long lines (sources/prescan-table.ts). */
   tables: SharedArrayBuffer[];
   /** Why the worker could not read on, UTF-8, TEXT_LEN bytes. */
@@ -47,9 +56,10 @@ export const FAILED = 4;
  */
 export function feedShared(count: number): FeedShared {
   const cap = Math.max(readTuning.chunk, readTuning.maxChunk);
-  const slots = Array.from({ length: count }, () => new SharedArrayBuffer(cap));
+  const slots = Array.from({ length: count }, () => sharedMemory(cap));
   const tables = Array.from({ length: count }, () => new SharedArrayBuffer(TABLE_BYTES));
-  return { ctl: new Int32Array(new SharedArrayBuffer(4 * at(count))), slots, tables, text: new Uint8Array(new SharedArrayBuffer(1024)) };
+  const ctl = new Int32Array(new SharedArrayBuffer(4 * at(count)));
+  return { ctl, slots, cap, tables, text: new Uint8Array(new SharedArrayBuffer(1024)) };
 }
 
 /**
@@ -65,11 +75,21 @@ export function feedShared(count: number): FeedShared {
  */
 export function* slotChunks(sh: FeedShared): Generator<Buffer> {
   const { ctl } = sh;
-  const views = sh.slots.map((s) => Buffer.from(s));
+  const views = sh.slots.map((m) => slotView(m, sh.cap));
   const tables = sh.tables.map(prescanTable);
+  // The worker scans the long lines from now on: a scanner memory grown here would only hold RSS.
+  let grown = releaseScanner() || handedOver.grown;
+  handedOver.grown = false;
   try {
-    for (let k = 0; ; k = (k + 1) % views.length) {
+    for (let k = 0, n = 0; ; k = (k + 1) % views.length, n++) {
       const s = at(k);
+      // Memory grown for a long line before the hand-over (the read buffer, the scanner's) waits for a
+      // full collection, which may not come before the end: 8-13 MB of peak RSS when the worker took
+      // over late (requests at 200 MB: 111-114 against 100-106 MB). Once a slot is out, nothing holds it.
+      if (grown && n === 1) {
+        grown = false;
+        collectAfterHugeLine();
+      }
       awaitSlot(ctl, s);
       const len = Atomics.load(ctl, s + 1);
       const flags = Atomics.load(ctl, s + 2);
@@ -78,7 +98,7 @@ export function* slotChunks(sh: FeedShared): Generator<Buffer> {
       if (flags & PIECE)
         for (let from = 0; from < len; from += readTuning.chunk) yield Buffer.from(view.subarray(from, from + readTuning.chunk));
       else if (len > 0) {
-        hold(sh.slots[k]!, tables[k]!);
+        hold(views[k]!.buffer, SHARED_AT, tables[k]!);
         yield view;
         letGo();
       }
@@ -91,6 +111,9 @@ export function* slotChunks(sh: FeedShared): Generator<Buffer> {
     letGo();
   }
 }
+
+/** A slot's bytes (its memory's `buffer` is one object per thread: every view of a slot shares it). */
+export const slotView = (m: WebAssembly.Memory, cap: number): Buffer => Buffer.from(m.buffer, SHARED_AT, cap);
 
 /** How long a slot may take to come before the worker is taken for dead. */
 export const STALL_MS = 120_000;

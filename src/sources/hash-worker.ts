@@ -26,7 +26,8 @@ const { fd, word, feed, sizeAtOpen, chunk, poison, yieldScan } = workerData as {
 const ABORTED = -1n;
 const ENDED = 1n;
 const HANDED = 2n;
-const buf = Buffer.allocUnsafe(1 << 20);
+// Taken when first needed: once the worker reads into slots it catches up in a slot's memory instead.
+let buf: Buffer | undefined;
 const hash = createHash("sha256");
 
 function run(): { digest: string } | { error: string } | undefined {
@@ -38,11 +39,11 @@ function run(): { digest: string } | { error: string } | undefined {
     if ((w & 3n) === HANDED && feed) {
       // The bytes the reader read itself are hashed once the first slot is out (it waits for that one).
       const from = hashed;
-      const catchUp = () => {
+      const catchUp = (into: Buffer) => {
         for (let at = from; at < upTo;) {
-          const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - at), at);
+          const n = readSync(fd, into, 0, Math.min(into.length, upTo - at), at);
           if (n === 0) throw new Error(`the file shrank while it was read (${upTo} bytes read, ${at} there now)`);
-          hash.update(buf.subarray(0, n));
+          hash.update(into.subarray(0, n));
           at += n;
         }
       };
@@ -52,6 +53,7 @@ function run(): { digest: string } | { error: string } | undefined {
         : undefined;
     }
     if (hashed < upTo) {
+      buf ??= Buffer.allocUnsafe(1 << 20);
       const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - hashed), hashed);
       if (n === 0) return { error: `the file shrank while it was read (${upTo} bytes read, ${hashed} there now)` };
       hash.update(buf.subarray(0, n));

@@ -72,13 +72,17 @@ export function readFileChunks(input: InputFile): FileChunks {
     started = true;
     try {
       const feeder = reused && "takeOver" in hash ? (hash as FileHasher) : undefined;
-      const own = reused ? lineChunks(fd, size, feeder?.canTakeOver) : fileChunks(fd, size);
+      let own: Generator<Buffer, number | undefined | void> | undefined = reused
+        ? lineChunks(fd, size, feeder?.canTakeOver)
+        : fileChunks(fd, size);
       let r: IteratorResult<Buffer, number | undefined | void>;
       while (!(r = own.next()).done) {
         hash.update(r.value);
         bytes += r.value.length;
         yield r.value;
       }
+      // Its buffer (up to maxChunk) must not stay reachable while the worker reads on.
+      own = undefined;
       if (feeder && typeof r.value === "number")
         for (const c of feeder.takeOver(r.value)) {
           bytes += c.length;

@@ -1,7 +1,11 @@
 import { readSync } from "node:fs";
 import { readTuning, reuse } from "./reused-buffers.js";
 
+/** Whether the buffer lineChunks let go of when it handed the reading over had grown past `chunk`. */
+export const handedOver = { grown: false };
+
 const LF = 0x0a;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * A file's bytes in chunks that end at a line end, all read into one buffer that is used again: the
@@ -26,7 +30,14 @@ export function* lineChunks(fd: number, sizeAtOpen: number, handOver?: () => boo
   let total = 0;
   let overLong = false;
   for (;;) {
-    if (handOver?.()) return total - filled;
+    if (handOver?.()) {
+      const handed = total - filled;
+      // Let the buffer go now: the worker reads the rest. One grown for a long line (up to maxChunk, all
+      // of it paged in) is collected once the reader holds a slot (sources/feed-slots.ts `slotChunks`).
+      if (buf.length > readTuning.chunk) handedOver.grown = true;
+      buf = EMPTY;
+      return handed;
+    }
     const asked = buf.length - filled;
     const n = readSync(fd, buf, filled, asked, null);
     filled += n;

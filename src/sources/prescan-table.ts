@@ -51,7 +51,12 @@ export function prescanTable(sab: SharedArrayBuffer): PrescanTable {
  * hands the slot's chunk out and cleared when the slot goes back. `next` is the first entry not yet
  * passed: lines are parsed in order, so a lookup only moves forward.
  */
-export const held: { memory: ArrayBufferLike | null; table: PrescanTable | null; next: number } = { memory: null, table: null, next: 0 };
+export const held: { memory: ArrayBufferLike | null; origin: number; table: PrescanTable | null; next: number } = {
+  memory: null,
+  origin: 0,
+  table: null,
+  next: 0,
+};
 
 /** The entry (its word index) for exactly this line of the held slot, or -1: not prescanned. */
 export function prescanned(line: Uint8Array): number {
@@ -59,7 +64,7 @@ export function prescanned(line: Uint8Array): number {
   if (t === null || line.buffer !== held.memory) return -1;
   const w = t.words;
   const count = w[0]!;
-  const at = line.byteOffset;
+  const at = line.byteOffset - held.origin;
   let k = held.next;
   while (k < count && w[t.entries + k * ENTRY_WORDS + E_START]! < at) k++;
   held.next = k;
@@ -70,8 +75,10 @@ export function prescanned(line: Uint8Array): number {
   return e;
 }
 
-export function hold(memory: ArrayBufferLike, table: PrescanTable): void {
+/** The slot in `memory` from byte `origin` on, and its table, are the main thread's now. */
+export function hold(memory: ArrayBufferLike, origin: number, table: PrescanTable): void {
   held.memory = memory;
+  held.origin = origin;
   held.table = table;
   held.next = 0;
 }

@@ -1,7 +1,7 @@
 import type { Hash } from "node:crypto";
 import { readSync } from "node:fs";
 import { prescanSlot } from "../records/skeleton-prescan.js";
-import { at, FAILED, FREE, FULL, LAST, PIECE, TEXT_LEN, WANT, type FeedShared } from "./feed-slots.js";
+import { at, FAILED, FREE, FULL, LAST, PIECE, slotView, TEXT_LEN, WANT, type FeedShared } from "./feed-slots.js";
 import { prescanTable } from "./prescan-table.js";
 
 const LF = 0x0a;
@@ -21,7 +21,7 @@ export interface FillJob {
   /** True once the main thread stopped reading (it then frees every slot to wake this one). */
   aborted: () => boolean;
   /** Hashes the bytes before `from`, called once the first slot is handed over. */
-  catchUp?: () => void;
+  catchUp?: (scratch: Buffer) => void;
 }
 
 /**
@@ -35,7 +35,7 @@ export interface FillJob {
  */
 export function fillSlots(sh: FeedShared, hash: Hash, job: FillJob): boolean {
   const { ctl } = sh;
-  const bufs = sh.slots.map((s) => Buffer.from(s));
+  const bufs = sh.slots.map((m) => slotView(m, sh.cap));
   let catchUp = job.catchUp;
   const tables = sh.tables.map(prescanTable);
   let pos = job.from;
@@ -82,7 +82,7 @@ export function fillSlots(sh: FeedShared, hash: Hash, job: FillJob): boolean {
       len = flags === 0 ? lastLF + 1 : filled;
       // The long lines' scan before the hand-over, so the main thread only parses their skeletons.
       if (flags & PIECE) tables[k]!.words[0] = 0;
-      else prescanSlot(b, len, slotAt === 0, tables[k]!, job.yieldScan ? () => Atomics.load(ctl, WANT) === s : undefined);
+      else prescanSlot(b, len, slotAt === 0, tables[k]!, job.yieldScan ? () => Atomics.load(ctl, WANT) === s : undefined, sh.slots[k]);
     } catch (e) {
       const text = Buffer.from(sh.text.buffer, sh.text.byteOffset, sh.text.length);
       Atomics.store(ctl, TEXT_LEN, text.write((e as Error).message, 0, "utf8"));
@@ -93,7 +93,11 @@ export function fillSlots(sh: FeedShared, hash: Hash, job: FillJob): boolean {
     used[k] = filled;
     hand(ctl, s, len, flags);
     // Hashed once handed over, while the main thread parses: the slot is not filled again before.
-    if (catchUp) (catchUp(), (catchUp = undefined));
+    if (catchUp) {
+      // The next slot was never handed over yet: its memory serves as the read buffer (RSS: 1 MiB).
+      catchUp(bufs.length > 1 ? bufs[(k + 1) % bufs.length]!.subarray(0, job.chunk) : Buffer.allocUnsafe(job.chunk));
+      catchUp = undefined;
+    }
     hash.update(b.subarray(fresh, filled));
     if (flags === LAST) return true;
   }

@@ -13,7 +13,9 @@ import { SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
 import { prescanSlot } from "../../src/records/skeleton-prescan.js";
 import { toRecord, type AnyRecord } from "../../src/records/transcript.js";
 import { LineSplitter, type RawLine } from "../../src/sources/lines.js";
+import { slotView } from "../../src/sources/feed-slots.js";
 import { hold, letGo, prescanTable, TABLE_BYTES } from "../../src/sources/prescan-table.js";
+import { sharedMemory } from "../../src/records/wasm-string.js";
 import { requestsAnalysisWith } from "../../src/analyses/requests.js";
 import { filesUnder, ROOT } from "../helpers.js";
 
@@ -39,15 +41,16 @@ function lengthsHold(v: unknown, where: string): void {
  * (records/skeleton-prescan.ts), split as the main thread splits it; `stop` cuts the scan short as a
  * waiting main thread does. Every line parsed with the slot's table held, and how many used it.
  */
-function viaPrescan(text: Buffer, stop?: () => boolean): { lines: RawLine[]; parsed: ParsedLine[]; used: number } {
-  const slot = Buffer.from(new SharedArrayBuffer(text.length + 1));
+function viaPrescan(text: Buffer, stop?: () => boolean, copied = false): { lines: RawLine[]; parsed: ParsedLine[]; used: number } {
+  const memory = sharedMemory(text.length + 1);
+  const slot = slotView(memory, text.length + 1);
   text.copy(slot);
   slot[text.length] = 10;
-  const sab = new SharedArrayBuffer(TABLE_BYTES);
-  const table = prescanTable(sab);
-  prescanSlot(slot, text.length + 1, true, table, stop);
+  const table = prescanTable(new SharedArrayBuffer(TABLE_BYTES));
+  // In place in the slot's shared memory, as the worker scans; or copied into the scanner's own.
+  prescanSlot(slot, text.length + 1, true, table, stop, copied ? undefined : memory);
   const lines = new LineSplitter().push(slot, []);
-  hold(slot.buffer, table);
+  hold(slot.buffer, slot.byteOffset, table);
   try {
     const parsed = lines.map((l) => parseLine(l));
     return { lines, parsed, used: table.words[0]! };
@@ -76,8 +79,12 @@ function sameLine(buf: Buffer, where: string): { fast: ParsedLine; whole: Parsed
 function samePrescanned(text: Buffer, where: string): number {
   let used = 0;
   let n = 0;
-  for (const stop of [undefined, () => n++ % 2 === 1]) {
-    const pre = viaPrescan(text, stop);
+  for (const [stop, copied] of [
+    [undefined, false],
+    [() => n++ % 2 === 1, false],
+    [undefined, true],
+  ] as const) {
+    const pre = viaPrescan(text, stop, copied);
     pre.lines.forEach((l, i) => {
       const p = pre.parsed[i]!;
       if (p.ok === true) lengthsHold(p.value, `${where}:${l.line}`);

@@ -65,9 +65,10 @@ for (const awaitWorker of [true, false])
     test(`slots of ${maxChunk} read ${chunk} at a time (${awaitWorker ? "from the first byte" : "once the worker runs"}): every byte once, in order, chunks at line ends`, () =>
       withTuning({ chunk, maxChunk, awaitWorker }, async () => {
         const data = Buffer.concat([lines(maxChunk), randomBytes(3 * maxChunk), lines(maxChunk)]);
-        // Read the first chunks here, then give the worker time to come up: it takes over mid-file.
+        // Read the first chunks here, then give the worker time to come up: it takes over mid-file. It
+        // loads its scanner's modules too, and the suite runs two files at once on two cores: 3 s.
         const pause = (_c: Buffer, k: number) =>
-          k === 1 && !awaitWorker && Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+          k === 1 && !awaitWorker && Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
         const shared: boolean[] = [];
         const { chunks, input, all } = await readAll(
           file(data),
