@@ -14,6 +14,7 @@ import {
   SKEL_CAP,
   SKELETON,
   WHOLE,
+  slotScanner,
   type PrescanTable,
 } from "../sources/prescan-table.js";
 import { MAX_DEPTH } from "./json.js";
@@ -122,3 +123,6 @@ function cutsInPlace(memory: WebAssembly.Memory, slot: Buffer, a: number, e: num
     slot[e] = after;
   }
 }
+
+// The reader worker finds the scan here (it loads this module before sources/hash-worker.ts).
+slotScanner.prescan = prescanSlot;

@@ -24,6 +24,7 @@ import {
   type Code,
   type Item,
 } from "./wasm-asm.js";
+import { slotScanner } from "../sources/prescan-table.js";
 
 /**
  * A JSON string body scanner in WebAssembly SIMD: from just after an opening quote it finds the closing
@@ -317,14 +318,7 @@ export function releaseScanner(keep = 2 << 20): boolean {
   return true;
 }
 
-/** Bytes of a shared memory before this offset are the scanner's own (its counts); a slot's bytes start here. */
-export const SHARED_AT = 64;
-
-/** A shared memory the scanner can scan in place, of `bytes` usable bytes from SHARED_AT on (sources/feed-slots.ts). */
-export function sharedMemory(bytes: number): WebAssembly.Memory {
-  const pages = Math.ceil((SHARED_AT + bytes + 1) / 65536);
-  return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
-}
+slotScanner.release = () => releaseScanner();
 
 let onShared: WeakMap<WebAssembly.Memory, Exports | null> | undefined;
 let sharedModule: { pages: number; module: WebAssembly.Module | null } | undefined;

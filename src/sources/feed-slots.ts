@@ -1,7 +1,6 @@
-import { releaseScanner, SHARED_AT, sharedMemory } from "../records/wasm-string.js";
 import { handedOver } from "./line-chunks.js";
 import { collectAfterHugeLine } from "./memory.js";
-import { hold, letGo, prescanTable, TABLE_BYTES } from "./prescan-table.js";
+import { hold, letGo, prescanTable, SHARED_AT, sharedMemory, slotScanner, TABLE_BYTES } from "./prescan-table.js";
 import { readTuning, reuse } from "./reused-buffers.js";
 
 /**
@@ -78,7 +77,7 @@ export function* slotChunks(sh: FeedShared): Generator<Buffer> {
   const views = sh.slots.map((m) => slotView(m, sh.cap));
   const tables = sh.tables.map(prescanTable);
   // The worker scans the long lines from now on: a scanner memory grown here would only hold RSS.
-  let grown = releaseScanner() || handedOver.grown;
+  let grown = slotScanner.release?.() === true || handedOver.grown;
   handedOver.grown = false;
   try {
     for (let k = 0, n = 0; ; k = (k + 1) % views.length, n++) {

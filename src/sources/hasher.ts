@@ -65,7 +65,11 @@ export function fileHasher(fd: number, release: () => void, opts: FileHasherOpti
       poison: readTuning.poison,
       yieldScan: readTuning.yieldScan,
     };
-    worker = new Worker(new URL("./hash-worker.js", import.meta.url), { workerData });
+    // The entry that also scans long lines (pipeline/read-worker.ts) when the reader's caller named it.
+    const entry = feed
+      ? (readTuning.workerEntry ?? new URL("./hash-worker.js", import.meta.url))
+      : new URL("./hash-worker.js", import.meta.url);
+    worker = new Worker(entry, { workerData });
   } catch {
     release();
     return inlineHasher();

@@ -88,3 +88,26 @@ export function letGo(): void {
   held.table = null;
   held.next = 0;
 }
+
+/** Bytes of a slot's shared memory before this offset are the scanner's own (its counts); the slot's bytes start here. */
+export const SHARED_AT = 64;
+
+/**
+ * A slot's memory: a shared WebAssembly memory of `bytes` usable bytes from SHARED_AT on, so that the
+ * worker's scanner reads the bytes in place (records/wasm-string.ts `inPlace`).
+ */
+export function sharedMemory(bytes: number): WebAssembly.Memory {
+  const pages = Math.ceil((SHARED_AT + bytes + 1) / 65536);
+  return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+}
+
+/**
+ * What the reader needs of the layer above it (sources may not import records): the worker's scan of a
+ * slot (records/skeleton-prescan.ts sets it when loaded; the worker entry pipeline/read-worker.ts loads
+ * it first) and, on the main thread, letting go of a scanner memory grown past 2 MiB (records/wasm-string.ts):
+ * true when it did. Unset, slots go over unscanned and nothing is let go.
+ */
+export const slotScanner: {
+  prescan?: (slot: Buffer, len: number, atFileStart: boolean, t: PrescanTable, stop?: () => boolean, memory?: WebAssembly.Memory) => void;
+  release?: () => boolean;
+} = {};

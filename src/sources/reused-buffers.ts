@@ -30,6 +30,8 @@ export const readTuning = {
   maxChunk: 8 << 20,
   poison: false,
   yieldScan: true,
+  /** The worker's entry for reading into slots: pipeline/read-worker.ts (set by pipeline/runner.ts), which loads the scan. */
+  workerEntry: undefined as URL | undefined,
   workerMin: 32 << 20,
   slots: 2,
   awaitWorker: false,

@@ -1,8 +1,7 @@
 import type { Hash } from "node:crypto";
 import { readSync } from "node:fs";
-import { prescanSlot } from "../records/skeleton-prescan.js";
 import { at, FAILED, FREE, FULL, LAST, PIECE, slotView, TEXT_LEN, WANT, type FeedShared } from "./feed-slots.js";
-import { prescanTable } from "./prescan-table.js";
+import { prescanTable, slotScanner } from "./prescan-table.js";
 
 const LF = 0x0a;
 
@@ -81,7 +80,8 @@ export function fillSlots(sh: FeedShared, hash: Hash, job: FillJob): boolean {
       }
       len = flags === 0 ? lastLF + 1 : filled;
       // The long lines' scan before the hand-over, so the main thread only parses their skeletons.
-      if (flags & PIECE) tables[k]!.words[0] = 0;
+      const prescanSlot = slotScanner.prescan;
+      if (flags & PIECE || !prescanSlot) tables[k]!.words[0] = 0;
       else prescanSlot(b, len, slotAt === 0, tables[k]!, job.yieldScan ? () => Atomics.load(ctl, WANT) === s : undefined, sh.slots[k]);
     } catch (e) {
       const text = Buffer.from(sh.text.buffer, sh.text.byteOffset, sh.text.length);

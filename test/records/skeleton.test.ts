@@ -15,7 +15,7 @@ import { toRecord, type AnyRecord } from "../../src/records/transcript.js";
 import { LineSplitter, type RawLine } from "../../src/sources/lines.js";
 import { slotView } from "../../src/sources/feed-slots.js";
 import { hold, letGo, prescanTable, TABLE_BYTES } from "../../src/sources/prescan-table.js";
-import { sharedMemory } from "../../src/records/wasm-string.js";
+import { sharedMemory } from "../../src/sources/prescan-table.js";
 import { requestsAnalysisWith } from "../../src/analyses/requests.js";
 import { filesUnder, ROOT } from "../helpers.js";
 

@@ -5,6 +5,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync, truncat
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import "../../src/pipeline/runner.js";
 import { parseLine } from "../../src/records/json.js";
 import { defineLazy, lazyOf } from "../../src/records/lazy-strings.js";
 import { SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
