@@ -3,10 +3,6 @@ import { countMalformed, countParsed, emptyHealth, type Health } from "../record
 import type { Pos } from "../records/pos.js";
 import type { BlankLine, Source } from "../records/source.js";
 import { readChunks, readFileChunks, type InputFile, type ReadOptions } from "../sources/input.js";
-import { readTuning } from "../sources/reused-buffers.js";
-
-// Big files are read on a worker that also scans their long lines (records/skeleton-prescan.ts).
-readTuning.workerEntry ??= new URL("./read-worker.js", import.meta.url);
 
 export interface RunnerOptions extends ReadOptions {
   /** Called as chunks arrive with the bytes read so far of that input (progress display). */

@@ -47,15 +47,12 @@ let b: Uint8Array = NONE;
 let line: Buffer = NONE;
 let n = 0;
 let d = 0;
-// Without paths (the reader worker: records/skeleton-prescan.ts) a cut is found again by its placeholder.
-let withPaths = true;
-const NO_PATH: Array<string | number> = [];
 
 /**
  * The cuts of a well-formed object line, or undefined (malformed, or nested past `maxDepth`). `bytes` holds
  * the line's bytes and a 0 after them: the scanner's memory, or a copy when WebAssembly is missing.
  */
-export function scanLine(bytes: Uint8Array, src: Buffer, maxDepth: number, wasm: boolean, paths = true): Cut[] | undefined {
+export function scanLine(bytes: Uint8Array, src: Buffer, maxDepth: number, wasm: boolean): Cut[] | undefined {
   if (kinds.length < maxDepth) {
     kinds = new Uint8Array(maxDepth);
     keyFrom = new Int32Array(maxDepth);
@@ -66,7 +63,6 @@ export function scanLine(bytes: Uint8Array, src: Buffer, maxDepth: number, wasm:
   line = src;
   n = src.length;
   viaWasm = wasm;
-  withPaths = paths;
   d = 0;
   try {
     return walk(maxDepth);
@@ -86,15 +82,7 @@ function walk(maxDepth: number): Cut[] | undefined {
       const q = str(i + 1);
       if (q < 0) return undefined;
       if (q + 1 - i >= CUT_MIN)
-        cuts.push({
-          from: i,
-          to: q + 1,
-          units: lastUnits,
-          escapes: lastEscapes,
-          uEscapes: lastU,
-          fours: lastFours,
-          path: withPaths ? pathOf() : NO_PATH,
-        });
+        cuts.push({ from: i, to: q + 1, units: lastUnits, escapes: lastEscapes, uEscapes: lastU, fours: lastFours, path: pathOf() });
       i = q + 1;
     } else if (c === LBRACE || c === LBRACK) {
       if (d >= maxDepth) return undefined;

@@ -167,18 +167,11 @@ export interface Func {
   export?: string;
 }
 
-/**
- * A module of one memory (exported as "memory") and the functions, each with a type of its own. With
- * `shared` pages the memory is not the module's own but imported as `env.memory`, shared, of exactly
- * that many pages (a WebAssembly.Memory made with `shared: true`, whose buffer another thread reads).
- */
-export function moduleBytes(funcs: Func[], shared?: number): Uint8Array<ArrayBuffer> {
+/** A module of one memory (exported as "memory") and the functions, each with a type of its own. */
+export function moduleBytes(funcs: Func[]): Uint8Array<ArrayBuffer> {
   const types = section(1, vec(funcs.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))])));
   const fns = section(3, vec(funcs.map((_, k) => uleb(k))));
-  const memory =
-    shared === undefined
-      ? section(5, vec([[0x00, 1]]))
-      : section(2, vec([[...name("env"), ...name("memory"), 0x02, 0x03, ...uleb(shared), ...uleb(shared)]]));
+  const memory = section(5, vec([[0x00, 1]]));
   const exports = section(
     7,
     vec([[...name("memory"), 0x02, 0], ...funcs.flatMap((f, k) => (f.export ? [[...name(f.export), 0x00, ...uleb(k)]] : []))]),
@@ -192,6 +185,5 @@ export function moduleBytes(funcs: Func[], shared?: number): Uint8Array<ArrayBuf
       }),
     ),
   );
-  const head = shared === undefined ? [...types, ...fns, ...memory] : [...types, ...memory, ...fns];
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...head, ...exports, ...bodies]);
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...fns, ...memory, ...exports, ...bodies]);
 }

@@ -24,7 +24,6 @@ import {
   type Code,
   type Item,
 } from "./wasm-asm.js";
-import { slotScanner } from "../sources/prescan-table.js";
 
 /**
  * A JSON string body scanner in WebAssembly SIMD: from just after an opening quote it finds the closing
@@ -235,15 +234,11 @@ interface Exports {
   scan(i: number, end: number): number;
 }
 
-/** The instance `scan` runs on: this thread's own (loadBytes), or one on a shared slot (inPlace). */
-let ex: Exports | null = null;
-let own: Exports | null | undefined;
+let ex: Exports | null | undefined;
 let mem = new Uint8Array(0);
 /** `mem` from BASE on: what loadBytes hands out. */
 let lineView = mem;
 let words = new Int32Array(0);
-/** Where in the active memory the bytes being scanned start. */
-let base = BASE;
 
 function views(m: WebAssembly.Memory): void {
   mem = new Uint8Array(m.buffer);
@@ -251,37 +246,30 @@ function views(m: WebAssembly.Memory): void {
   words = new Int32Array(m.buffer, 0, 5);
 }
 
-const funcs = () => [
-  { params: [I32], results: [I32], locals: [], code: hexBody() },
-  {
-    params: [I32, I32],
-    results: [I32],
-    locals: [
-      [10, I32],
-      [8, I64],
-      [5, V128],
-    ] as Array<[number, number]>,
-    code: scanBody(),
-    export: "scan",
-  },
-];
-
 /** The scanner, or null where WebAssembly SIMD is not available (the JavaScript path then does the work). */
 function load(): Exports | null {
-  if (own !== undefined) return own;
+  if (ex !== undefined) return ex;
   try {
-    own = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(funcs()))).exports as unknown as Exports;
+    const mod = moduleBytes([
+      { params: [I32], results: [I32], locals: [], code: hexBody() },
+      {
+        params: [I32, I32],
+        results: [I32],
+        locals: [
+          [10, I32],
+          [8, I64],
+          [5, V128],
+        ],
+        code: scanBody(),
+        export: "scan",
+      },
+    ]);
+    ex = new WebAssembly.Instance(new WebAssembly.Module(mod)).exports as unknown as Exports;
+    views(ex.memory);
   } catch {
-    own = null;
+    ex = null;
   }
-  return own;
-}
-
-function activate(e: Exports): void {
-  if (ex !== e) {
-    ex = e;
-    views(e.memory);
-  }
+  return ex;
 }
 
 /**
@@ -291,8 +279,6 @@ function activate(e: Exports): void {
 export function loadBytes(src: Uint8Array): Uint8Array | null {
   const e = load();
   if (!e) return null;
-  activate(e);
-  base = BASE;
   if (lineView.length < src.length + 1) {
     e.memory.grow(Math.ceil((src.length + 1 - lineView.length) / 65536));
     views(e.memory);
@@ -303,58 +289,13 @@ export function loadBytes(src: Uint8Array): Uint8Array | null {
 }
 
 /**
- * Lets this thread's scanner go when its memory grew past `keep` bytes (a long line scanned here), so
- * the collector can free it; the next loadBytes makes a new one. For when the long lines are scanned
- * elsewhere from now on (sources/feed-slots.ts: the reader worker took over), since memory never shrinks.
- */
-export function releaseScanner(keep = 2 << 20): boolean {
-  if (!own || own.memory.buffer.byteLength <= keep) return false;
-  if (ex === own) {
-    ex = null;
-    mem = lineView = new Uint8Array(0);
-    words = new Int32Array(0);
-  }
-  own = undefined;
-  return true;
-}
-
-slotScanner.release = () => releaseScanner();
-
-let onShared: WeakMap<WebAssembly.Memory, Exports | null> | undefined;
-let sharedModule: { pages: number; module: WebAssembly.Module | null } | undefined;
-
-/**
- * Scans bytes where they are, in a memory from `sharedMemory`: the view from offset `at` on, whose
- * bytes the caller ends with a 0 (as loadBytes does), or null without WebAssembly threads and SIMD.
- * Valid until the next call; no copy, and this thread's own scanner memory does not grow.
- */
-export function inPlace(m: WebAssembly.Memory, at: number): Uint8Array | null {
-  onShared ??= new WeakMap();
-  let e = onShared.get(m);
-  if (e === undefined) {
-    const pages = m.buffer.byteLength / 65536;
-    try {
-      if (sharedModule?.pages !== pages) sharedModule = { pages, module: new WebAssembly.Module(moduleBytes(funcs(), pages)) };
-      e = new WebAssembly.Instance(sharedModule.module!, { env: { memory: m } }).exports as unknown as Exports;
-    } catch {
-      e = null;
-    }
-    onShared.set(m, e);
-  }
-  if (!e) return null;
-  activate(e);
-  base = at;
-  return mem.subarray(at);
-}
-
-/**
  * Scans the string body from `i` (just past its opening quote) in the bytes last loaded, up to `end`: the
  * closing quote's offset, SCAN_INVALID, or SCAN_MORE. `units()` is then the string's UTF-16 length (so
  * far, for SCAN_MORE).
  */
 export function scan(i: number, end: number): number {
-  const r = ex!.scan(i + base, end + base);
-  return r >= 0 ? r - base : r;
+  const r = ex!.scan(i + BASE, end + BASE);
+  return r >= 0 ? r - BASE : r;
 }
 
 export const units = (): number => words[UNITS_AT >> 2]!;
@@ -363,4 +304,4 @@ export const escapes = (): number => words[ESCAPES_AT >> 2]!;
 export const fours = (): number => words[FOURS_AT >> 2]!;
 /** How many of the escapes are `\uXXXX`. */
 export const uEscapes = (): number => words[US_AT >> 2]!;
-export const stoppedAt = (): number => words[STOP_AT >> 2]! - base;
+export const stoppedAt = (): number => words[STOP_AT >> 2]! - BASE;

@@ -1,11 +1,10 @@
 import { closeSync, readSync } from "node:fs";
 import { RuntimeError } from "../errors.js";
 import { openEvidenceSized } from "./guard.js";
-import { fileHasher, inlineHasher, type FileHasher, type Hasher } from "./hasher.js";
+import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
 import { lineChunks } from "./line-chunks.js";
 import { LineSplitter, type RawLine } from "./lines.js";
 import { boundHeapGrowth } from "./memory.js";
-import { readTuning } from "./reused-buffers.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
 
@@ -43,10 +42,9 @@ export interface FileChunks {
 
 /**
  * Opens a file (never stdin) and reads it in chunks synchronously, counting and hashing its bytes on the
- * way: per chunk no promise, no thread pool round trip. A file of `readTuning.workerMin` bytes or more
- * is hashed by a worker reading the same descriptor, so the file stays open until both are done with it;
- * for a reader of reused chunks the worker also takes the reading over once it runs (sources/feed-slots.ts),
- * so the main thread only splits and parses. `chunks` must be called and iterated (its `finally` closes the file).
+ * way: per chunk no promise, no thread pool round trip. A file of WORKER_HASH_MIN bytes or more is
+ * hashed by a worker reading the same descriptor, so the file stays open until both are done with it.
+ * `chunks` must be called and iterated (its `finally` closes the file).
  */
 export function readFileChunks(input: InputFile): FileChunks {
   // The size the guard's fstat saw serves every later use: a second and third fstat per file were a
@@ -58,9 +56,9 @@ export function readFileChunks(input: InputFile): FileChunks {
   };
   let hash: Hasher;
   try {
-    const big = size >= readTuning.workerMin;
+    const big = size >= WORKER_HASH_MIN;
     if (big) boundHeapGrowth();
-    hash = big ? fileHasher(fd, drop, { sizeAtOpen: size, slots: readTuning.slots }) : (drop(), inlineHasher());
+    hash = big ? fileHasher(fd, drop) : (drop(), inlineHasher());
   } catch (e) {
     closeSync(fd);
     throw e;
@@ -71,23 +69,11 @@ export function readFileChunks(input: InputFile): FileChunks {
   function* chunks(reused: boolean): Generator<Buffer> {
     started = true;
     try {
-      const feeder = reused && "takeOver" in hash ? (hash as FileHasher) : undefined;
-      let own: Generator<Buffer, number | undefined | void> | undefined = reused
-        ? lineChunks(fd, size, feeder?.canTakeOver)
-        : fileChunks(fd, size);
-      let r: IteratorResult<Buffer, number | undefined | void>;
-      while (!(r = own.next()).done) {
-        hash.update(r.value);
-        bytes += r.value.length;
-        yield r.value;
+      for (const c of reused ? lineChunks(fd, size) : fileChunks(fd, size)) {
+        hash.update(c);
+        bytes += c.length;
+        yield c;
       }
-      // Its buffer (up to maxChunk) must not stay reachable while the worker reads on.
-      own = undefined;
-      if (feeder && typeof r.value === "number")
-        for (const c of feeder.takeOver(r.value)) {
-          bytes += c.length;
-          yield c;
-        }
       complete = true;
     } finally {
       if (!complete) hash.close();

@@ -1,11 +1,7 @@
 import { readSync } from "node:fs";
 import { readTuning, reuse } from "./reused-buffers.js";
 
-/** Whether the buffer lineChunks let go of when it handed the reading over had grown past `chunk`. */
-export const handedOver = { grown: false };
-
 const LF = 0x0a;
-const EMPTY = Buffer.alloc(0);
 
 /**
  * A file's bytes in chunks that end at a line end, all read into one buffer that is used again: the
@@ -19,10 +15,8 @@ const EMPTY = Buffer.alloc(0);
  * A chunk and the lines in it are valid only until the next `next()`: only a reader that hands each
  * line's records on before asking for more may use this (records/source.ts `decodeLines`, sync).
  * Reads go on past the size at open: a transcript still being written is read as far as it goes.
- * Once `handOver()` says so, it stops before its next read and returns how many bytes it handed out:
- * the rest, from the start of the partial line it holds, is another reader's (sources/hasher.ts `takeOver`).
  */
-export function* lineChunks(fd: number, sizeAtOpen: number, handOver?: () => boolean): Generator<Buffer, number | undefined> {
+export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
   // Sized to the file when it is small: 100,000 small subagent files should not cost a MiB each, nor a
   // buffer of their own (a small one comes from Node's shared pool; it is never written to again).
   let buf = Buffer.allocUnsafe(Math.min(readTuning.chunk, sizeAtOpen + 1));
@@ -30,14 +24,6 @@ export function* lineChunks(fd: number, sizeAtOpen: number, handOver?: () => boo
   let total = 0;
   let overLong = false;
   for (;;) {
-    if (handOver?.()) {
-      const handed = total - filled;
-      // Let the buffer go now: the worker reads the rest. One grown for a long line (up to maxChunk, all
-      // of it paged in) is collected once the reader holds a slot (sources/feed-slots.ts `slotChunks`).
-      if (buf.length > readTuning.chunk) handedOver.grown = true;
-      buf = EMPTY;
-      return handed;
-    }
     const asked = buf.length - filled;
     const n = readSync(fd, buf, filled, asked, null);
     filled += n;
@@ -47,7 +33,7 @@ export function* lineChunks(fd: number, sizeAtOpen: number, handOver?: () => boo
     // a short read (FUSE, NFS) is only a short read, and growth after the size is still read on.
     if (n === 0 || (n < asked && total >= sizeAtOpen)) {
       if (filled > 0) yield buf.subarray(0, filled);
-      return undefined;
+      return;
     }
     if (filled < buf.length) continue;
     const last = buf.lastIndexOf(LF, filled - 1);

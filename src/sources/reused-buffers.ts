@@ -18,21 +18,5 @@ export const generationOf = (view: Uint8Array): number => generations.get(view.b
  * Test hooks: a small read size makes every sample span reads; poison fills reused memory with 0xff.
  * The buffer grows to hold a line of up to `maxChunk` bytes, the size past which transcript lines are
  * scanned as they stream (records/transcript-source.ts), so a giant line is never held here.
- * Files of `workerMin` bytes or more are hashed, and then read, on a worker thread through `slots`
- * shared buffers (sources/hasher.ts, sources/feed-slots.ts); a test lowers it to read small files so,
- * and sets `awaitWorker` to have the worker read from the first byte instead of once it runs. The worker
- * scans a slot's long lines before it hands the slot over (records/skeleton-prescan.ts), all of them or,
- * with `yieldScan`, only until the main thread waits for the slot; tests turn that off to have every
- * line scanned there.
  */
-export const readTuning = {
-  chunk: 1 << 20,
-  maxChunk: 8 << 20,
-  poison: false,
-  yieldScan: true,
-  /** The worker's entry for reading into slots: pipeline/read-worker.ts (set by pipeline/runner.ts), which loads the scan. */
-  workerEntry: undefined as URL | undefined,
-  workerMin: 32 << 20,
-  slots: 2,
-  awaitWorker: false,
-};
+export const readTuning = { chunk: 1 << 20, maxChunk: 8 << 20, poison: false };

@@ -104,21 +104,16 @@ for (const [name, bytes] of HOSTILE) {
     assert.equal(ref.sha256, createHash("sha256").update(bytes).digest("hex"));
     const saved = { ...readTuning };
     try {
-      // workerMin 0: the hash worker reads the file into shared slots from the first byte (sources/feed-slots.ts).
-      for (const [chunk, maxChunk, workerMin] of [
-        [1 << 20, 16 << 20, saved.workerMin],
-        [1, 1, saved.workerMin],
-        [7, 64, saved.workerMin],
-        [64, 4096, saved.workerMin],
-        [4096, 4096, saved.workerMin],
-        [1 << 20, 8 << 20, 0],
-        [7, 64, 0],
-        [64, 512, 0],
-        [4096, 4096, 0],
+      for (const [chunk, maxChunk] of [
+        [1 << 20, 16 << 20],
+        [1, 1],
+        [7, 64],
+        [64, 4096],
+        [4096, 4096],
       ] as const) {
-        Object.assign(readTuning, { chunk, maxChunk, poison: true, workerMin, awaitWorker: true, yieldScan: false });
+        Object.assign(readTuning, { chunk, maxChunk, poison: true });
         const got = await viaFile(transcriptSource, bytes);
-        assert.deepEqual(got, ref, `reads of ${chunk} to ${maxChunk} bytes${workerMin === 0 ? " by the worker" : ""}`);
+        assert.deepEqual(got, ref, `reads of ${chunk} to ${maxChunk} bytes`);
       }
     } finally {
       Object.assign(readTuning, saved);

@@ -28,9 +28,9 @@ const runs: string[][] = [
   ["outputs", "--staircase", join(SAMPLES, "outputs", "staircase-runs"), "--json"],
 ];
 
-async function all(which = runs): Promise<string[]> {
+async function all(): Promise<string[]> {
   const out: string[] = [];
-  for (const args of which) {
+  for (const args of runs) {
     const r = await runCli(args);
     out.push(`${args.map((a) => relative(ROOT, a)).join(" ")}\nexit ${r.code}\n${r.stdout}\n${r.stderr}`);
   }
@@ -53,26 +53,6 @@ test("every command over every sample prints the same when read buffers are tiny
     normal.some((o) => /"records": [1-9]/.test(o)),
     "the runs read records",
   );
-});
-
-// The same with every file read by the hash worker into shared slots (sources/feed-slots.ts), as files of
-// 32 MiB and more are, every long line scanned there before its slot is handed over
-// (records/skeleton-prescan.ts) and every slot filled with 0xff before it is filled again, so an
-// undecoded string kept past its slot would read other bytes. Reads of 1 KiB into slots of 64 KiB (longer
-// lines come in pieces) keep it to seconds; test/pipeline/file-read.test.ts takes smaller sizes on hostile bytes.
-test("every command over every sample prints the same when the worker reads every file into small slots", async () => {
-  const which = runs.filter((r) => ["requests", "outputs", "report", "debug", "rpc"].includes(r[0]!) && r.length === 3);
-  assert.ok(which.length > 280, "the runs are found");
-  const normal = await all(which);
-  const saved = { ...readTuning };
-  let tuned: string[];
-  Object.assign(readTuning, { chunk: 1024, maxChunk: 65536, poison: true, workerMin: 0, awaitWorker: true, yieldScan: false });
-  try {
-    tuned = await all(which);
-  } finally {
-    Object.assign(readTuning, saved);
-  }
-  for (let i = 0; i < which.length; i++) assert.equal(tuned[i], normal[i]);
 });
 
 test("an undecoded string read after its buffer was reused fails loudly instead of decoding other bytes", () => {

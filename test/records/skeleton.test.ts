@@ -10,12 +10,7 @@ import { checkScan } from "./scan-check.js";
 import { parseLine, parseWhole, type ParsedLine } from "../../src/records/json.js";
 import { lazyOf } from "../../src/records/lazy-strings.js";
 import { SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
-import { prescanSlot } from "../../src/records/skeleton-prescan.js";
 import { toRecord, type AnyRecord } from "../../src/records/transcript.js";
-import { LineSplitter, type RawLine } from "../../src/sources/lines.js";
-import { slotView } from "../../src/sources/feed-slots.js";
-import { hold, letGo, prescanTable, TABLE_BYTES } from "../../src/sources/prescan-table.js";
-import { sharedMemory } from "../../src/sources/prescan-table.js";
 import { requestsAnalysisWith } from "../../src/analyses/requests.js";
 import { filesUnder, ROOT } from "../helpers.js";
 
@@ -36,63 +31,12 @@ function lengthsHold(v: unknown, where: string): void {
   }
 }
 
-/**
- * `text` as the reader worker hands it over: in a shared slot, its long lines scanned there
- * (records/skeleton-prescan.ts), split as the main thread splits it; `stop` cuts the scan short as a
- * waiting main thread does. Every line parsed with the slot's table held, and how many used it.
- */
-function viaPrescan(text: Buffer, stop?: () => boolean, copied = false): { lines: RawLine[]; parsed: ParsedLine[]; used: number } {
-  const memory = sharedMemory(text.length + 1);
-  const slot = slotView(memory, text.length + 1);
-  text.copy(slot);
-  slot[text.length] = 10;
-  const table = prescanTable(new SharedArrayBuffer(TABLE_BYTES));
-  // In place in the slot's shared memory, as the worker scans; or copied into the scanner's own.
-  prescanSlot(slot, text.length + 1, true, table, stop, copied ? undefined : memory);
-  const lines = new LineSplitter().push(slot, []);
-  hold(slot.buffer, slot.byteOffset, table);
-  try {
-    const parsed = lines.map((l) => parseLine(l));
-    return { lines, parsed, used: table.words[0]! };
-  } finally {
-    letGo();
-  }
-}
-
-function sameLine(buf: Buffer, where: string): { fast: ParsedLine; whole: ParsedLine; pre?: ParsedLine } {
+function sameLine(buf: Buffer, where: string): { fast: ParsedLine; whole: ParsedLine } {
   const fast = parseLine(raw(buf));
   const whole = parseWhole(raw(buf));
   if (fast.ok === true) lengthsHold(fast.value, where);
   assert.deepStrictEqual(fast, whole, where);
-  if (!buf.includes(10)) {
-    // The line as the splitter hands it on (a BOM and a final CR dropped).
-    const { lines, parsed, used } = viaPrescan(buf);
-    assert.equal(used, lines[0]!.buf.length >= SKELETON_MIN_LINE ? 1 : 0, `${where}: the worker's scan took the line`);
-    if (parsed[0]!.ok === true) lengthsHold((parsed[0] as { value: unknown }).value, where);
-    assert.deepStrictEqual(parsed[0], parseWhole(lines[0]!), `${where} (prescanned alone)`);
-    return { fast, whole, pre: parsed[0] };
-  }
   return { fast, whole };
-}
-
-/** A whole file through the worker's scan, cut short never and at every other long line: the same as parsed whole. */
-function samePrescanned(text: Buffer, where: string): number {
-  let used = 0;
-  let n = 0;
-  for (const [stop, copied] of [
-    [undefined, false],
-    [() => n++ % 2 === 1, false],
-    [undefined, true],
-  ] as const) {
-    const pre = viaPrescan(text, stop, copied);
-    pre.lines.forEach((l, i) => {
-      const p = pre.parsed[i]!;
-      if (p.ok === true) lengthsHold(p.value, `${where}:${l.line}`);
-      assert.deepStrictEqual(p, parseWhole(l), `${where}:${l.line} (prescanned)`);
-    });
-    used += pre.used;
-  }
-  return used;
 }
 
 function requestRows(lines: Buffer[], parse: typeof parseLine) {
@@ -124,9 +68,6 @@ function sameFile(text: Buffer, where: string): void {
       );
   });
   assert.deepStrictEqual(requestRows(lines, parseLine), requestRows(lines, parseWhole), `${where}: request rows`);
-  const longOnes = lines.filter((l) => l.length >= SKELETON_MIN_LINE).length;
-  const used = samePrescanned(text, where);
-  if (longOnes > 0) assert.ok(used > longOnes, `${where}: ${used} of ${longOnes} long lines prescanned`);
 }
 
 test("every sample transcript: the same records and request rows on both paths", () => {
@@ -212,15 +153,12 @@ test("hostile long lines: both paths agree on every one", () => {
     ["__proto__ in a side-car", line(withLong(`"toolUseResult":{"__proto__":{"s":"${"y".repeat(2000)}"}}`))],
   ];
   let fastPath = 0;
-  let prescanned = 0;
   for (const [name, buf] of cases) {
-    const { fast, pre } = sameLine(buf, name);
+    const { fast } = sameLine(buf, name);
     if (fast.ok === true && lazyOf(fast.value, "pad")) fastPath += 1;
-    if (pre?.ok === true && lazyOf(pre.value, "pad")) prescanned += 1;
   }
   // Not vacuous: the valid lines did go the fast way (invalid UTF-8, \u0000 and deep nesting do not).
   assert.ok(fastPath >= 16, `only ${fastPath} cases took the fast path`);
-  assert.equal(prescanned, fastPath, "the worker's scan takes the fast path where the main thread's does");
 });
 
 const piece = fc.constantFrom(
