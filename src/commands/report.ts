@@ -18,6 +18,7 @@ import { requestTables } from "../report/requests-tables.js";
 import { orphanNote } from "./requests.js";
 import { rpcTables } from "../report/rpc-tables.js";
 import { toolsSummary, toolsTables } from "../report/tools-tables.js";
+import { collectBeforeWriting } from "../sources/memory.js";
 import { OUTPUT, LOOKUP } from "./options.js";
 
 export type ReportOptions = CommonOptions & ProbeCliOptions & { tools?: string; verbose?: boolean };
@@ -44,6 +45,7 @@ export const reportCommand: CommandSpec = {
 export async function runReport(target: string | undefined, opts: ReportOptions): Promise<CommandOutput> {
   const io = instructionsOptions(opts);
   const s = assembleSession(await gatherSession(target, { ...opts, progress: progressReporter(opts.stderr, opts.stderrIsTTY) }), io);
+  collectBeforeWriting();
   return {
     command: "report",
     inputs: s.inputs,
