@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 // The version needs neither the parser nor a command: answer before loading them (start-up is most of its time).
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "version")) {
   process.stdout.write(`${packageInfo().version}\n`);
-} else {
+} else if (!(await plainHelp())) {
   const { main, stdinReadable } = await entry();
   const stdout = process.stdout;
   // The one place that reads the process's streams and environment; everything else gets them from here.
@@ -33,6 +33,20 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0]
     stderrIsTTY: process.stderr.isTTY === true,
     columns: stdout.columns || undefined,
   });
+}
+
+/**
+ * `--help` or `-h` alone: the top-level help rendered at build time, answered by help-cache.js and io.js
+ * alone. main() would answer the same from the same file (a test holds the two equal) after loading its
+ * dozen modules and the command catalog. false when the build has no such help: main() then answers.
+ */
+async function plainHelp(): Promise<boolean> {
+  if (args.length !== 1 || (args[0] !== "--help" && args[0] !== "-h")) return false;
+  const [{ cachedHelp, helpWidth }, { writeOut }] = await Promise.all([import("./commands/help-cache.js"), import("./io.js")]);
+  const text = cachedHelp(args, helpWidth(process.stdout.columns || undefined));
+  if (text === undefined) return false;
+  await writeOut(process.stdout, `${text}\n`);
+  return true;
 }
 
 /**

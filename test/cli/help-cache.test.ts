@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { commandSpecs } from "../../src/commands/catalog.js";
 import { cachedHelp, HELP_WIDTHS, helpLines } from "../../src/commands/help-cache.js";
 import { parseWords } from "../../src/commands/parser.js";
-import { runCli } from "../helpers.js";
+import { runCli, runCliSpawned } from "../helpers.js";
 
 const commands = await commandSpecs();
 const names = commands.map((c) => c.command.split(" ")[0]!);
@@ -29,4 +29,16 @@ test("other widths and other command lines are left to yargs", async () => {
   assert.equal(narrow.code, 0);
   assert.equal(narrow.stdout, `${(await parseWords({ columns: 90 }, ["requests", "--help"], commands)).shown}\n`);
   assert.ok(narrow.stdout.split("\n").every((l) => l.length <= 90));
+});
+
+test("the process answers --help and -h alone before loading main(), with what main() prints", async () => {
+  for (const flag of ["--help", "-h"]) {
+    const inProcess = await runCli([flag]);
+    const spawned = await runCliSpawned([flag]);
+    assert.equal(spawned.code, 0);
+    assert.equal(spawned.stderr, "");
+    assert.ok(spawned.stdout.includes("requests"), "the top-level help lists the commands");
+    assert.equal(spawned.stdout, inProcess.stdout);
+    assert.equal(spawned.stdout, `${cachedHelp([flag], 100)}\n`);
+  }
 });
