@@ -118,7 +118,9 @@ test("bundle: run hands its lab servers dist/cli.js, the file beside the bundle"
 
 /** Runs dist/cli.js with a hook that logs every ES module Node loads, the workers' too; returns them under dist/. */
 async function esmLoads(args: string[]): Promise<{ code: number; stdout: string; stderr: string; loaded: string[] }> {
-  const hook = `export async function load(u, c, n) { process.stderr.write("esm " + u + "\\n"); return n(u, c); }`;
+  // Written to fd 2 at once: the hooks run on their own thread, whose process.stderr reaches the main thread
+  // asynchronously, and a process that exits soon after its last import lost that line under load.
+  const hook = `import { writeSync } from "node:fs"; export async function load(u, c, n) { writeSync(2, "esm " + u + "\\n"); return n(u, c); }`;
   const register = `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));`;
   const r = await spawnCollect(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...args], {
     cwd: ROOT,
