@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalTime, parseIsoTime, parseIsoTimeWhole } from "../../src/records/time.js";
 import { filesUnder, ROOT } from "../helpers.js";
+import { mulberry32 } from "../../src/lab/instructions-text.js";
 
 /** The fast reader and the whole rule agree on `t`, whatever was read before it (the day cache). */
 function agree(t: string): void {
@@ -32,22 +33,10 @@ test("every date-like string of every sample: the fast reader gives what the who
   assert.ok(fast > times.length / 2, `${fast} of ${times.length} read fast`);
 });
 
-/** A small deterministic generator (mulberry32), so a failure names a reproducible string. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pad = (n: number, w: number) => String(n).padStart(w, "0");
 
 test("generated times over every year form, month and day edge, hour/minute/second range: same epoch ms", () => {
-  const r = rng(14);
+  const r = mulberry32(14);
   const years = [0, 1, 4, 99, 100, 400, 1582, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2025, 2026, 2100, 2400, 9999];
   for (let i = 0; i < 2000; i++) years.push(Math.floor(r() * 10000));
   let fast = 0;
