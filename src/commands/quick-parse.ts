@@ -5,9 +5,9 @@ import type { Argv, CommandSpec } from "./registry.js";
 /**
  * The arguments yargs would hand a command, for the plain command lines nearly every run is: the command
  * word, its positionals, and its own flags as `--flag`, `--no-flag`, `--flag=value` (normaliseArgs joins
- * values) or `-j`. Anything else (help, a number flag, an unknown or repeated flag, a value not among
- * the choices, a missing or extra positional, `--`) is undefined: yargs parses it and says what is wrong,
- * so every usage error stays yargs'. Importing yargs was a third of a small command's start-up. A test
+ * values) or `-j`. Anything else (help, as a flag or a word, a number flag, an unknown or repeated flag,
+ * a value not among the choices, a missing or extra positional, `--`) is undefined: yargs parses it and
+ * says what is wrong, so every usage error stays yargs'. Importing yargs was a third of a small command's start-up. A test
  * holds the result deep-equal to yargs' on every command line it can build.
  */
 export function quickArgv(words: string[], commands: CommandSpec[]): Argv | undefined {
@@ -22,8 +22,9 @@ export function quickArgv(words: string[], commands: CommandSpec[]): Argv | unde
   for (const w of words.slice(1)) {
     const flag = flagOf(w, defs, shorts);
     if (flag === null) {
-      // yargs-parser takes a bare true/false after a boolean flag as its value.
-      if (w.startsWith("-") || w === "true" || w === "false") return undefined;
+      // yargs-parser takes a bare true/false after a boolean flag as its value, and yargs reads a
+      // positional `help` as --help (`ccforensics report help` prints report's help).
+      if (w.startsWith("-") || w === "true" || w === "false" || w === "help") return undefined;
       positional.push(w);
     } else if (flag === undefined || given.has(flag[0])) return undefined;
     else given.set(flag[0], flag[1]);

@@ -67,6 +67,8 @@ function linesFor(spec: CommandSpec): string[][] {
   lines.push([name, "a", "-j"], [name, "-j", "a", "--json"], [name, "a", "-o", "f"], [name, "a", "--", "b"], [name, "a", "-x"]);
   lines.push([name, "a", "--claude-dir", "d1", "--claude-dir", "d2"], [name, "a", "--claude-dir", "d1"], [name, "a", "--help"]);
   lines.push([name, "a", "--version"], [name, "a", "--bogus"], [name, "a", "--format", "json", "--no-subagents", "--strict"]);
+  // yargs reads a positional `help` as --help, wherever it stands (a counterexample the random test found).
+  lines.push([name, "help"], [name, "a", "help"], [name, "help", "a"], [name, "--json", "help"]);
   return lines;
 }
 
