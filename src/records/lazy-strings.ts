@@ -24,33 +24,7 @@ export interface LazyString {
 }
 
 const CUTS = Symbol("lazy strings");
-/**
- * A holder's undecoded strings: key, string, key, string… (most holders have one or two: a Map each cost
- * more than the rest of keeping them), a Map once there are more than MAP_PAST.
- */
-type Cuts = Array<string | number | LazyString> | Map<string | number, LazyString>;
-type Holder = { [CUTS]?: Cuts };
-const MAP_PAST = 8;
-
-function cutOf(h: Holder, key: string | number): LazyString | undefined {
-  const c = h[CUTS];
-  if (c === undefined) return undefined;
-  if (!Array.isArray(c)) return c.get(key);
-  for (let i = 0; i < c.length; i += 2) if (c[i] === key) return c[i + 1] as LazyString;
-  return undefined;
-}
-
-function dropCut(h: Holder, key: string | number): void {
-  const c = h[CUTS];
-  if (c === undefined) return;
-  if (!Array.isArray(c)) c.delete(key);
-  else
-    for (let i = 0; i < c.length; i += 2)
-      if (c[i] === key) {
-        c.splice(i, 2);
-        return;
-      }
-}
+type Holder = { [CUTS]?: Map<string | number, LazyString> };
 
 /** Accessors by key, shared by every holder: a pair of closures per string cost more than the rest of defining it. */
 const accessors = new Map<string | number, PropertyDescriptor>();
@@ -64,7 +38,7 @@ function accessorFor(key: string | number): PropertyDescriptor {
     enumerable: true,
     configurable: true,
     get(this: Holder) {
-      const s = cutOf(this, key)!;
+      const s = this[CUTS]!.get(key)!;
       if (s.value === undefined) {
         if (s.read) s.value = s.read();
         else if (generationOf(s.line) !== s.gen) throw new Error(`an undecoded string was read after its line's read buffer was reused`);
@@ -74,7 +48,7 @@ function accessorFor(key: string | number): PropertyDescriptor {
     },
     set(this: Holder, v: unknown) {
       Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
-      dropCut(this, key);
+      this[CUTS]?.delete(key);
     },
   };
   if (accessors.size < SHARED_KEYS) accessors.set(key, d);
@@ -85,24 +59,14 @@ function accessorFor(key: string | number): PropertyDescriptor {
 export function defineLazy(obj: object, key: string | number, s: LazyString): void {
   s.gen ??= generationOf(s.line);
   const h = obj as Holder;
-  const c = h[CUTS];
-  if (c === undefined) Object.defineProperty(h, CUTS, { value: [key, s], enumerable: false, writable: true });
-  else if (!Array.isArray(c)) c.set(key, s);
-  else {
-    dropCut(h, key);
-    if (c.length < 2 * MAP_PAST) c.push(key, s);
-    else {
-      const m = new Map<string | number, LazyString>();
-      for (let i = 0; i < c.length; i += 2) m.set(c[i] as string | number, c[i + 1] as LazyString);
-      h[CUTS] = m.set(key, s);
-    }
-  }
+  if (!h[CUTS]) Object.defineProperty(h, CUTS, { value: new Map(), enumerable: false });
+  h[CUTS]!.set(key, s);
   Object.defineProperty(obj, key, accessorFor(key));
 }
 
 /** The undecoded string behind `obj[key]`, if it is one. */
 export function lazyOf(obj: unknown, key: string | number): LazyString | undefined {
-  return obj !== null && typeof obj === "object" ? cutOf(obj as Holder, key) : undefined;
+  return obj !== null && typeof obj === "object" ? (obj as Holder)[CUTS]?.get(key) : undefined;
 }
 
 /** `obj[key].length` when it is a string, without decoding an undecoded one; undefined when it is no string. */
