@@ -1,7 +1,7 @@
 import { Fanout, type AnyAnalysis, type ResultsOf } from "../analyses/analysis.js";
 import { countMalformed, countParsed, emptyHealth, type Health } from "../records/health.js";
 import type { Pos } from "../records/pos.js";
-import type { BlankLine, Source } from "../records/source.js";
+import type { BlankLine, LineFeeds, Source } from "../records/source.js";
 import { readChunks, readFileChunks, type InputFile, type ReadOptions } from "../sources/input.js";
 
 export interface RunnerOptions extends ReadOptions {
@@ -16,7 +16,8 @@ type Sink<R> = (rec: R) => void;
 /**
  * The one reader loop: streams `input` (hashing it), hands the bytes to its Source and passes every
  * record but blank lines to `sink`, counting this input's health on the way. Physical lines are
- * counted here on the bytes, the same way for every kind; the input is read to its end even when the
+ * the LFs of the bytes, the same way for every kind (a line Source counts those of the chunks it splits,
+ * the rest are counted here); the input is read to its end even when the
  * Source stops early (a JSON array broken half-way), so lines, bytes and sha256 cover the whole file.
  * A file is read synchronously, and a line Source then answers synchronously too (records/source.ts
  * `decodeLines`): no promise per chunk or per record, which cost a run of `requests` about a tenth.
@@ -31,8 +32,10 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
   let bytes = 0;
   let last = 0x0a;
   let pause = PAUSE_EVERY;
+  // A line Source counts the LFs of the chunks it splits (records/source.ts LineFeeds); others are counted here.
+  const lineFeeds: LineFeeds = { count: 0, taken: false };
   const tally = (c: Buffer) => {
-    for (let i = c.indexOf(0x0a); i >= 0; i = c.indexOf(0x0a, i + 1)) health.lines += 1;
+    if (!lineFeeds.taken) for (let i = c.indexOf(0x0a); i >= 0; i = c.indexOf(0x0a, i + 1)) health.lines += 1;
     if (c.length > 0) last = c[c.length - 1]!;
     bytes += c.length;
     opts.onProgress?.(input.path, bytes);
@@ -50,7 +53,8 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
   if (input.path === "-") {
     const it = readChunks(input, opts)[Symbol.asyncIterator]();
     // The Source may stop pulling; this view of the stream does not close it, so the rest can be drained.
-    const chunks: AsyncIterable<Buffer> = {
+    const chunks: AsyncIterable<Buffer> & { lineFeeds: LineFeeds } = {
+      lineFeeds,
       [Symbol.asyncIterator]: () => ({
         next: async () => {
           const r = await it.next();
@@ -76,6 +80,7 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
       };
       const done = { done: true as const, value: undefined };
       const chunks = {
+        lineFeeds,
         [Symbol.iterator]: () => ({ next: () => next(true), return: () => done }),
         [Symbol.asyncIterator]: () => ({ next: async () => next(), return: async () => done }),
       };
@@ -97,6 +102,7 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
     }
     await file.finish();
   }
+  health.lines += lineFeeds.count;
   if (last !== 0x0a) health.lines += 1;
 }
 
