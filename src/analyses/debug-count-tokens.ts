@@ -90,11 +90,15 @@ export function precededSummary(calls: CountTokensCall[]): string {
   }
   return [...by.entries()]
     .sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
-    .map(([k, g]) => `${k}${g.chars.length ? ` (${g.chars.map((n) => `${INT.format(n)} chars`).join(", ")})` : ""} ×${g.n}`)
+    .map(
+      ([k, g]) =>
+        `${k}${g.chars.length ? ` (${g.chars.map((n) => `${(INT ??= new Intl.NumberFormat("en-US")).format(n)} chars`).join(", ")})` : ""} ×${g.n}`,
+    )
     .join(", ");
 }
 
-const INT = new Intl.NumberFormat("en-US");
+// Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
+let INT: Intl.NumberFormat | undefined;
 
 export const countTokensFlag = (calls: CountTokensCall[]): string =>
   `${calls.length} /v1/messages/count_tokens request(s): ${precededSummary(calls)}`;

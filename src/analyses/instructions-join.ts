@@ -249,7 +249,9 @@ export function pendingEvidence(n: PendingNote): string {
   return `deferred-tools list at line ${n.line}: ${n.sources.join(" + ")}`;
 }
 
-const INT = new Intl.NumberFormat("en-US");
+// Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
+let intl: Intl.NumberFormat | undefined;
+const INT = { format: (n: number) => (intl ??= new Intl.NumberFormat("en-US")).format(n) };
 
 /**
  * Pairs truncated texts with the log's truncation lines per server, in order (the latest line not after

@@ -4,8 +4,13 @@ import { healthTable, healthWarnings } from "./health-table.js";
 import { col, type OutputDocument, type Table } from "./model.js";
 import type { AssembledInstructions } from "../assemble/instructions.js";
 
-const INT = new Intl.NumberFormat("en-US");
-const R2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 3 });
+// Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
+let intl: Intl.NumberFormat | undefined;
+let r2: Intl.NumberFormat | undefined;
+const INT = { format: (n: number) => (intl ??= new Intl.NumberFormat("en-US")).format(n) };
+const R2 = {
+  format: (n: number) => (r2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 3 })).format(n),
+};
 
 /** The neutral document: one row per delivery, then where/when/where-not, answer and baseline in the summary. */
 export function instructionsDocument(l: AssembledInstructions): OutputDocument {

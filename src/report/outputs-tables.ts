@@ -5,8 +5,9 @@ import { COMPACTION_NOTE } from "./compaction-note.js";
 import { col, type Column, type Table } from "./model.js";
 import type { AssembledOutputs } from "../assemble/outputs.js";
 
-const INT = new Intl.NumberFormat("en-US");
-const n = (v: number) => INT.format(v);
+// Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
+let INT: Intl.NumberFormat | undefined;
+const n = (v: number) => (INT ??= new Intl.NumberFormat("en-US")).format(v);
 
 /** Δ tokens of a result: its request's growth, or that request's reset after a compaction (marked §). */
 const deltaColumn = (o: Pick<Column, "priority">): Column =>
