@@ -1,6 +1,6 @@
 import { emptyHealth, mergeHealth } from "../records/health.js";
 import { sessionGlanceAnalysis } from "../analyses/inventory.js";
-import { requestsAnalysis } from "../analyses/requests.js";
+import { sessionRequestsAnalysis } from "../analyses/session-requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
 import { configDirs, findSubagents, listAllSessions, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
@@ -61,7 +61,7 @@ export const sessionsCommand: CommandSpec = {
       const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
       const pass = await readTranscripts(
         read,
-        { requests: requestsAnalysis, inventory: sessionGlanceAnalysis },
+        { requests: sessionRequestsAnalysis, inventory: sessionGlanceAnalysis },
         { onProgress: progress?.update },
       );
       const res = pass.results;
@@ -78,7 +78,7 @@ export const sessionsCommand: CommandSpec = {
         bytes: s.mainMissing
           ? read.reduce((n, f) => n + f.bytes, 0)
           : read[0]!.bytes + subs.reduce((n, f) => n + (f.bytes ?? safeSize(f.path)), 0),
-        requests: res.requests.totals.find((t) => t.chain === "main")?.requests ?? 0,
+        requests: res.requests,
         subagents: subs.length,
         versions: inv.versions,
         malformed,

@@ -107,13 +107,25 @@ export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFi
 
 type ProjectFolder = ReturnType<typeof projectFolders>[number];
 
+/**
+ * `join(dir, name)` for a name from `dir`'s listing (no separator, never "." or ".."): when `dir` is normal
+ * that is `dir`, a separator and the name, so it is put together directly, without join's normalising scan
+ * of 20,000 paths. Whether `dir` is normal is asked once per folder (join of a sample name).
+ */
+export function under(dir: string, name: string): string {
+  let plain = normalDirs.get(dir);
+  if (plain === undefined) normalDirs.set(dir, (plain = join(dir, "x") === `${dir}${sep}x`));
+  return plain ? `${dir}${sep}${name}` : join(dir, name);
+}
+const normalDirs = new Map<string, boolean>();
+
 function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
   for (const { configDir, projectDir, entries } of folders) {
     for (const e of entries) {
       const f = e.name;
       if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
-      const path = join(projectDir, f);
+      const path = under(projectDir, f);
       // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
       if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
         out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
@@ -336,7 +348,7 @@ async function groupOldLayout(
   for (const e of listed ?? safeReaddirTyped(dir)) {
     const m = AGENT_FILE.exec(e.name);
     if (!m) continue;
-    const p = join(dir, e.name);
+    const p = under(dir, e.name);
     // A plain file in a folder already inside the root is inside it too: only links need resolving.
     const plain = e.isFile();
     if (!plain && admitDiscovered(p, root) === undefined) continue;

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { Worker } from "node:worker_threads";
 import { holdYoungGeneration } from "./memory.js";
 
@@ -18,10 +19,37 @@ export interface Hasher {
  */
 export const WORKER_HASH_MIN = 32 * 1024 * 1024;
 
+/** Up to this many bytes of a first chunk are kept (copied: readers reuse their buffers) for a one-shot hash. */
+const ONE_SHOT_MAX = 64 * 1024;
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: "hex") => string }).hash;
+
+/**
+ * sha256 in this thread. A small file comes in one chunk: that chunk is kept and hashed with one call at
+ * the digest (crypto.hash, Node 20.12+), not through a Hash object's create, update and digest, which cost
+ * `sessions` over 20,000 small files ~5% of its time. A second chunk, or a large first one, goes the usual way.
+ */
 export function inlineHasher(): Hasher {
-  const h = createHash("sha256");
-  return { update: (b) => void h.update(b), digest: async () => h.digest("hex"), close: () => {} };
+  let h: Hash | undefined;
+  let first: Buffer | undefined;
+  return {
+    update(b) {
+      if (h === undefined && first === undefined && oneShot !== undefined && b.length <= ONE_SHOT_MAX) {
+        first = Buffer.from(b);
+        return;
+      }
+      if (h === undefined) {
+        h = createHash("sha256");
+        if (first !== undefined) h.update(first);
+        first = undefined;
+      }
+      h.update(b);
+    },
+    digest: async () =>
+      h === undefined && oneShot !== undefined ? oneShot("sha256", first ?? EMPTY, "hex") : (h ?? createHash("sha256")).digest("hex"),
+    close: () => {},
+  };
 }
+const EMPTY = Buffer.alloc(0);
 
 const WAKE_EVERY = 8n << 20n;
 

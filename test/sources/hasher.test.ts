@@ -76,3 +76,34 @@ test("a file that shrank under the reader is an error with a reason, not a wrong
   await g.released;
   g.done();
 });
+
+test("the inline hasher's digest is sha256 of its bytes however they come: one chunk (one shot), several, empty ones, a reused buffer", async () => {
+  const data = randomBytes(200 * 1024 + 7);
+  const cases: Array<[string, number[]]> = [
+    ["nothing", []],
+    ["one empty chunk", [0]],
+    ["one byte", [1]],
+    ["one small chunk", [455]],
+    ["one chunk at the one-shot limit", [64 * 1024]],
+    ["one chunk past it", [64 * 1024 + 1]],
+    ["an empty chunk then bytes", [0, 300]],
+    ["small then small", [100, 200]],
+    ["small then large", [10, 150 * 1024]],
+    ["large then small", [150 * 1024, 10]],
+    ["many", [1, 7, 4096, 3, 0, 65_536, 9]],
+  ];
+  for (const [name, sizes] of cases) {
+    const h = inlineHasher();
+    // A reader reuses its buffer: each chunk is read into the same scratch and overwritten after update.
+    const scratch = Buffer.alloc(data.length);
+    let at = 0;
+    for (const n of sizes) {
+      data.copy(scratch, 0, at, at + n);
+      h.update(scratch.subarray(0, n));
+      scratch.fill(0xaa);
+      at += n;
+    }
+    assert.equal(await h.digest(), sha(data.subarray(0, at)), name);
+  }
+  assert.equal(await inlineHasher().digest(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+});

@@ -1,0 +1,97 @@
+import type { AnyRecord } from "../records/transcript.js";
+import type { Analysis } from "./analysis.js";
+import { IdSet } from "./id-set.js";
+import { REQUEST_WINDOW } from "./requests.js";
+
+/** An open row as far as counting needs it: its number in its chain and its message id. */
+interface OpenRow {
+  index: number;
+  messageId: string | undefined;
+}
+
+interface ChainCount {
+  rows: number;
+  /** Rows that are no copy of an earlier one: `requestsAnalysis`'s `totals[].requests`. */
+  requests: number;
+  open: OpenRow[];
+  openKeys: string[];
+  byKey: Map<string, OpenRow>;
+}
+
+interface State {
+  chains: Map<string, ChainCount>;
+  active: ChainCount | undefined;
+  seen: IdSet;
+  seq: number;
+  runs: Array<{ seq: number; chain: ChainCount; index: number }>;
+}
+
+/**
+ * `requestsAnalysis`'s request count of the main chain (`totals.find(chain main).requests`, 0 when it has
+ * none), without the rows: over 20,000 small sessions the rows, their spool, totals, the Task join and their
+ * objects cost `sessions` more than the count it shows. It walks the same steps in the same order: a row per
+ * message key not open in its chain (window of REQUEST_WINDOW rows, all closed when another chain's record
+ * comes), and a row counts unless its message id was seen before (the same IdSet, the same check of rows
+ * still open). test/analyses/session-requests.test.ts holds the two equal.
+ */
+export const sessionRequestsAnalysis: Analysis<State, number> = {
+  init: () => ({ chains: new Map(), active: undefined, seen: new IdSet(), seq: 0, runs: [] }),
+  step(s, rec: AnyRecord) {
+    if (rec.kind === "malformed") return;
+    let c = s.chains.get(rec.chain);
+    if (!c) {
+      c = { rows: 0, requests: 0, open: [], openKeys: [], byKey: new Map() };
+      s.chains.set(rec.chain, c);
+    }
+    if (s.active !== c) {
+      if (s.active) closeAll(s.active);
+      s.active = c;
+    }
+    if (rec.kind !== "assistant" || rec.isApiError || rec.model === "<synthetic>" || rec.usage === undefined) return;
+    const key = rec.messageId ?? rec.requestId ?? rec.uuid ?? `${rec.pos.file}:${rec.pos.line}`;
+    const newest = c.openKeys.length - 1;
+    if (newest >= 0 && c.openKeys[newest] === key) return;
+    if (c.byKey.has(key)) return;
+    const row: OpenRow = { index: c.rows + 1, messageId: rec.messageId };
+    c.rows += 1;
+    const seq = s.seq++;
+    const run = s.runs.at(-1);
+    if (!run || run.chain !== c || run.index + (seq - run.seq) !== row.index) s.runs.push({ seq, chain: c, index: row.index });
+    let copy = false;
+    if (rec.messageId) {
+      const first = s.seen.getOrAdd(rec.messageId, seq);
+      if (first !== undefined) copy = isCopy(s, first, rec.messageId);
+    }
+    if (!copy) c.requests += 1;
+    c.byKey.set(key, row);
+    c.open.push(row);
+    c.openKeys.push(key);
+    if (c.open.length > REQUEST_WINDOW) closeOldest(c);
+  },
+  finish: (s) => s.chains.get("main")?.requests ?? 0,
+};
+
+/** `requests.ts` `firstLabel(...) !== null`: false only when the first holder is still open under another id. */
+function isCopy(s: State, seq: number, id: string): boolean {
+  let lo = 0;
+  let hi = s.runs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (s.runs[mid]!.seq <= seq) lo = mid;
+    else hi = mid - 1;
+  }
+  const run = s.runs[lo]!;
+  const index = run.index + (seq - run.seq);
+  const open = run.chain.open;
+  const at = index - (open[0]?.index ?? Infinity);
+  return !(at >= 0 && at < open.length && open[at]!.messageId !== id);
+}
+
+function closeOldest(c: ChainCount): void {
+  c.open.shift();
+  c.byKey.delete(c.openKeys.shift()!);
+}
+
+function closeAll(c: ChainCount): void {
+  while (c.open.length) closeOldest(c);
+}
