@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import type { CommandOutput } from "../report/envelope.js";
 import { envelope } from "../report/envelope.js";
 import { jsonChunks } from "./json-stream.js";
@@ -25,6 +26,7 @@ export async function writeDocument(
   palette: Palette,
   layout: TerminalLayout = {},
 ): Promise<void> {
+  if (format === "json") return writeChunks(sink, jsonDocumentBytes(out));
   return writeChunks(sink, await documentChunks(out, format, palette, layout));
 }
 
@@ -62,18 +64,62 @@ export async function documentChunks(
 /** Chunks are gathered to about this many characters before the unsafe-character test: one test per piece. */
 const SAFE_BATCH = 1 << 16;
 
-function* jsonDocument(out: CommandOutput): Generator<string> {
-  // jsonSafe escapes single UTF-16 units (a tag character's pair is matched on its lead, and a pair is
-  // never split by JSON.stringify's own chunks), so escaping gathered chunks equals escaping the whole.
+/**
+ * The JSON document in pieces of about SAFE_BATCH characters. jsonSafe escapes single UTF-16 units (a tag
+ * character's pair is matched on its lead, and a pair is never split by JSON.stringify's own chunks), so
+ * escaping gathered chunks equals escaping the whole.
+ */
+function* jsonPieces(out: CommandOutput): Generator<string> {
   let buf = "";
   for (const c of jsonChunks(envelope(out))) {
     buf += c;
     if (buf.length >= SAFE_BATCH) {
-      yield jsonSafe(buf);
+      yield buf;
       buf = "";
     }
   }
-  yield jsonSafe(`${buf}\n`);
+  yield `${buf}\n`;
+}
+
+function* jsonDocument(out: CommandOutput): Generator<string> {
+  for (const piece of jsonPieces(out)) yield jsonSafe(piece);
+}
+
+/**
+ * jsonDocument as the UTF-8 bytes stdout would write anyway, encoded here so that the unsafe-character
+ * test can run on them (see `surelySafe`); a piece that may hold one takes jsonSafe's regular expression.
+ * Each piece gets its own buffer: a stream may keep a chunk it could not write yet.
+ */
+export function* jsonDocumentBytes(out: CommandOutput): Generator<string | Uint8Array> {
+  for (const piece of jsonPieces(out)) {
+    const bytes = Buffer.from(piece, "utf8");
+    if (surelySafe(bytes) || !MAYBE_UNSAFE.test(piece)) yield bytes;
+    else yield jsonSafe(piece);
+  }
+}
+
+/**
+ * The lead bytes of the UTF-8 of every character UNSAFE_IN_JSON matches, but for U+2000–U+207F (E2): DEL;
+ * U+0080–U+00BF (C2: C1 controls, soft hyphen); U+034F (CD); U+061C (D8); U+115F, U+1160, U+17B4, U+17B5,
+ * U+180B–U+180F (E1); U+3164 (E3); U+FEFF, U+FFA0, U+FFF9–U+FFFB (EF); the tag characters U+E0000–U+E007F (F3).
+ */
+const UNSAFE_LEADS = [0x7f, 0xc2, 0xcd, 0xd8, 0xe1, 0xe3, 0xef, 0xf3];
+
+/**
+ * true only when the bytes hold no character jsonSafe escapes, by byte searches (SIMD and memchr) instead of
+ * a regular expression over the text: all ASCII without DEL, or no unsafe lead byte and, after each E2 (the
+ * ellipsis, dashes and quotes are common), none of U+200B–U+200F (E2 80 8B–8F), U+2028–U+202E (E2 80 A8–AE),
+ * U+2060–U+206F (E2 81 A0–AF). false means "maybe": the exact test decides.
+ */
+export function surelySafe(bytes: Buffer): boolean {
+  if (isAscii(bytes)) return bytes.indexOf(0x7f) === -1;
+  for (const lead of UNSAFE_LEADS) if (bytes.indexOf(lead) !== -1) return false;
+  for (let i = bytes.indexOf(0xe2); i !== -1; i = bytes.indexOf(0xe2, i + 1)) {
+    const b1 = bytes[i + 1];
+    const b2 = bytes[i + 2] ?? 0;
+    if (b1 === 0x80 ? (b2 >= 0x8b && b2 <= 0x8f) || (b2 >= 0xa8 && b2 <= 0xae) : b1 === 0x81 && b2 >= 0xa0 && b2 <= 0xaf) return false;
+  }
+  return true;
 }
 
 /**
