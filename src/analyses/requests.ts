@@ -10,6 +10,7 @@ import type { Added, ChainTotals, Compaction, RequestRow, TotalOverflow } from "
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
 import { applyTaskOutputs } from "./requests-tasks.js";
+import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
 import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
 
 export type { Added, ChainTotals, Compaction, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
@@ -55,13 +56,6 @@ interface ChainState {
   notRequests: number;
 }
 
-/** From this row sequence number on, rows are created in one chain with consecutive indexes. */
-interface Run {
-  seq: number;
-  chain: ChainState;
-  index: number;
-}
-
 interface State {
   chains: Map<string, ChainState>;
   order: ChainState[];
@@ -70,7 +64,7 @@ interface State {
   /** message id → sequence number of the row where it first appeared, across chains. */
   seen: IdSet;
   seq: number;
-  runs: Run[];
+  runs: Run<ChainState>[];
   spool: RowSpool<RequestRow>;
   tasks: TaskCollector;
 }
@@ -238,8 +232,7 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     };
     c.rows += 1;
     const seq = s.seq++;
-    const run = s.runs.at(-1);
-    if (!run || run.chain !== c || run.index + (seq - run.seq) !== row.index) s.runs.push({ seq, chain: c, index: row.index });
+    noteRun(s.runs, seq, c, row.index);
     if (rec.messageId) {
       const first = s.seen.getOrAdd(rec.messageId, seq);
       if (first !== undefined) row.duplicateOf = firstLabel(s, first, rec.messageId);
@@ -269,25 +262,10 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
   }
 }
 
-/**
- * "chain#index" of the row with sequence number `seq`, or null when that row is still open and its id is
- * not `id`: the two ids only share a hash key (analyses/id-set.ts). A closed row's id is not kept; its key is
- * trusted.
- */
+/** "chain#index" of the row with sequence number `seq`, or null when it is an open row under another id. */
 function firstLabel(s: State, seq: number, id: string): string | null {
-  let lo = 0;
-  let hi = s.runs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (s.runs[mid]!.seq <= seq) lo = mid;
-    else hi = mid - 1;
-  }
-  const run = s.runs[lo]!;
-  const index = run.index + (seq - run.seq);
-  const open = run.chain.open;
-  const at = index - (open[0]?.index ?? Infinity);
-  if (at >= 0 && at < open.length && open[at]!.messageId !== id) return null;
-  return `${run.chain.name}#${index}`;
+  const row = rowOfSeq(s.runs, seq, id);
+  return row && `${row.chain.name}#${row.index}`;
 }
 
 /** The oldest open row is final: its total and delta are known, and it goes to the spool. */

@@ -2,6 +2,7 @@ import type { AnyRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 import { IdSet } from "./id-set.js";
 import { REQUEST_WINDOW } from "./requests.js";
+import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
 
 /** An open row as far as counting needs it: its number in its chain and its message id. */
 interface OpenRow {
@@ -23,7 +24,7 @@ interface State {
   active: ChainCount | undefined;
   seen: IdSet;
   seq: number;
-  runs: Array<{ seq: number; chain: ChainCount; index: number }>;
+  runs: Run<ChainCount>[];
 }
 
 /**
@@ -55,12 +56,11 @@ export const sessionRequestsAnalysis: Analysis<State, number> = {
     const row: OpenRow = { index: c.rows + 1, messageId: rec.messageId };
     c.rows += 1;
     const seq = s.seq++;
-    const run = s.runs.at(-1);
-    if (!run || run.chain !== c || run.index + (seq - run.seq) !== row.index) s.runs.push({ seq, chain: c, index: row.index });
+    noteRun(s.runs, seq, c, row.index);
     let copy = false;
     if (rec.messageId) {
       const first = s.seen.getOrAdd(rec.messageId, seq);
-      if (first !== undefined) copy = isCopy(s, first, rec.messageId);
+      if (first !== undefined) copy = rowOfSeq(s.runs, first, rec.messageId) !== null;
     }
     if (!copy) c.requests += 1;
     c.byKey.set(key, row);
@@ -70,22 +70,6 @@ export const sessionRequestsAnalysis: Analysis<State, number> = {
   },
   finish: (s) => s.chains.get("main")?.requests ?? 0,
 };
-
-/** `requests.ts` `firstLabel(...) !== null`: false only when the first holder is still open under another id. */
-function isCopy(s: State, seq: number, id: string): boolean {
-  let lo = 0;
-  let hi = s.runs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (s.runs[mid]!.seq <= seq) lo = mid;
-    else hi = mid - 1;
-  }
-  const run = s.runs[lo]!;
-  const index = run.index + (seq - run.seq);
-  const open = run.chain.open;
-  const at = index - (open[0]?.index ?? Infinity);
-  return !(at >= 0 && at < open.length && open[at]!.messageId !== id);
-}
 
 function closeOldest(c: ChainCount): void {
   c.open.shift();
