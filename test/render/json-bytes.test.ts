@@ -5,22 +5,8 @@ import { jsonDocumentBytes, jsonSafe, render, surelySafe, writeDocument } from "
 import { plain } from "../../src/render/palette.js";
 import type { Sink } from "../../src/render/sink.js";
 import type { CommandOutput } from "../../src/report/envelope.js";
-import { commandOutput, sampleCommands } from "../report/commands.js";
-import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { commandOutput, firstFile, sampleCommands } from "../report/commands.js";
 import { sample } from "../helpers.js";
-
-/** The first file of a folder (…/projects/* → the first project folder's first transcript), as raw-rows.test does. */
-function first(dir: string): string {
-  if (dir.endsWith("/*")) dir = join(dirname(dir), readdirSync(dirname(dir)).sort()[0]!);
-  const names = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => d.name)
-    .sort();
-  const f = names.find((n) => n.endsWith(".jsonl")) ?? names[0];
-  if (f === undefined) return first(join(dir, readdirSync(dir).sort()[0]!));
-  return join(dir, f);
-}
 
 /** The fast path (bytes, unsafe test on them) against the reference: jsonDocument's escaped text, encoded. */
 const fast = (out: CommandOutput) =>
@@ -128,7 +114,7 @@ test("JSON bytes equal the escaped document text on generated strings (any UTF-1
 });
 
 test("JSON bytes equal the escaped document text for every sample command", async () => {
-  for (const args of sampleCommands(first)) {
+  for (const args of sampleCommands(firstFile)) {
     // Computed twice: a streamed list is read once per document.
     const a = await commandOutput([...args, "--format", "json"]);
     const b = await commandOutput([...args, "--format", "json"]);

@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { COMMANDS } from "../../src/commands/index.js";
 import { normaliseArgs } from "../../src/commands/options.js";
@@ -26,6 +28,18 @@ export async function commandOutput(args: string[]): Promise<CommandOutput> {
   await parser.parseAsync(normaliseArgs(args, COMMANDS), {}, () => {});
   if (!out) throw new Error(`no command ran for ${args.join(" ")}`);
   return out;
+}
+
+/** The first file of a folder (…/projects/* → the first project folder's first transcript): the `listDir` the raw-row and JSON-byte tests give `sampleCommands`. */
+export function firstFile(dir: string): string {
+  if (dir.endsWith("/*")) dir = join(dirname(dir), readdirSync(dirname(dir)).sort()[0]!);
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort();
+  const f = names.find((n) => n.endsWith(".jsonl")) ?? names[0];
+  if (f === undefined) return firstFile(join(dir, readdirSync(dir).sort()[0]!));
+  return join(dir, f);
 }
 
 const INSTR = (name: string) => sample("instructions", name);

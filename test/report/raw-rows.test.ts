@@ -1,23 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { alignOf } from "../../src/render/kinds.js";
 import type { ColumnKind, Row, Table } from "../../src/report/model.js";
 import { ROOT } from "../helpers.js";
-import { commandOutput, sampleCommands } from "./commands.js";
-
-/** The first file of a folder (…/projects/* → the first project folder's first transcript). */
-function first(dir: string): string {
-  if (dir.endsWith("/*")) dir = join(dirname(dir), readdirSync(dirname(dir)).sort()[0]!);
-  const names = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => d.name)
-    .sort();
-  const f = names.find((n) => n.endsWith(".jsonl")) ?? names[0];
-  if (f === undefined) return first(join(dir, readdirSync(dir).sort()[0]!));
-  return join(dir, f);
-}
+import { commandOutput, firstFile, sampleCommands } from "./commands.js";
 
 const NUMERIC: ColumnKind[] = ["int", "signed", "bytes", "ms", "ratio", "rate", "usd", "usdExact", "split", "countOf", "change"];
 /** A number already formatted for reading: `2,194 (0/2,194)`, `3*`, `4 requests`, `12 =3`, `0.0031`. */
@@ -61,7 +48,7 @@ test("the check itself: a pre-formatted number under a numeric kind is caught", 
   assert.deepEqual(formattedCells({ ...t, rows: [{ n: 2194 }, { n: "total" }], footer: [{ n: { count: 4, noun: "requests" } }] }), []);
 });
 
-for (const args of sampleCommands(first)) {
+for (const args of sampleCommands(firstFile)) {
   test(`raw rows: ${args.map((a) => (isAbsolute(a) ? relative(ROOT, a) : a)).join(" ")}`, async () => {
     const out = await commandOutput(args);
     assert.ok(out.document.tables.length > 0, "the document has tables");
