@@ -6,6 +6,7 @@ import { sessionsTable, type SessionListing } from "../report/sessions-tables.js
 import { configDirs, findSubagents, listAllSessions, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
+import { Prefetch } from "../sources/prefetch.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
 import { sessionMatches } from "../sources/session-filter.js";
 import { totalBytes } from "../pipeline/newest-note.js";
@@ -46,49 +47,56 @@ export const sessionsCommand: CommandSpec = {
     const files = listAllSessions(dirs, index);
     // The total is for a progress line on a terminal; elsewhere it would be a stat of every session for nothing.
     const progress = progressReporter(argv.stderr, argv.stderrIsTTY, { total: argv.stderrIsTTY ? totalBytes(files) : undefined });
-    for (const s of files) {
-      const subs = await findSubagents(s.path, s.id, index);
-      const home = sessionIdFromName(s.id);
-      const at = (path: string, kind: InputFile["kind"], chain: string): InputFile => ({
-        path,
-        kind,
-        bytes: 0,
-        sha256: "",
-        chain,
-        ...(home ? { sessionId: home } : {}),
-      });
-      // An orphan folder's subagents stand in for the main file it lacks: its times, cwd and versions are theirs.
-      const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
-      const pass = await readTranscripts(
-        read,
-        { requests: sessionRequestsAnalysis, inventory: sessionGlanceAnalysis },
-        { onProgress: progress?.update },
-      );
-      const res = pass.results;
-      const inv = res.inventory;
-      let malformed = 0;
-      for (const p of pass.inputs) malformed += p.health.malformedCount;
-      const row: SessionRow = {
-        sessionId: s.id,
-        project: inv.cwd,
-        projectDir: s.projectDir,
-        path: s.path,
-        firstTimestamp: inv.firstTimestamp,
-        lastTimestamp: inv.lastTimestamp,
-        bytes: s.mainMissing
-          ? read.reduce((n, f) => n + f.bytes, 0)
-          : read[0]!.bytes + subs.reduce((n, f) => n + (f.bytes ?? safeSize(f.path)), 0),
-        requests: res.requests,
-        subagents: subs.length,
-        versions: inv.versions,
-        malformed,
-        mainFileMissing: s.mainMissing === true,
-      };
-      if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))
-        continue;
-      for (const p of pass.inputs) mergeHealth(health, p.health);
-      inputs.push(...read);
-      rows.push(row);
+    // The main files, in the order they are read: a worker reads the small ones ahead.
+    const ahead = new Prefetch(files.filter((s) => !s.mainMissing).map((s) => s.path));
+    const readAhead = (path: string) => ahead.take(path);
+    try {
+      for (const s of files) {
+        const subs = await findSubagents(s.path, s.id, index);
+        const home = sessionIdFromName(s.id);
+        const at = (path: string, kind: InputFile["kind"], chain: string): InputFile => ({
+          path,
+          kind,
+          bytes: 0,
+          sha256: "",
+          chain,
+          ...(home ? { sessionId: home } : {}),
+        });
+        // An orphan folder's subagents stand in for the main file it lacks: its times, cwd and versions are theirs.
+        const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
+        const pass = await readTranscripts(
+          read,
+          { requests: sessionRequestsAnalysis, inventory: sessionGlanceAnalysis },
+          { onProgress: progress?.update, readAhead },
+        );
+        const res = pass.results;
+        const inv = res.inventory;
+        let malformed = 0;
+        for (const p of pass.inputs) malformed += p.health.malformedCount;
+        const row: SessionRow = {
+          sessionId: s.id,
+          project: inv.cwd,
+          projectDir: s.projectDir,
+          path: s.path,
+          firstTimestamp: inv.firstTimestamp,
+          lastTimestamp: inv.lastTimestamp,
+          bytes: s.mainMissing
+            ? read.reduce((n, f) => n + f.bytes, 0)
+            : read[0]!.bytes + subs.reduce((n, f) => n + (f.bytes ?? safeSize(f.path)), 0),
+          requests: res.requests,
+          subagents: subs.length,
+          versions: inv.versions,
+          malformed,
+          mainFileMissing: s.mainMissing === true,
+        };
+        if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))
+          continue;
+        for (const p of pass.inputs) mergeHealth(health, p.health);
+        inputs.push(...read);
+        rows.push(row);
+      }
+    } finally {
+      ahead.close();
     }
     progress?.done();
     rows.sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? "") || a.sessionId.localeCompare(b.sessionId));
