@@ -1,7 +1,7 @@
 import { col, isCount, type Column, type ColumnKind, type Row } from "../report/model.js";
 import { formatterFor, type Formatter } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
-import { formatInt } from "./int-format.js";
+import { formatInt } from "../report/int-format.js";
 
 const blank = (v: unknown) => v === null || v === undefined || v === "";
 

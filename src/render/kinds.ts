@@ -1,7 +1,7 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
 import { sanitize } from "./sanitize.js";
 import { displayZone, timeInZone } from "./zone.js";
-import { formatInt } from "./int-format.js";
+import { formatInt } from "../report/int-format.js";
 
 /** One cell's text from its raw value; the row gives a composing kind its companion fields. Never throws. */
 export type Formatter = (v: unknown, row: Row, c: Column) => string;

@@ -1,7 +1,7 @@
 import type { Column, ColumnKind, Row } from "../report/model.js";
 import { formatterFor, namedKind, text, type Formatter } from "./kinds.js";
 import type { Clock } from "./markdown-clock.js";
-import { formatInt } from "./int-format.js";
+import { formatInt } from "../report/int-format.js";
 
 const INT = { format: formatInt };
 const SECONDS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });

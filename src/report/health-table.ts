@@ -1,6 +1,6 @@
 import type { Health } from "../records/health.js";
 import type { SkippedEntry } from "../sources/guard.js";
-import { formatInt } from "../render/int-format.js";
+import { formatInt } from "./int-format.js";
 import { col, type Table } from "./model.js";
 
 /** Parse health as a table: one row per malformed line, with unknown types in the notes. */

@@ -5,7 +5,7 @@ let intl: Intl.NumberFormat | undefined;
  * `n` exactly as `Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }).format(n)` writes it (and, for an
  * integer, as `n.toLocaleString("en-US")` does): a safe integer is grouped by hand, three digits to a
  * comma, which costs a tenth of ICU's formatting; fractions, -0, NaN, the infinities and integers past
- * 2^53 go to Intl itself. test/render/int-format.test.ts compares the two over every integer to ±200,000,
+ * 2^53 go to Intl itself. test/report/int-format.test.ts compares the two over every integer to ±200,000,
  * every power of ten and its neighbours, and random integers up to 2^53.
  */
 export function formatInt(n: number): string {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { formatInt } from "../../src/render/int-format.js";
+import { formatInt } from "../../src/report/int-format.js";
 
 // The slow path formatInt stands in for, and toLocaleString, which cell counts used.
 const INTL = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
