@@ -2,7 +2,7 @@ import { Fanout, type AnyAnalysis, type ResultsOf } from "../analyses/analysis.j
 import { countMalformed, countParsed, emptyHealth, type Health } from "../records/health.js";
 import type { Pos } from "../records/pos.js";
 import type { BlankLine, LineFeeds, Source } from "../records/source.js";
-import { readChunks, readFileChunks, type InputFile, type ReadOptions } from "../sources/input.js";
+import { readChunks, readFileChunks, type InputFile, type ReadAhead, type ReadOptions } from "../sources/input.js";
 
 export interface RunnerOptions extends ReadOptions {
   /** Called as chunks arrive with the bytes read so far of that input (progress display). */
@@ -10,7 +10,7 @@ export interface RunnerOptions extends ReadOptions {
   /** Lines longer than this are scanned as they stream (records/transcript-source.ts STREAM_LINE_BYTES); tests lower it. */
   streamLineBytes?: number;
   /** A file's bytes when they were read ahead (sources/prefetch.ts); undefined: the runner reads it. */
-  readAhead?: (path: string) => Promise<Buffer | undefined>;
+  readAhead?: (path: string) => Promise<ReadAhead | undefined>;
 }
 
 type Sink<R> = (rec: R) => void;

@@ -20,6 +20,12 @@ export interface InputFile {
   sessionId?: string;
 }
 
+/** A file read ahead of its turn (sources/prefetch.ts): its bytes, to its end, and their sha256. */
+export interface ReadAhead {
+  bytes: Buffer;
+  sha256: string;
+}
+
 export interface ReadOptions {
   maxLineBytes?: number;
   /** What `path` "-" reads: the CLI's io.stdin. */
@@ -46,7 +52,7 @@ export interface FileChunks {
  * hashed by a worker reading the same descriptor, so the file stays open until both are done with it.
  * `chunks` must be called and iterated (its `finally` closes the file).
  */
-export function readFileChunks(input: InputFile, read?: Buffer): FileChunks {
+export function readFileChunks(input: InputFile, read?: ReadAhead): FileChunks {
   if (read !== undefined) return readChunksOf(input, read);
   // The size the guard's fstat saw serves every later use: a second and third fstat per file were a
   // tenth of the syscalls when listing 20,000 small sessions. Reads still go on past it.
@@ -102,24 +108,20 @@ export function readFileChunks(input: InputFile, read?: Buffer): FileChunks {
 }
 
 /**
- * `readFileChunks` of a file whose bytes were read already (sources/prefetch.ts reads small files ahead on
- * a worker): the same chunks a read of it would give (one, for a file that small), hashed the same way.
+ * `readFileChunks` of a file whose bytes were read and hashed already (sources/prefetch.ts reads small
+ * files ahead on a worker): the same chunks a read of it would give (one, for a file that small).
  */
-function readChunksOf(input: InputFile, read: Buffer): FileChunks {
-  const hash = inlineHasher();
+function readChunksOf(input: InputFile, read: ReadAhead): FileChunks {
   let complete = false;
   return {
     *chunks() {
-      if (read.length > 0) {
-        hash.update(read);
-        yield read;
-      }
+      if (read.bytes.length > 0) yield read.bytes;
       complete = true;
     },
     async finish() {
       if (!complete) throw new Error(`internal: ${input.path} was not read to its end before its hash was asked for`);
-      input.bytes = read.length;
-      input.sha256 = await hash.digest();
+      input.bytes = read.bytes.length;
+      input.sha256 = read.sha256;
     },
     abandon() {},
   };

@@ -1,5 +1,5 @@
 import { parentPort } from "node:worker_threads";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { peekFile } from "./peek.js";
 
 /**
@@ -9,8 +9,10 @@ import { peekFile } from "./peek.js";
 parentPort!.on("message", ({ seq, paths, dir }: { seq: number; paths: string[]; dir?: string }) => {
   const ids: Array<string | undefined> = [];
   const bytes: number[] = [];
+  // As discover.ts `under` does: names from a normal folder's listing are put under it without join's scan.
+  const plain = dir !== undefined && join(dir, "x") === `${dir}${sep}x`;
   for (const p of paths) {
-    const peek = peekFile(dir === undefined ? p : join(dir, p));
+    const peek = peekFile(dir === undefined ? p : plain ? `${dir}${sep}${p}` : join(dir, p));
     ids.push(peek.id);
     bytes.push(peek.bytes);
   }

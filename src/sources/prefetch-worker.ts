@@ -1,10 +1,12 @@
+import * as crypto from "node:crypto";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { openListedFile } from "./guard.js";
 
 /**
  * The other end of sources/prefetch.ts: reads each batch of small files it is sent, in order, and sends
- * back their bytes packed in one transferred buffer with their lengths (-1: left to the main thread).
+ * back their bytes packed in one transferred buffer with their lengths (-1: left to the main thread) and
+ * sha256 digests, so the main thread neither reads nor hashes them.
  */
 interface Ask {
   seq: number;
@@ -17,12 +19,14 @@ let scratch = Buffer.allocUnsafe(1 << 16);
 
 parentPort!.on("message", ({ seq, paths, maxFile, maxBatch }: Ask) => {
   const lens = new Int32Array(paths.length).fill(-1);
+  const hashes: string[] = [];
   const parts: Buffer[] = [];
   let total = 0;
   for (let i = 0; i < paths.length && total < maxBatch; i++) {
     const got = readSmall(paths[i]!, maxFile);
     if (got === undefined) continue;
     lens[i] = got.length;
+    hashes[i] = sha256(got);
     parts.push(got);
     total += got.length;
   }
@@ -32,8 +36,12 @@ parentPort!.on("message", ({ seq, paths, maxFile, maxBatch }: Ask) => {
     bytes.set(p, at);
     at += p.length;
   }
-  parentPort!.postMessage({ seq, lens, bytes }, [bytes.buffer, lens.buffer]);
+  parentPort!.postMessage({ seq, lens, bytes, hashes }, [bytes.buffer, lens.buffer]);
 });
+
+/** As sources/hasher.ts `inlineHasher` digests a file read in one chunk: one `crypto.hash` call where Node has it. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: "hex") => string }).hash;
+const sha256 = (b: Buffer): string => (oneShot ? oneShot("sha256", b, "hex") : crypto.createHash("sha256").update(b).digest("hex"));
 
 /**
  * A regular file of at most `max` bytes, read to its end as sources/line-chunks.ts reads it (a short read

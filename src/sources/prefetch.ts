@@ -1,4 +1,5 @@
 import type { Worker } from "node:worker_threads";
+import type { ReadAhead } from "./input.js";
 
 /**
  * Test hooks. With at least `workerMin` files to read one after the other, a worker reads the small ones
@@ -10,6 +11,7 @@ export const prefetchTuning = { workerMin: 2048, batch: 256, ahead: 3, maxFile: 
 
 interface Batch {
   lens: Int32Array;
+  hashes: string[];
   bytes: Uint8Array;
   starts: number[];
 }
@@ -35,8 +37,8 @@ export class Prefetch {
     if (!this.dead) paths.forEach((p, i) => this.at.has(p) || this.at.set(p, i));
   }
 
-  /** `path`'s bytes if the worker read them; each path is answered once. */
-  async take(path: string): Promise<Buffer | undefined> {
+  /** `path`'s bytes and their sha256 if the worker read them; each path is answered once. */
+  async take(path: string): Promise<ReadAhead | undefined> {
     const i = this.at.get(path);
     if (i === undefined) return undefined;
     this.at.delete(path);
@@ -48,7 +50,7 @@ export class Prefetch {
     const j = i - k * prefetchTuning.batch;
     const len = b?.lens[j] ?? -1;
     if (b === undefined || len < 0) return undefined;
-    return Buffer.from(b.bytes.buffer, b.bytes.byteOffset + b.starts[j]!, len);
+    return { bytes: Buffer.from(b.bytes.buffer, b.bytes.byteOffset + b.starts[j]!, len), sha256: b.hashes[j]! };
   }
 
   /** Stops the worker; what it still owed is read by the caller. */
@@ -75,7 +77,7 @@ export class Prefetch {
       const { Worker } = process.getBuiltinModule("node:worker_threads");
       const w = new Worker(new URL("./prefetch-worker.js", import.meta.url));
       w.unref();
-      w.on("message", (m: { seq: number; lens: Int32Array; bytes: Uint8Array }) => {
+      w.on("message", (m: { seq: number; lens: Int32Array; bytes: Uint8Array; hashes: string[] }) => {
         const done = this.waiting.get(m.seq);
         if (!done) return;
         this.waiting.delete(m.seq);
@@ -86,7 +88,7 @@ export class Prefetch {
           if (len > 0) at += len;
         }
         if (++this.answered === this.count) this.stop();
-        done({ lens: m.lens, bytes: m.bytes, starts });
+        done({ lens: m.lens, bytes: m.bytes, hashes: m.hashes, starts });
       });
       const lost = () => {
         if (this.worker === w) this.fail();

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,8 @@ const rec = (sid: string, n: number) =>
     cwd: "/home/u/p",
     message: { id: `msg_${n}`, usage: { input_tokens: 1, output_tokens: n } },
   });
+
+const sha256Of = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
 
 async function withTuning<T>(t: Partial<typeof prefetchTuning>, fn: () => Promise<T>): Promise<T> {
   const saved = { ...prefetchTuning };
@@ -63,7 +66,7 @@ test("Prefetch: the bytes of each small regular file as a read gives them; nothi
       try {
         for (const p of paths) {
           const got = await ahead.take(p);
-          if (readable.has(p)) assert.deepEqual(got, readFileSync(p), p);
+          if (readable.has(p)) assert.deepEqual(got, { bytes: readFileSync(p), sha256: sha256Of(p) }, p);
           else assert.equal(got, undefined, p);
         }
         assert.equal(await ahead.take(paths[0]!), undefined);
@@ -88,14 +91,14 @@ test("Prefetch: a batch over its byte budget, batches passed over, too few files
         for (const p of paths.slice(0, 10)) {
           const b = await ahead.take(p);
           if (b) {
-            assert.deepEqual(b, readFileSync(p));
+            assert.deepEqual(b, { bytes: readFileSync(p), sha256: sha256Of(p) });
             got++;
           } else if (readable.has(p)) left++;
         }
         // Budget 300: the files up to the one that passes it, the rest read by the caller.
         assert.ok(got > 0 && left > 0, `${got} read ahead, ${left} left`);
         // Batch 3 next: what batches 1 and 2 held is no longer kept.
-        assert.deepEqual(await ahead.take(paths[30]!), readFileSync(paths[30]!));
+        assert.deepEqual((await ahead.take(paths[30]!))?.bytes, readFileSync(paths[30]!));
         assert.equal(await ahead.take(paths[15]!), undefined);
       } finally {
         ahead.close();
