@@ -34,9 +34,11 @@ export async function runCommand(
   if (a.format !== "table" && (a.wide || columns))
     throw new UsageError(`--${a.wide ? "wide" : "columns"} shapes terminal tables; it does not apply to --format ${a.format}`);
   // JSON prints UTC; the zone shows only in the other formats, in --since/--until dates and in the
-  // newest-session note (no target with stdin on a terminal).
+  // newest-session note (no target with stdin on a terminal, for a command whose target it stands in for:
+  // `sessions`, `debug` or `rpc` never print it, and asking Intl for the local zone costs ~20 ms).
   const noTarget = a.target === undefined && (a.targets === undefined || a.targets.length === 0);
-  const localShown = a.format !== "json" || a.since !== undefined || a.until !== undefined || (io.stdinIsTTY && noTarget);
+  const takesTarget = spec.positionals !== undefined && ("target" in spec.positionals || "targets" in spec.positionals);
+  const localShown = a.format !== "json" || a.since !== undefined || a.until !== undefined || (io.stdinIsTTY && noTarget && takesTarget);
   const zone = resolveZone(a.tz, io.env, (w) => io.stderr.write(`ccforensics: ${sanitize(w)}\n`), localShown);
   a.filter = sessionFilter({ ...a, tz: zone });
   Object.assign(a, {

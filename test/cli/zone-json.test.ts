@@ -23,3 +23,30 @@ test("JSON is the same whatever the zone, TZ or none", async () => {
     assert.equal((await runCli(["requests", BASIC, "--json"], { env })).stdout, plain.stdout);
   assert.equal((await runCli(["requests", BASIC, "--json", "--tz", "America/New_York"])).stdout, plain.stdout);
 });
+
+test("with stdin on a terminal and no target, the local zone is looked up for the newest-session note only where a command has one", async () => {
+  const proto = Intl.DateTimeFormat.prototype;
+  const original = proto.resolvedOptions;
+  let asked = 0;
+  proto.resolvedOptions = function (this: Intl.DateTimeFormat) {
+    asked++;
+    return original.call(this);
+  };
+  try {
+    const home = sample("claude-home");
+    const run = async (args: string[]) => {
+      asked = 0;
+      const r = await runCli(args, { env: { TZ: undefined }, tty: { stdin: true } });
+      assert.equal(r.code, 0, r.stderr);
+      return { asked, stderr: r.stderr };
+    };
+    // `sessions` takes no target: no note, nothing shown in the local zone.
+    assert.equal((await run(["sessions", "--claude-dir", home, "--json"])).asked, 0);
+    // `requests` with no target reads the newest session and says so, at its local time.
+    const newest = await run(["requests", "--claude-dir", home, "--json"]);
+    assert.ok(newest.asked > 0);
+    assert.match(newest.stderr, /newest/);
+  } finally {
+    proto.resolvedOptions = original;
+  }
+});
