@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { peekAll, type Peek } from "./peek.js";
+import { startWorker } from "./start-worker.js";
 
 /**
  * Test hook: at least this many old-layout agent files in one listing are peeked on a worker thread. Each
@@ -34,10 +35,8 @@ export class PeekPool {
   }
 
   private start(): Worker | undefined {
-    try {
-      const { Worker } = process.getBuiltinModule("node:worker_threads");
-      const w = new Worker(new URL("./peek-worker.js", import.meta.url));
-      w.on("message", (m: { seq: number; ids: Array<string | undefined>; bytes: number[] }) => {
+    const w = startWorker<{ seq: number; ids: Array<string | undefined>; bytes: number[] }>(new URL("./peek-worker.js", import.meta.url), {
+      message: (m, w) => {
         const job = this.waiting.get(m.seq);
         if (!job) return;
         this.waiting.delete(m.seq);
@@ -47,17 +46,13 @@ export class PeekPool {
           void w.terminate();
         }
         job.done(m.ids.map((id, i) => ({ id, bytes: m.bytes[i]! })));
-      });
-      const lost = () => {
+      },
+      lost: (w) => {
         if (this.worker === w) this.fail();
-      };
-      w.on("error", lost);
-      w.on("exit", lost);
-      return w;
-    } catch {
-      this.dead = true;
-      return undefined;
-    }
+      },
+    });
+    if (w === undefined) this.dead = true;
+    return w;
   }
 
   /** A worker that failed or stopped answers nothing more: what it still owed is peeked on this thread. */

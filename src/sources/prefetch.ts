@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import type { ReadAhead } from "./input.js";
+import { startWorker } from "./start-worker.js";
 
 /**
  * Test hooks. With at least `workerMin` files to read one after the other, a worker reads the small ones
@@ -73,33 +74,30 @@ export class Prefetch {
   }
 
   private start(): Worker | undefined {
-    try {
-      const { Worker } = process.getBuiltinModule("node:worker_threads");
-      const w = new Worker(new URL("./prefetch-worker.js", import.meta.url));
-      w.unref();
-      w.on("message", (m: { seq: number; lens: Int32Array; bytes: Uint8Array; hashes: string[] }) => {
-        const done = this.waiting.get(m.seq);
-        if (!done) return;
-        this.waiting.delete(m.seq);
-        const starts: number[] = [];
-        let at = 0;
-        for (const len of m.lens) {
-          starts.push(at);
-          if (len > 0) at += len;
-        }
-        if (++this.answered === this.count) this.stop();
-        done({ lens: m.lens, bytes: m.bytes, hashes: m.hashes, starts });
-      });
-      const lost = () => {
-        if (this.worker === w) this.fail();
-      };
-      w.on("error", lost);
-      w.on("exit", lost);
-      return w;
-    } catch {
-      this.dead = true;
-      return undefined;
-    }
+    const w = startWorker<{ seq: number; lens: Int32Array; bytes: Uint8Array; hashes: string[] }>(
+      new URL("./prefetch-worker.js", import.meta.url),
+      {
+        message: (m) => {
+          const done = this.waiting.get(m.seq);
+          if (!done) return;
+          this.waiting.delete(m.seq);
+          const starts: number[] = [];
+          let at = 0;
+          for (const len of m.lens) {
+            starts.push(at);
+            if (len > 0) at += len;
+          }
+          if (++this.answered === this.count) this.stop();
+          done({ lens: m.lens, bytes: m.bytes, hashes: m.hashes, starts });
+        },
+        lost: (w) => {
+          if (this.worker === w) this.fail();
+        },
+      },
+    );
+    // Not unref'd: a take waits on it, and the run closes the prefetch when it is done.
+    if (w === undefined) this.dead = true;
+    return w;
   }
 
   /** Every batch is answered (or the run is over): the worker has nothing more to do. */
