@@ -69,7 +69,7 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
     for await (const rec of source.records(chunks, into)) take(rec);
     for (let r = await it.next(); !r.done; r = await it.next()) tally(r.value);
   } else {
-    const file = readFileChunks(input, await opts.readAhead?.(input.path));
+    const file = readFileChunks(input, opts.readAhead && (await opts.readAhead(input.path)));
     // A Source that takes the chunks synchronously (decodeLines) is done with each chunk's lines before
     // it asks for more, so its chunks may share one buffer; one that reads asynchronously (stream-json
     // parsers, which buffer ahead) gets fresh ones. The first to ask decides.
