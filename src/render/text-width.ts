@@ -1,4 +1,20 @@
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
+
+/**
+ * string-width, loaded on first use: at load it makes an Intl.Segmenter (ICU's break-iterator data,
+ * ~13 ms), and a table whose every cell passes the tiers below never calls it. In the bundle the
+ * literal require() is esbuild's lazy init of the bundled copy; in the unbundled ES modules (tests,
+ * library use) there is no require, and Node's require of the ES package stands in.
+ */
+let stringWidthFn: ((s: string) => number) | undefined;
+function stringWidth(s: string): number {
+  stringWidthFn ??= (
+    (typeof require === "function" ? require("string-width") : createRequire(import.meta.url)("string-width")) as {
+      default: (s: string) => number;
+    }
+  ).default;
+  return stringWidthFn(s);
+}
 
 // Most cells are printable ASCII (numbers, times, ids): their width is their length, and the test is
 // far cheaper than string-width's grapheme segmentation.
