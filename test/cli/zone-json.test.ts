@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resolveZone } from "../../src/commands/tz.js";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { localIsUtc, resolveZone } from "../../src/commands/tz.js";
 import { runCli, sample } from "../helpers.js";
 
 const BASIC = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
@@ -44,9 +47,41 @@ test("with stdin on a terminal and no target, the local zone is looked up for th
     assert.equal((await run(["sessions", "--claude-dir", home, "--json"])).asked, 0);
     // `requests` with no target reads the newest session and says so, at its local time.
     const newest = await run(["requests", "--claude-dir", home, "--json"]);
-    assert.ok(newest.asked > 0);
+    // A host whose /etc/localtime links to a UTC zone is answered from the link, without Intl.
+    assert.ok(newest.asked > 0 || localIsUtc());
     assert.match(newest.stderr, /newest/);
   } finally {
     proto.resolvedOptions = original;
+  }
+});
+
+test("a localtime link into a zoneinfo tree at UTC is UTC without asking Intl; anything else is Intl's to answer", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-zone-"));
+  try {
+    const zoneinfo = join(dir, "usr", "share", "zoneinfo");
+    for (const z of ["Etc/UTC", "Etc/GMT", "UTC", "posix/Etc/UTC", "right/UTC", "Europe/Berlin", "Etc/GMT+5", "UTC.bak"]) {
+      mkdirSync(join(zoneinfo, z, ".."), { recursive: true });
+      writeFileSync(join(zoneinfo, z), "TZif");
+    }
+    symlinkSync(join(zoneinfo, "Etc", "UTC"), join(zoneinfo, "Zulu"));
+    const link = (to: string) => {
+      const at = join(dir, `localtime-${Math.random().toString(36).slice(2)}`);
+      symlinkSync(to, at);
+      return at;
+    };
+    for (const z of ["Etc/UTC", "Etc/GMT", "UTC", "posix/Etc/UTC", "right/UTC", "Zulu"])
+      assert.equal(localIsUtc(link(join(zoneinfo, z))), true, z);
+    for (const z of ["Europe/Berlin", "Etc/GMT+5", "UTC.bak"]) assert.equal(localIsUtc(link(join(zoneinfo, z))), false, z);
+    // A copy rather than a link, a dangling link, no file, a link outside any zoneinfo tree.
+    writeFileSync(join(dir, "copied"), "TZif");
+    assert.equal(localIsUtc(join(dir, "copied")), false);
+    assert.equal(localIsUtc(link(join(zoneinfo, "Nowhere"))), false);
+    assert.equal(localIsUtc(join(dir, "missing")), false);
+    writeFileSync(join(dir, "UTC"), "TZif");
+    assert.equal(localIsUtc(link(join(dir, "UTC"))), false);
+    // Where the host's own link says UTC, Intl agrees.
+    if (localIsUtc()) assert.equal(new Intl.DateTimeFormat().resolvedOptions().timeZone, "UTC");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
