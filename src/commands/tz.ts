@@ -4,9 +4,9 @@ import { isKnownZone } from "../render/zone.js";
 
 /**
  * The zone times are shown in: `--tz` if given (unknown → usage error), else the `TZ` of the CLI's
- * env (POSIX's leading `:` dropped), else the zone this Node runs in. A TZ that Intl does not know is
- * named on stderr and UTC used, rather than guessing. `localShown` false: nothing will show a time in the
- * local zone, so it is not looked up (UTC stands in).
+ * env (POSIX's leading `:` dropped; an empty one is UTC, as POSIX has it), else the zone this Node
+ * runs in. A TZ that Intl does not know is named on stderr and UTC used, rather than guessing.
+ * `localShown` false: nothing will show a time in the local zone, so it is not looked up (UTC stands in).
  */
 export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, warn: (w: string) => void, localShown = true): string {
   if (given !== undefined) {
@@ -21,10 +21,14 @@ export function resolveZone(given: string | undefined, env: NodeJS.ProcessEnv, w
     warn(`TZ=${env.TZ} is not a time zone this Node knows; times are shown in UTC (--tz ZONE to choose)`);
     return "UTC";
   }
+  // An empty TZ is UTC to POSIX and to the C library; ICU answers "Etc/Unknown" for it.
+  if (fromEnv === "") return "UTC";
   // Asking Intl for the local zone loads ICU's zone data, a tenth of a small JSON run that shows no local time.
   if (!localShown) return "UTC";
   if (localIsUtc()) return "UTC";
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  // ICU can answer a zone it cannot format in ("Etc/Unknown"): UTC then, not a crash at the first time shown.
+  const local = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return local && isKnownZone(local) ? local : "UTC";
 }
 
 /**

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { localIsUtc, resolveZone } from "../../src/commands/tz.js";
-import { runCli, sample } from "../helpers.js";
+import { runCli, runCliSpawned, sample } from "../helpers.js";
 
 const BASIC = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
 
@@ -16,7 +16,18 @@ test("the local zone is looked up only when something will show it; --tz and TZ 
   assert.equal(resolveZone("Europe/Berlin", {}, warn, false), "Europe/Berlin");
   assert.throws(() => resolveZone("Mars/Base", {}, warn, false), /unknown time zone/);
   assert.equal(resolveZone(undefined, { TZ: "Nowhere/Land" }, warn, false), "UTC");
+  // POSIX: an empty TZ (or a bare ":") is UTC, where ICU would say "Etc/Unknown".
+  for (const TZ of ["", ":", " "]) assert.equal(resolveZone(undefined, { TZ }, warn, true), "UTC");
   assert.equal(warned.length, 1);
+});
+
+test("an empty TZ shows times in UTC (it was an internal error: ICU's answer, Etc/Unknown, cannot format a time)", async () => {
+  for (const TZ of ["", ":"]) {
+    // In a process of its own: the empty TZ must reach ICU, as it does from a shell.
+    const r = await runCliSpawned(["report", BASIC], { env: { TZ } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /times are UTC on /);
+  }
 });
 
 test("JSON is the same whatever the zone, TZ or none", async () => {
