@@ -49,7 +49,7 @@ const ownUrls = {
 
 const result = await build({
   stdin: {
-    contents: `export { main } from "./main.js";\nexport { stdinReadable } from "./sources/guard.js";\n`,
+    contents: `export { main } from "./main.js";\nexport { stdinReadable, stdinStream } from "./sources/guard.js";\n`,
     resolveDir: dir,
     sourcefile: "bundle-entry.js",
   },

@@ -7,6 +7,7 @@ import type { Io } from "./io.js";
 interface Entry {
   main(args: string[], io: Io): Promise<number>;
   stdinReadable(): boolean;
+  stdinStream(): NodeJS.ReadableStream;
 }
 
 const args = process.argv.slice(2);
@@ -14,13 +15,13 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "version")) {
   process.stdout.write(`${packageInfo().version}\n`);
 } else if (!(await plainHelp())) {
-  const { main, stdinReadable } = await entry();
+  const { main, stdinReadable, stdinStream } = await entry();
   const stdout = process.stdout;
   // The one place that reads the process's streams and environment; everything else gets them from here.
   process.exitCode = await main(args, {
     // Made on first use: building process.stdin costs milliseconds, and most runs read files.
     get stdin() {
-      return process.stdin;
+      return stdinStream();
     },
     stdout,
     stderr: process.stderr,
@@ -60,6 +61,6 @@ async function entry(): Promise<Entry> {
   const help = args.length <= 2 && (last === "--help" || last === "-h");
   const bundle = new URL("./main.cjs", import.meta.url);
   if (!help && existsSync(bundle)) return (await import("./bundle-load.js")).loadBundle(fileURLToPath(bundle)).exports as unknown as Entry;
-  const [{ main }, { stdinReadable }] = await Promise.all([import("./main.js"), import("./sources/guard.js")]);
-  return { main, stdinReadable };
+  const [{ main }, { stdinReadable, stdinStream }] = await Promise.all([import("./main.js"), import("./sources/guard.js")]);
+  return { main, stdinReadable, stdinStream };
 }

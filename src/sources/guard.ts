@@ -13,6 +13,7 @@ import {
   type Stats,
 } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
+import { Readable } from "node:stream";
 import { UsageError } from "../errors.js";
 
 /**
@@ -257,6 +258,27 @@ export function openEvidenceSized(path: string): { fd: number; size: number } {
 }
 
 /** stdin may be read: a pipe, a socket (how Node spawns children) or a redirected file; never a terminal or a device. */
+/**
+ * The process's stdin as a command reads it. Node reads a directory redirected in (`< dir`) as an empty
+ * stream: a command given "-" would report an empty input. Such a stdin is refused when it is read, with
+ * what to do instead, as a directory given as a path is.
+ */
+export function stdinStream(): NodeJS.ReadableStream {
+  let dir = false;
+  try {
+    dir = fstatSync(0).isDirectory();
+  } catch {
+    // No stdin at all: Node's own stream says so.
+  }
+  if (!dir) return process.stdin;
+  const refused = new UsageError("stdin is a directory; redirect a file into it (< session.jsonl) or give the file's path");
+  return new Readable({
+    read() {
+      this.destroy(refused);
+    },
+  });
+}
+
 export function stdinReadable(): boolean {
   let st: Stats;
   try {

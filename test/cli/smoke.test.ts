@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMANDS } from "../../src/commands/index.js";
-import { parseEnvelope, runCliSpawned, sample } from "../helpers.js";
+import { BIN, parseEnvelope, runCliSpawned, sample } from "../helpers.js";
 
 // Every other CLI test runs main() in process; these start dist/cli.js once per command, so the
 // entry point, real stdin/stdout/stderr, and process.exitCode are exercised too. `lab` is spawned in test/lab.
@@ -56,4 +57,26 @@ test("spawned: a usage error exits 2 and a malformed line under --strict exits 1
   const strict = await runCliSpawned(["requests", "-", "--strict"], { stdin: "not json\n" });
   assert.equal(strict.code, 1);
   assert.match(strict.stderr, /--strict: 1 malformed line/);
+});
+
+test("spawned: a directory redirected into stdin is refused when read (Node reads it as empty), and a file target still runs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-stdin-dir-"));
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const fd = openSync(dir, "r");
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: [fd, "pipe", "pipe"], env: { PATH: process.env.PATH, TZ: "UTC" } });
+      closeSync(fd);
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (c) => (stdout += c));
+      child.stderr!.on("data", (c) => (stderr += c));
+      child.on("close", (code) => done({ code, stdout, stderr }));
+    });
+  const dash = await run(["requests", "-", "--json"]);
+  assert.equal(dash.code, 2, dash.stderr);
+  assert.equal(dash.stdout, "");
+  assert.match(dash.stderr, /^ccforensics: stdin is a directory; redirect a file into it/);
+  const file = await run(["requests", BASIC, "--json"]);
+  assert.equal(file.code, 0, file.stderr);
+  parseEnvelope({ ...file, code: 0 }, "requests");
 });
