@@ -32,7 +32,7 @@ export async function foldFleet(
   const progress = progressReporter(opts.stderr, opts.stderrIsTTY, { total: plan.bytes });
   const health = emptyHealth();
   const inputs: InputFile[][] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...(plan.missing ?? [])];
   let dropped = 0;
   let sessions = 0;
   // Per-session progress.done() would end the line after every session; the pass ends it once.

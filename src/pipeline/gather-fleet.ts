@@ -1,6 +1,6 @@
 import { FLEET_KEYS, type FleetEvidence } from "../assemble/fleet-session.js";
 import { UsageError } from "../errors.js";
-import { configDirs, listOrphanSessions, listSessionFiles } from "../sources/discover.js";
+import { configDirs, listOrphanSessions, listSessionFiles, missingConfigDirs } from "../sources/discover.js";
 import { filterSessions } from "../sources/newest.js";
 import { filtering } from "../sources/session-filter.js";
 import { gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
@@ -13,6 +13,8 @@ export interface FleetPlan {
   searched: string[];
   /** Bytes of the main transcripts listed, when known (progress). */
   bytes?: number;
+  /** Named config dirs that are no directory, as warnings (a listing only). */
+  missing?: string[];
 }
 
 /**
@@ -28,7 +30,12 @@ export function planFleet(targets: string[], opts: GatherOptions): FleetPlan {
   const files = filterSessions([...listSessionFiles(searched), ...listOrphanSessions(searched)], opts.filter ?? {});
   // An orphan subagent folder has no main file to name: its id finds it, and reads its subagents.
   const listed = files.map((f) => (f.mainMissing ? f.id : f.path));
-  return { targets: listed, searched, bytes: totalBytes(files.filter((f) => !f.mainMissing).map((f) => ({ path: f.path }))) };
+  return {
+    targets: listed,
+    searched,
+    bytes: totalBytes(files.filter((f) => !f.mainMissing).map((f) => ({ path: f.path }))),
+    missing: missingConfigDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
+  };
 }
 
 /**

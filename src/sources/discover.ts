@@ -44,6 +44,20 @@ export function configDirs(opts: ConfigDirOptions): string[] {
   return [join(home, ".config", "claude"), join(home, ".claude")];
 }
 
+/**
+ * The config dirs named with `--claude-dir` or `CLAUDE_CONFIG_DIR` that are not directories, as warnings:
+ * a listing finds nothing there, and a mistyped path should not read as "no sessions". The default dirs
+ * are not named (a machine may well have neither).
+ */
+export function missingConfigDirs(opts: ConfigDirOptions): string[] {
+  const named = (opts.claudeDir?.length ?? 0) > 0 || (opts.env.CLAUDE_CONFIG_DIR ?? "").trim() !== "";
+  if (!named) return [];
+  const how = (opts.claudeDir?.length ?? 0) > 0 ? "--claude-dir" : "CLAUDE_CONFIG_DIR";
+  return configDirs(opts)
+    .filter((d) => !isDir(d))
+    .map((d) => `${how} ${d}: ${pathExists(d) ? "not a directory" : "no such directory"}; nothing was listed there`);
+}
+
 export interface SessionFile {
   id: string;
   path: string;

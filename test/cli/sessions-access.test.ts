@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onAccess, type AccessOp } from "../../src/sources/guard.js";
-import { parseEnvelope, runCli } from "../helpers.js";
+import { parseEnvelope, runCli, sample } from "../helpers.js";
 
 const uuid = (n: number) => `5e550000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
 const line = (sid: string, n: number, agentId?: string) =>
@@ -99,4 +99,21 @@ test("a full id whose .jsonl is a folder in one project and an orphan in another
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a named config dir that is no directory is said on stderr, for listings only; the defaults are not named", async () => {
+  const home = sample("claude-home");
+  const missing = join(tmpdir(), "ccf-no-such-config-dir");
+  const sessions = await runCli(["sessions", "--claude-dir", missing, "--claude-dir", home, "--json"]);
+  assert.equal(sessions.code, 0, sessions.stderr);
+  assert.match(sessions.stderr, /--claude-dir .*ccf-no-such-config-dir: no such directory; nothing was listed there/);
+  assert.ok(parseEnvelope(sessions, "sessions").sessions.length > 0);
+  const file = sample("basic", "11111111-2222-4333-8444-555555555555.jsonl");
+  const notDir = await runCli(["servers", "--json"], { env: { CLAUDE_CONFIG_DIR: file } });
+  assert.equal(notDir.code, 0, notDir.stderr);
+  assert.match(notDir.stderr, /CLAUDE_CONFIG_DIR .*: not a directory; nothing was listed there/);
+  // A target named: nothing is listed, nothing to say; and the default dirs missing is no news.
+  const named = await runCli(["servers", file, "--json"], { env: { CLAUDE_CONFIG_DIR: missing } });
+  assert.doesNotMatch(named.stderr, /nothing was listed/);
+  assert.doesNotMatch((await runCli(["sessions", "--json"])).stderr, /nothing was listed/);
 });
