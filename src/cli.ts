@@ -11,6 +11,7 @@ interface Entry {
 }
 
 const args = process.argv.slice(2);
+guardOutput(process.stdout);
 // The version needs neither the parser nor a command: answer before loading them (start-up is most of its time).
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "version")) {
   process.stdout.write(`${packageInfo().version}\n`);
@@ -34,6 +35,21 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0]
     stderrIsTTY: process.stderr.isTTY === true,
     columns: stdout.columns || undefined,
   });
+}
+
+/**
+ * A reader that goes away before the end (`| head`) ends the run quietly, as it does for grep or ripgrep:
+ * it asked for no more. Any other failure to write stdout (a full disk, an I/O error) is said once on
+ * stderr and exits 1, never as an unhandled stream error with a stack trace. A stderr that cannot be
+ * written to leaves nowhere to say anything.
+ */
+function guardOutput(stdout: NodeJS.WriteStream): void {
+  stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    process.stderr.write(`ccforensics: cannot write the output to stdout: ${e.message}\n`);
+    process.exit(1);
+  });
+  process.stderr.on("error", () => undefined);
 }
 
 /**

@@ -44,7 +44,13 @@ export async function writeFileDocument(abs: string, shownAs: string, chunks: It
   const failed = new Promise<never>((_, rej) => stream.once("error", (e) => rej(new RuntimeError(`--output ${shownAs}: ${e.message}`))));
   failed.catch(() => undefined);
   for (const c of chunks) await Promise.race([writeOut(stream, c), failed]);
-  await Promise.race([new Promise<void>((res) => stream.end(res)), failed]);
+  // end's callback is handed the write's error, and before the "error" event: it must not count as done.
+  await Promise.race([
+    new Promise<void>((res, rej) =>
+      stream.end((e?: Error | null) => (e ? rej(new RuntimeError(`--output ${shownAs}: ${e.message}`)) : res())),
+    ),
+    failed,
+  ]);
 }
 
 function isDir(p: string): boolean {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMANDS } from "../../src/commands/index.js";
@@ -79,4 +79,37 @@ test("spawned: a directory redirected into stdin is refused when read (Node read
   const file = await run(["requests", BASIC, "--json"]);
   assert.equal(file.code, 0, file.stderr);
   parseEnvelope({ ...file, code: 0 }, "requests");
+});
+
+test("spawned: a failed write of the output is said once and exits 1; a reader that goes away ends the run quietly", async (t) => {
+  if (!existsSync("/dev/full")) return t.skip("no /dev/full here");
+  const spawnTo = (args: string[], stdout: number | "pipe", closeAfter?: number) =>
+    new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        stdio: ["ignore", stdout, "pipe"],
+        env: { PATH: process.env.PATH, TZ: "UTC" },
+      });
+      let stderr = "";
+      child.stderr!.on("data", (c) => (stderr += c));
+      // A reader that takes the first bytes and closes its end, as `| head -c N` does.
+      if (closeAfter !== undefined) child.stdout!.once("data", () => child.stdout!.destroy());
+      child.on("close", (code) => done({ code, stderr }));
+    });
+  const full = openSync("/dev/full", "w");
+  for (const args of [["--version"], ["--help"], ["requests", BASIC, "--json"], ["report", BASIC]]) {
+    const r = await spawnTo(args, full);
+    assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /^ccforensics: cannot write the output to stdout: ENOSPC/, args.join(" "));
+    assert.doesNotMatch(r.stderr, /\n {4}at /, "no stack trace");
+  }
+  closeSync(full);
+  const file = await spawnTo(["requests", BASIC, "--json", "-o", "/dev/full"], "pipe");
+  assert.equal(file.code, 1, file.stderr);
+  assert.match(file.stderr, /^ccforensics: --output \/dev\/full: ENOSPC/);
+  // A document far larger than a pipe's buffer, its reader gone after the first chunk.
+  const big = join(mkdtempSync(join(tmpdir(), "ccf-epipe-")), "big.jsonl");
+  writeFileSync(big, readFileSync(BASIC, "utf8").repeat(1000));
+  const gone = await spawnTo(["requests", big, "--json"], "pipe", 1);
+  assert.equal(gone.code, 0, gone.stderr);
+  assert.equal(gone.stderr, "");
 });
