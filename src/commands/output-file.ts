@@ -1,11 +1,11 @@
-import { createWriteStream, statSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
 import { writeOut } from "../io.js";
 import { protectedDirs } from "../output/files.js";
 import { configDirHolding, configDirs, evidenceTreeHolding } from "../sources/discover.js";
-import { realish } from "../sources/guard.js";
+import { isDir, realish } from "../sources/guard.js";
 
 export interface OutputTarget {
   path: string;
@@ -51,12 +51,4 @@ export async function writeFileDocument(abs: string, shownAs: string, chunks: It
     ),
     failed,
   ]);
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -3,7 +3,15 @@ import { sessionGlanceAnalysis } from "../analyses/inventory.js";
 import { sessionRequestsAnalysis } from "../analyses/session-requests.js";
 import { healthWarnings } from "../report/health-table.js";
 import { sessionsTable, type SessionListing } from "../report/sessions-tables.js";
-import { configDirs, findSubagents, listAllSessions, missingConfigDirs, sessionIdFromName, SubagentIndex } from "../sources/discover.js";
+import {
+  configDirs,
+  configDirSource,
+  findSubagents,
+  listAllSessions,
+  missingConfigDirs,
+  sessionIdFromName,
+  SubagentIndex,
+} from "../sources/discover.js";
 import { statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { Prefetch } from "../sources/prefetch.js";
@@ -112,7 +120,7 @@ export const sessionsCommand: CommandSpec = {
           ["sessions", rows.length, "int"],
         ],
         tables: [sessionsTable(rows)],
-        warnings: [...missingConfigDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }), ...healthWarnings(health)],
+        warnings: [...missingConfigDirs(dirs, configDirSource(argv)), ...healthWarnings(health)],
       },
     };
   },

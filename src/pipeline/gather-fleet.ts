@@ -1,6 +1,6 @@
 import { FLEET_KEYS, type FleetEvidence } from "../assemble/fleet-session.js";
 import { UsageError } from "../errors.js";
-import { configDirs, listOrphanSessions, listSessionFiles, missingConfigDirs } from "../sources/discover.js";
+import { configDirs, configDirSource, listOrphanSessions, listSessionFiles, missingConfigDirs } from "../sources/discover.js";
 import { filterSessions } from "../sources/newest.js";
 import { filtering } from "../sources/session-filter.js";
 import { gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
@@ -34,7 +34,7 @@ export function planFleet(targets: string[], opts: GatherOptions): FleetPlan {
     targets: listed,
     searched,
     bytes: totalBytes(files.filter((f) => !f.mainMissing).map((f) => ({ path: f.path }))),
-    missing: missingConfigDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
+    missing: missingConfigDirs(searched, configDirSource(opts)),
   };
 }
 

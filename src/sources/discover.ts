@@ -30,32 +30,48 @@ export interface ConfigDirOptions {
   cwd: string;
 }
 
-/** `--claude-dir` if given, else every `CLAUDE_CONFIG_DIR` entry, else `~/.config/claude` and `~/.claude` (CONTRACT.md). */
-export function configDirs(opts: ConfigDirOptions): string[] {
-  const { cwd, env } = opts;
-  if (opts.claudeDir && opts.claudeDir.length > 0) return opts.claudeDir.map((d) => resolve(cwd, d));
-  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? "")
+/** Where the config dirs come from: named with `--claude-dir`, named in `CLAUDE_CONFIG_DIR`, or the defaults. */
+export type ConfigDirSource = "--claude-dir" | "CLAUDE_CONFIG_DIR" | "default";
+
+function envConfigDirs(env: NodeJS.ProcessEnv): string[] {
+  return (env.CLAUDE_CONFIG_DIR ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (fromEnv.length > 0) return fromEnv.map((d) => resolve(cwd, d));
-  // HOME from the CLI's env, not os.homedir(), which reads the process's.
-  const home = opts.home ?? (env.HOME || homedir());
-  return [join(home, ".config", "claude"), join(home, ".claude")];
+}
+
+/** Which of the three `configDirs` answers from; a `CLAUDE_CONFIG_DIR` of only commas or spaces names nothing. */
+export function configDirSource(opts: Pick<ConfigDirOptions, "claudeDir" | "env">): ConfigDirSource {
+  if (opts.claudeDir && opts.claudeDir.length > 0) return "--claude-dir";
+  return envConfigDirs(opts.env).length > 0 ? "CLAUDE_CONFIG_DIR" : "default";
+}
+
+/** `--claude-dir` if given, else every `CLAUDE_CONFIG_DIR` entry, else `~/.config/claude` and `~/.claude` (CONTRACT.md). */
+export function configDirs(opts: ConfigDirOptions): string[] {
+  const { cwd, env } = opts;
+  switch (configDirSource(opts)) {
+    case "--claude-dir":
+      return opts.claudeDir!.map((d) => resolve(cwd, d));
+    case "CLAUDE_CONFIG_DIR":
+      return envConfigDirs(env).map((d) => resolve(cwd, d));
+    default: {
+      // HOME from the CLI's env, not os.homedir(), which reads the process's.
+      const home = opts.home ?? (env.HOME || homedir());
+      return [join(home, ".config", "claude"), join(home, ".claude")];
+    }
+  }
 }
 
 /**
- * The config dirs named with `--claude-dir` or `CLAUDE_CONFIG_DIR` that are not directories, as warnings:
- * a listing finds nothing there, and a mistyped path should not read as "no sessions". The default dirs
- * are not named (a machine may well have neither).
+ * Of the config dirs `configDirs` gave (`dirs`, from `source`), the named ones that are not directories, as
+ * warnings: a listing finds nothing there, and a mistyped path should not read as "no sessions". The default
+ * dirs are not named (a machine may well have neither).
  */
-export function missingConfigDirs(opts: ConfigDirOptions): string[] {
-  const named = (opts.claudeDir?.length ?? 0) > 0 || (opts.env.CLAUDE_CONFIG_DIR ?? "").trim() !== "";
-  if (!named) return [];
-  const how = (opts.claudeDir?.length ?? 0) > 0 ? "--claude-dir" : "CLAUDE_CONFIG_DIR";
-  return configDirs(opts)
+export function missingConfigDirs(dirs: readonly string[], source: ConfigDirSource): string[] {
+  if (source === "default") return [];
+  return dirs
     .filter((d) => !isDir(d))
-    .map((d) => `${how} ${d}: ${pathExists(d) ? "not a directory" : "no such directory"}; nothing was listed there`);
+    .map((d) => `${source} ${d}: ${pathExists(d) ? "not a directory" : "no such directory"}; nothing was listed there`);
 }
 
 export interface SessionFile {

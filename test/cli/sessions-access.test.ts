@@ -116,4 +116,9 @@ test("a named config dir that is no directory is said on stderr, for listings on
   const named = await runCli(["servers", file, "--json"], { env: { CLAUDE_CONFIG_DIR: missing } });
   assert.doesNotMatch(named.stderr, /nothing was listed/);
   assert.doesNotMatch((await runCli(["sessions", "--json"])).stderr, /nothing was listed/);
+  // A CLAUDE_CONFIG_DIR of only commas names nothing: the defaults are searched, and not called CLAUDE_CONFIG_DIR.
+  const commas = await runCli(["sessions", "--json"], { env: { CLAUDE_CONFIG_DIR: " , ,", HOME: missing } });
+  assert.equal(commas.code, 0, commas.stderr);
+  assert.doesNotMatch(commas.stderr, /nothing was listed/);
+  assert.deepEqual(parseEnvelope(commas, "sessions").searched, [join(missing, ".config", "claude"), join(missing, ".claude")]);
 });
