@@ -126,7 +126,8 @@ export function joinRows(scan: InstructionsScan, requests: RequestsResult, ctx: 
 
 /** The boundary lies after the delivery: what came before it reached the model only through the summary. */
 function summarised(c: Compaction, s: { file: string; line: number }): boolean {
-  return c.file === s.file && c.line > s.line;
+  // A microcompaction clears old tool results only: the instructions are sent again as they were.
+  return c.kind === "compact" && c.file === s.file && c.line > s.line;
 }
 
 /** What the join reads of a request. */

@@ -176,8 +176,11 @@ function baseRow(
   const dbg = matchDebug(ev.debug, msg.savedPath, ev.debug && ms(use?.timestamp), ev.debug && ms(r.timestamp));
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
   // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
-  const q = req?.row;
-  const compaction = q?.afterCompaction ? q.compaction : null;
+  const next = req?.row;
+  const compaction = next?.afterCompaction ? next.compaction : null;
+  // A result written before a compaction's boundary reached the model only through the summary: the
+  // request after the boundary did not carry it (requests counts it as added to none).
+  const q = compaction?.kind === "compact" && compaction.file === r.file && compaction.line > r.line ? undefined : next;
   const delta = compaction === null ? (q?.deltaTokens ?? null) : null;
   return {
     toolUseId: r.toolUseId,

@@ -60,18 +60,25 @@ export interface RequestRow {
 }
 
 /**
- * A `system` record of subtype `compact_boundary` (FORMATS.md 4.2, 11): Claude Code summarised the chain
- * and the next request starts over from the summary, so nothing before it is carried as such.
+ * A `system` record of subtype `compact_boundary` or `microcompact_boundary` (FORMATS.md 4.2, 11). After a
+ * compaction (`compact`) Claude Code summarised the chain and the next request starts over from the
+ * summary, so nothing before it is carried as such. After a microcompaction (`micro`) it cleared old tool
+ * results (`compactedToolIds`) and the rest is sent again: what was added still counts as added, but the
+ * next request's difference to the one before mixes it with what was cleared, so it is no cost either.
  */
 export interface Compaction {
-  /** `compactMetadata.trigger`: "auto" or "manual" (null when absent). */
+  /** `compactMetadata.trigger` (`microcompactMetadata.trigger`): "auto" or "manual" (null when absent). */
   trigger: string | null;
-  /** `compactMetadata.preTokens`: the context Claude Code counted just before it compacted. */
+  /** `preTokens` of the metadata: the context Claude Code counted just before it compacted. */
   preTokens: number | null;
   file: string;
   line: number;
   /** Boundaries between the two requests (more than one when a compaction was repeated with no request between). */
   boundaries: number;
+  /** "compact" when any boundary between the two requests was a `compact_boundary`, else "micro". */
+  kind: "compact" | "micro";
+  /** `microcompactMetadata.tokensSaved` of a microcompaction (null for a compaction, or when absent). */
+  tokensSaved: number | null;
 }
 
 /** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
@@ -92,7 +99,7 @@ export interface ChainTotals {
   apiErrors: number;
   /** Assistant records with no message or no usage object (listed in health). */
   notRequests: number;
-  /** `compact_boundary` records in the chain: the requests fall into compactions + 1 segments. */
+  /** `compact_boundary` and `microcompact_boundary` records in the chain: the requests fall into compactions + 1 segments. */
   compactions: number;
   /** Requests whose output count came from the parent's Task/Agent result (0 or 1: the chain's last). */
   outputFromParent: number;

@@ -156,7 +156,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           break;
         }
         case "system":
-          if (rec.subtype === "compact_boundary") onBoundary(c, rec);
+          if (rec.subtype === "compact_boundary" || rec.subtype === "microcompact_boundary") onBoundary(c, rec);
           break;
         default:
           break;
@@ -299,16 +299,35 @@ function closeAll(s: State, c: ChainState): void {
 }
 
 /**
- * What was added before the boundary went into the summary, not into the next request as such: it is
- * dropped, so it is neither counted as added to that request nor charged with its delta.
+ * After a compaction what was added before the boundary went into the summary, not into the next request
+ * as such: it is dropped, so it is neither counted as added to that request nor charged with its delta.
+ * After a microcompaction it is sent again (only old tool results were cleared): it stays added, and only
+ * the delta is no cost. A compaction among several boundaries decides the kind.
  */
 function onBoundary(c: ChainState, rec: SystemRecord): void {
-  const meta = isObject(rec.raw.compactMetadata) ? rec.raw.compactMetadata : {};
-  const trigger = typeof meta.trigger === "string" ? meta.trigger : null;
-  const preTokens = typeof meta.preTokens === "number" && Number.isSafeInteger(meta.preTokens) ? meta.preTokens : null;
-  c.compaction = { trigger, preTokens, file: rec.pos.file, line: rec.pos.line, boundaries: (c.compaction?.boundaries ?? 0) + 1 };
+  const micro = rec.subtype === "microcompact_boundary";
+  const raw = micro ? rec.raw.microcompactMetadata : rec.raw.compactMetadata;
+  const meta = isObject(raw) ? raw : {};
+  const boundaries = (c.compaction?.boundaries ?? 0) + 1;
   c.compactions += 1;
-  c.pending = emptyAdded();
+  if (micro && c.compaction?.kind === "compact") {
+    c.compaction = { ...c.compaction, boundaries };
+    return;
+  }
+  c.compaction = {
+    trigger: typeof meta.trigger === "string" ? meta.trigger : null,
+    preTokens: safeCount(meta.preTokens),
+    file: rec.pos.file,
+    line: rec.pos.line,
+    boundaries,
+    kind: micro ? "micro" : "compact",
+    tokensSaved: micro ? safeCount(meta.tokensSaved) : null,
+  };
+  if (!micro) c.pending = emptyAdded();
+}
+
+function safeCount(v: unknown): number | null {
+  return typeof v === "number" && Number.isSafeInteger(v) ? v : null;
 }
 
 /** Counts from lengths only: a long text stays undecoded (records/lazy-strings.ts). */

@@ -15,6 +15,7 @@ import { progressReporter } from "./progress.js";
 import { TOOLS_OPTION, VERBOSE_OPTION } from "./outputs.js";
 import type { CommandSpec } from "./registry.js";
 import { requestTables } from "../report/requests-tables.js";
+import { compactionTrigger } from "../report/compaction-note.js";
 import { orphanNote } from "./requests.js";
 import { rpcTables } from "../report/rpc-tables.js";
 import { toolsSummary, toolsTables } from "../report/tools-tables.js";
@@ -200,7 +201,7 @@ function compactionsText(s: AssembledSession): string {
     if (r.chain !== "main" || r.compaction === null) continue;
     const c = r.compaction;
     const pre = c.preTokens === null ? "" : `: ${INT.format(c.preTokens)} tokens`;
-    resets.push(`${c.trigger ?? "compaction"} before request ${r.index}${pre}`);
+    resets.push(`${compactionTrigger(c)} before request ${r.index}${pre}`);
   }
   const n = s.requests.totals.find((t) => t.chain === "main")?.compactions ?? 0;
   return `${n}${resets.length ? ` (${resets.join("; ")})` : ""} §`;

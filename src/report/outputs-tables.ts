@@ -1,7 +1,8 @@
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import type { StaircaseRow } from "../analyses/staircase.js";
 import { baseName } from "../records/tool-names.js";
-import { COMPACTION_NOTE } from "./compaction-note.js";
+import { compactionNotes, compactionTrigger } from "./compaction-note.js";
+import type { Compaction } from "../analyses/request-row.js";
 import { col, type Column, type Table } from "./model.js";
 import type { AssembledOutputs } from "../assemble/outputs.js";
 
@@ -18,9 +19,9 @@ const deltaColumn = (o: Pick<Column, "priority">): Column =>
   });
 
 /** The raw fields `deltaColumn` composes, for one result. */
-export const compactionCells = (r: { compaction: { trigger: string | null; preTokens: number | null } | null }) => ({
+export const compactionCells = (r: { compaction: Pick<Compaction, "trigger" | "preTokens" | "kind"> | null }) => ({
   afterCompaction: r.compaction !== null,
-  compactionTrigger: r.compaction ? (r.compaction.trigger ?? "compaction") : null,
+  compactionTrigger: compactionTrigger(r.compaction),
   compactionPreTokens: r.compaction?.preTokens ?? null,
 });
 
@@ -67,7 +68,7 @@ export function resultsTable(l: AssembledOutputs): Table {
   if (l.debugLog === null) notes.push("no debug log given or found: count_tokens and persist lines unknown (--debug-file FILE)");
   const shared = l.rows.filter((r) => (r.resultsInRequest ?? 0) > 1).length;
   if (shared) notes.push(`${shared} result(s) share their request with other results: Δ tokens covers them together`);
-  if (l.rows.some((r) => r.compaction !== null)) notes.push(COMPACTION_NOTE);
+  notes.push(...compactionNotes(l.rows.map((r) => r.compaction)));
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
 }
 
@@ -241,7 +242,7 @@ export function staircaseTable(rows: StaircaseRow[], drift: Array<{ tokens: numb
       `request 1 is not the same in every run: ${n(most!.tokens)} in ${most!.runs.length} run(s); ${others} (compare Δ tokens within a run, not request 1 across runs)`,
     );
   }
-  if (rows.some((r) => r.compaction !== null)) notes.push(COMPACTION_NOTE);
+  notes.push(...compactionNotes(rows.map((r) => r.compaction)));
   return {
     id: "staircase",
     title: "Size staircase",

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
-import { COMPACTION_NOTE } from "./compaction-note.js";
+import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
@@ -67,7 +67,8 @@ export function requestTables(r: RequestsResult): Table[] {
       const noUsage = t.notRequests ? `, ${t.notRequests} assistant record(s) without message or usage (see health)` : "";
       notes.push(`not requests: ${t.synthetic} <synthetic> record(s), ${t.apiErrors} API error record(s)${noUsage}`);
     }
-    if (requests.some((x) => x.afterCompaction) || (t && t.compactions > 0)) notes.push(COMPACTION_NOTE);
+    const resets = compactionNotes(requests.map((x) => x.compaction));
+    notes.push(...(resets.length === 0 && t && t.compactions > 0 ? [COMPACTION_NOTE] : resets));
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
@@ -155,7 +156,7 @@ function requestRow(q: RequestRow): Row {
     cacheReadInputTokens: q.cacheReadInputTokens,
     totalInputTokens: q.totalInputTokens,
     deltaTokens: q.deltaTokens,
-    compactionTrigger: q.compaction ? (q.compaction.trigger ?? "compaction") : null,
+    compactionTrigger: compactionTrigger(q.compaction),
     compactionPreTokens: q.compaction?.preTokens ?? null,
     output: q.outputTokens,
     outputPlaceholder: q.outputPlaceholder,

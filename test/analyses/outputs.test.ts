@@ -91,6 +91,34 @@ test("budget: the content-replacement stub is what the model saw; cleared: micro
   assert.equal(b!.resultsInRequest, 2, "two results share request 2");
 });
 
+test("compactions: a result before a compaction's boundary is carried by no request; after a microcompaction it is, uncharged", async () => {
+  const rows = await run(
+    jsonl(
+      assistant({ id: "msg_1", usage: usage(9000), blocks: [use("toolu_A", "Bash", { command: "a" })] }),
+      toolResult("toolu_A", "a".repeat(3000)),
+      { type: "system", subtype: "compact_boundary", compactMetadata: { trigger: "auto", preTokens: 9800 } },
+      userText("This session is being continued from a previous conversation.", { isCompactSummary: true }),
+      assistant({ id: "msg_2", usage: usage(2000), blocks: [use("toolu_B", "Bash", { command: "b" })] }),
+      toolResult("toolu_B", "b".repeat(500)),
+      {
+        type: "system",
+        subtype: "microcompact_boundary",
+        microcompactMetadata: { trigger: "auto", preTokens: 2600, tokensSaved: 1500, compactedToolIds: ["toolu_X"] },
+      },
+      assistant({ id: "msg_3", usage: usage(1200) }),
+    ),
+  );
+  const [a, b] = rows;
+  assert.deepEqual(
+    [a!.requestIndex, a!.deltaTokens, a!.afterCompaction, a!.compaction?.kind, a!.resultsInRequest],
+    [null, null, true, "compact", null],
+  );
+  assert.deepEqual(
+    [b!.requestIndex, b!.deltaTokens, b!.tokensPerChar, b!.afterCompaction, b!.compaction?.kind, b!.compaction?.tokensSaved],
+    [3, null, null, true, "micro", 1500],
+  );
+});
+
 test("follow-up reads: later calls naming the saved file, parallel reads counted once per request", async () => {
   const path = "/Users/other/.claude/projects/k/s/tool-results/mcp-big-emit_text-1789556911031.txt";
   const msg = `Error: result (66,000 characters) exceeds maximum allowed tokens. Output has been saved to ${path}.\nFormat: Plain text`;

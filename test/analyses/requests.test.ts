@@ -194,7 +194,15 @@ test("a compaction boundary makes the next request a reset: no delta, the bounda
       [false, 30, 2],
     ],
   );
-  assert.deepEqual(r.requests[1]!.compaction, { trigger: "auto", preTokens: 950, file: "-", line: 2, boundaries: 1 });
+  assert.deepEqual(r.requests[1]!.compaction, {
+    trigger: "auto",
+    preTokens: 950,
+    file: "-",
+    line: 2,
+    boundaries: 1,
+    kind: "compact",
+    tokensSaved: null,
+  });
   assert.equal(r.requests[2]!.compaction, null);
   assert.equal(r.totals[0]!.compactions, 1);
 });
@@ -245,6 +253,72 @@ test("several boundaries in one file: each reset names its own, two in a row cou
     ],
   );
   assert.equal(r.totals[0]!.compactions, 3);
+});
+
+const micro = (tokensSaved: number, preTokens: number, ids: string[]) => ({
+  type: "system",
+  subtype: "microcompact_boundary",
+  content: "Context microcompacted",
+  level: "info",
+  microcompactMetadata: { trigger: "auto", preTokens, tokensSaved, compactedToolIds: ids },
+});
+
+test("a microcompaction boundary makes the next request a reset, but what was added before it still counts as added", async () => {
+  const r = await run({
+    main: jsonl(
+      assistant({
+        id: "m1",
+        usage: { cache_read_input_tokens: 35000 },
+        stop: "tool_use",
+        blocks: [{ type: "tool_use", id: "t1", name: "Bash", input: {} }],
+      }),
+      toolResult("t1", "ccccccccc!"),
+      micro(30000, 35000, ["t0"]),
+      assistant({ id: "m2", usage: { cache_read_input_tokens: 5100 } }),
+      userText("next"),
+      assistant({ id: "m3", usage: { cache_read_input_tokens: 5130 } }),
+    ),
+  });
+  assert.deepEqual(
+    r.requests.map((q) => [q.afterCompaction, q.deltaTokens, q.compaction?.kind ?? null]),
+    [
+      [false, null, null],
+      [true, null, "micro"],
+      [false, 30, null],
+    ],
+  );
+  assert.deepEqual(r.requests[1]!.compaction, {
+    trigger: "auto",
+    preTokens: 35000,
+    file: "-",
+    line: 3,
+    boundaries: 1,
+    kind: "micro",
+    tokensSaved: 30000,
+  });
+  assert.deepEqual([r.requests[1]!.added.toolResults, r.requests[1]!.added.toolResultChars], [1, 10]);
+  assert.equal(r.totals[0]!.compactions, 1);
+});
+
+test("a compaction and a microcompaction between two requests: the compaction decides (nothing before it counts as added)", async () => {
+  for (const order of [
+    [boundary("manual", 900), micro(10, 800, [])],
+    [micro(10, 900, []), boundary("manual", 880)],
+  ]) {
+    const r = await run({
+      main: jsonl(
+        assistant({ id: "m1", usage: { cache_read_input_tokens: 900 } }),
+        userText("lost"),
+        ...order,
+        assistant({ id: "m2", usage: { cache_read_input_tokens: 100 } }),
+      ),
+    });
+    const q = r.requests[1]!;
+    assert.deepEqual(
+      [q.deltaTokens, q.compaction?.kind, q.compaction?.trigger, q.compaction?.boundaries, q.added.userTextChars],
+      [null, "compact", "manual", 2, 0],
+    );
+  }
 });
 
 test("a boundary without compactMetadata still resets; trigger and preTokens are unknown", async () => {
