@@ -1,8 +1,8 @@
 import { renderAttachment } from "../records/attachments.js";
-import { imageCount, visibleLength } from "../records/content.js";
+import { imageCount, visibleLength, visibleText } from "../records/content.js";
 import { isObject } from "../records/json.js";
 import { isStringAt, stringLength } from "../records/lazy-strings.js";
-import type { AssistantRecord, ContentBlock, SystemRecord, UserRecord } from "../records/transcript.js";
+import type { AssistantRecord, ContentBlock, ContentReplacementRecord, SystemRecord, UserRecord } from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
 import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
@@ -47,6 +47,10 @@ interface ChainState {
   /** The last final row that is no copy: what a parent's Task/Agent result is checked against (read at finish; final rows are not changed before). */
   last: RequestRow | null;
   pending: Added;
+  /** Tool result chars counted in `pending`, by tool_use id: a content-replacement may swap one for its stub. */
+  pendingResults: Map<string, number> | undefined;
+  /** The same for the newest row, while it is open (a replacement written just after its first fragment). */
+  lastResults: { row: RequestRow; chars: Map<string, number> } | undefined;
   /** The boundary seen since the last request, if any: the next request starts a segment. */
   compaction: Compaction | null;
   segment: number;
@@ -121,6 +125,8 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           totals: new TotalsAccumulator(rec.chain),
           last: null,
           pending: emptyAdded(),
+          pendingResults: undefined,
+          lastResults: undefined,
           compaction: null,
           segment: 1,
           compactions: 0,
@@ -141,7 +147,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           s.tasks.assistant(rec);
           break;
         case "user":
-          onUser(c.pending, rec);
+          onUser(c, rec);
           s.tasks.user(rec);
           break;
         case "progress":
@@ -155,6 +161,9 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           if (!c.pending.attachmentKinds.includes(rec.attachmentType)) c.pending.attachmentKinds.push(rec.attachmentType);
           break;
         }
+        case "content-replacement":
+          onReplacement(c, rec);
+          break;
         case "system":
           if (rec.subtype === "compact_boundary" || rec.subtype === "microcompact_boundary") onBoundary(c, rec);
           break;
@@ -241,6 +250,8 @@ function onAssistant(s: State, c: ChainState, rec: AssistantRecord): void {
     c.open.push(row);
     c.openKeys.push(key);
     c.pending = emptyAdded();
+    c.lastResults = c.pendingResults && { row, chars: c.pendingResults };
+    c.pendingResults = undefined;
     c.compaction = null;
     if (c.open.length > REQUEST_WINDOW) closeOldest(s, c);
   }
@@ -323,7 +334,30 @@ function onBoundary(c: ChainState, rec: SystemRecord): void {
     kind: micro ? "micro" : "compact",
     tokensSaved: micro ? safeCount(meta.tokensSaved) : null,
   };
-  if (!micro) c.pending = emptyAdded();
+  if (!micro) {
+    c.pending = emptyAdded();
+    c.pendingResults = undefined;
+  }
+}
+
+/**
+ * A per-message budget stub (FORMATS.md 6.5): the model saw the replacement, not the result the user record
+ * holds, so the result's chars become the stub's. For a result of the pending request or of the newest one
+ * while it is open; the last replacement of a result wins, as in outputs.
+ */
+function onReplacement(c: ChainState, rec: ContentReplacementRecord): void {
+  for (const r of rec.replacements) {
+    if (r.toolUseId === undefined || (r.kind !== undefined && r.kind !== "tool-result")) continue;
+    let added: Added;
+    let chars: Map<string, number>;
+    if (c.pendingResults?.has(r.toolUseId)) ((added = c.pending), (chars = c.pendingResults));
+    else if (c.lastResults?.chars.has(r.toolUseId) && c.open[c.open.length - 1] === c.lastResults.row)
+      ((added = c.lastResults.row.added), (chars = c.lastResults.chars));
+    else continue;
+    const n = visibleText(r.replacement).length;
+    added.toolResultChars += n - chars.get(r.toolUseId)!;
+    chars.set(r.toolUseId, n);
+  }
 }
 
 function safeCount(v: unknown): number | null {
@@ -331,7 +365,8 @@ function safeCount(v: unknown): number | null {
 }
 
 /** Counts from lengths only: a long text stays undecoded (records/lazy-strings.ts). */
-function onUser(a: Added, rec: UserRecord): void {
+function onUser(c: ChainState, rec: UserRecord): void {
+  const a = c.pending;
   const own = stringLength(rec, "content");
   if (own !== undefined) {
     if (rec.isCompactSummary) a.compactSummaryChars += own;
@@ -341,8 +376,10 @@ function onUser(a: Added, rec: UserRecord): void {
   }
   for (const b of (rec.content as ContentBlock[] | undefined) ?? []) {
     if (b.type === "tool_result") {
+      const n = visibleLength(b);
       a.toolResults += 1;
-      a.toolResultChars += visibleLength(b);
+      a.toolResultChars += n;
+      if (typeof b.tool_use_id === "string") (c.pendingResults ??= new Map()).set(b.tool_use_id, n);
       a.images += imageCount(stringLength(b, "content") === undefined ? b.content : undefined);
     } else if (b.type === "text" && isStringAt(b, "text")) {
       const n = stringLength(b, "text")!;

@@ -321,6 +321,41 @@ test("a compaction and a microcompaction between two requests: the compaction de
   }
 });
 
+test("a content-replacement stub is what the model saw: the result's chars become the stub's, before or just after the request", async () => {
+  const stub = "<persisted-output>\nOutput too large (117.2KB). Full output saved to: /x/tool-results/t2.txt\n</persisted-output>";
+  const replace = (id: string, replacement: unknown) => ({
+    type: "content-replacement",
+    replacements: [{ kind: "tool-result", toolUseId: id, replacement }],
+  });
+  const uses = [
+    { type: "tool_use", id: "t1", name: "Bash", input: {} },
+    { type: "tool_use", id: "t2", name: "Bash", input: {} },
+  ];
+  const r = await run({
+    main: jsonl(
+      assistant({ id: "m1", stop: "tool_use", blocks: uses }),
+      toolResult("t1", "a".repeat(1000)),
+      toolResult("t2", "b".repeat(1000)),
+      replace("t2", stub),
+      replace("t9", stub),
+      assistant({ id: "m2", stop: "tool_use", blocks: [{ type: "tool_use", id: "t3", name: "Bash", input: {} }] }),
+      toolResult("t3", "c".repeat(500)),
+      assistant({ id: "m3" }),
+      replace("t3", [{ type: "text", text: "short" }]),
+      assistant({ id: "m4" }),
+    ),
+  });
+  assert.deepEqual(
+    r.requests.map((q) => [q.added.toolResults, q.added.toolResultChars]),
+    [
+      [0, 0],
+      [2, 1000 + stub.length],
+      [1, 5],
+      [0, 0],
+    ],
+  );
+});
+
 test("a boundary without compactMetadata still resets; trigger and preTokens are unknown", async () => {
   const r = await run({
     main: jsonl(assistant({ id: "m1" }), { type: "system", subtype: "compact_boundary" }, assistant({ id: "m2" })),
