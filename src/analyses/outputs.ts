@@ -55,6 +55,11 @@ export interface OutputsCollected {
   /** Server names the transcript itself names (`mcp_instructions_delta.addedNames`). */
   knownServers: string[];
   sessionIds: string[];
+  /**
+   * Tool results (and tool_use blocks) whose id came earlier in the pass: copies that forks and resumes
+   * write into other chains and files (FORMATS.md 1 trap 4). Listed once; this counts the rest.
+   */
+  copies: number;
 }
 
 interface State {
@@ -63,6 +68,9 @@ interface State {
   sessions: Set<string>;
   /** One copy of each session id and tool name kept per result and call (each record parsed its own). */
   shared: Map<string, string>;
+  /** Ids of the tool results and tool_use blocks kept so far. */
+  resultIds: Set<string>;
+  useIds: Set<string>;
 }
 
 /** At most this many distinct strings are shared; past it (a hostile transcript) each keeps its own. */
@@ -81,10 +89,12 @@ const SUMMARY_CAP = 120;
 /** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
 export const outputsAnalysis: Analysis<State, OutputsCollected> = {
   init: () => ({
-    c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [] },
+    c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [], copies: 0 },
     servers: new Set(),
     sessions: new Set(),
     shared: new Map(),
+    resultIds: new Set(),
+    useIds: new Set(),
   }),
   step(s, rec: AnyRecord) {
     if (rec.kind === "malformed") return;
@@ -131,7 +141,8 @@ export function measure(text: string): TextMeasure {
 function onAssistant(s: State, rec: AssistantRecord): void {
   const c = s.c;
   for (const b of rec.content) {
-    if (b.type !== "tool_use" || typeof b.id !== "string") continue;
+    if (b.type !== "tool_use" || typeof b.id !== "string" || s.useIds.has(b.id)) continue;
+    s.useIds.add(b.id);
     const input = isObject(b.input) ? b.input : {};
     c.toolUses.push({
       id: b.id,
@@ -156,6 +167,12 @@ function onUser(s: State, rec: UserRecord): void {
   if (!Array.isArray(rec.content)) return;
   const results = rec.content.filter((b) => b.type === "tool_result" && typeof b.tool_use_id === "string");
   for (const b of results) {
+    const id = b.tool_use_id as string;
+    if (s.resultIds.has(id)) {
+      c.copies += 1;
+      continue;
+    }
+    s.resultIds.add(id);
     // One record carries one result in every build seen; with several, toolUseResult belongs to none alone.
     const full = results.length === 1 ? safeFullStats(rec) : null;
     c.results.push({

@@ -4,6 +4,7 @@ import type { DebugServer } from "./debug.js";
 import type { InstructionRow } from "./instructions-join.js";
 import type { ToolResultRow } from "./outputs-join.js";
 import type { ToolSighting } from "./tool-sightings.js";
+import { IdSet } from "./id-set.js";
 
 /** What one session contributes to the per-server aggregates (assemble/fleet-session.ts builds it). */
 export interface SessionFacts {
@@ -75,6 +76,8 @@ export type FleetBy = "server" | "tool";
  */
 export class FleetAggregate {
   private readonly accs = new Map<string, Acc>();
+  /** tool_use ids of the results counted so far, across sessions: a resume copies another session's history. */
+  private readonly resultIds = new IdSet();
   sessions = 0;
   constructor(readonly by: FleetBy) {}
 
@@ -84,6 +87,14 @@ export class FleetAggregate {
     const touched = new Set<Acc>();
     const keyOf = (server: string | null, tool: string | null, full: string) =>
       server === null ? null : this.by === "server" ? this.acc(normalizeServer(server), server, null) : this.acc(full, server, tool);
+    // A session's results are distinct already (outputs.ts); one seen in an earlier session is that
+    // session's, copied here with its call: neither is counted again.
+    const copiedCalls = new Map<string, number>();
+    const results = s.results.filter((r) => {
+      if (this.resultIds.getOrAdd(r.toolUseId, 0) === undefined) return true;
+      copiedCalls.set(r.tool, (copiedCalls.get(r.tool) ?? 0) + 1);
+      return false;
+    });
     for (const t of s.tools) {
       const split = splitToolName(t.name, known);
       const a = keyOf(t.server, split.tool, t.name);
@@ -95,10 +106,10 @@ export class FleetAggregate {
       seen.loaded ||= t.loaded;
       seen.called ||= t.calls > 0;
       a.tools.set(t.name, seen);
-      a.row.toolCalls += t.calls;
+      a.row.toolCalls += Math.max(0, t.calls - (copiedCalls.get(t.name) ?? 0));
     }
     const carried = new Map<Acc, Set<string>>();
-    for (const r of s.results) {
+    for (const r of results) {
       const a = keyOf(r.server, r.toolName, r.tool);
       if (!a) continue;
       touched.add(a);

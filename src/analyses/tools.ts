@@ -122,11 +122,13 @@ export interface ToolsScan {
   systemPrompt: PromptSeen | null;
   /** Server names from `mcp_instructions_delta` addedNames: they decide how `mcp__a__b__c` splits. */
   servers: Set<string>;
+  /** Ids of the tool_use blocks counted. */
+  callIds: Set<string>;
 }
 
 /** One pass over a session's transcripts: prompt snapshots, deferred-tools deltas, tool calls and ToolSearch loads. */
 export const toolsAnalysis: Analysis<ToolsScan, ToolsScan> = {
-  init: () => ({ tools: new Map(), systemPrompt: null, servers: new Set() }),
+  init: () => ({ tools: new Map(), systemPrompt: null, servers: new Set(), callIds: new Set() }),
   step(s, rec) {
     if (rec.kind === "malformed") return;
     const at = (mode: Sighting["mode"]): Sighting => ({ chain: rec.chain, file: rec.pos.file, line: rec.pos.line, mode });
@@ -145,8 +147,15 @@ export const toolsAnalysis: Analysis<ToolsScan, ToolsScan> = {
       return;
     }
     if (rec.kind === "assistant") {
-      for (const b of rec.content)
-        if (b.type === "tool_use" && typeof b.name === "string") loadedAt(seen(s, b.name, "tool-use", at("at")), at("at")).toolUses += 1;
+      for (const b of rec.content) {
+        if (b.type !== "tool_use" || typeof b.name !== "string") continue;
+        // A fork's or resume's copy of a call is the same call (FORMATS.md 1 trap 4): counted once.
+        if (typeof b.id === "string") {
+          if (s.callIds.has(b.id)) continue;
+          s.callIds.add(b.id);
+        }
+        loadedAt(seen(s, b.name, "tool-use", at("at")), at("at")).toolUses += 1;
+      }
       return;
     }
     if (rec.kind === "user" && Array.isArray(rec.content)) {

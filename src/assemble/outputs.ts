@@ -14,6 +14,8 @@ export interface AssembledOutputs {
   toolResultsDir: string | null;
   debugLog: string | null;
   rows: ToolResultRow[];
+  /** Results left out as copies of one listed (a fork's or resume's copy of the history). */
+  copies: number;
   inputs: InputFile[];
   /** Each input's health with its share (transcripts whole, the debug log its bad lines). */
   parts: InputHealth[];
@@ -54,6 +56,7 @@ export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, Tool
     toolResultsDir: ev.saved.dir,
     debugLog: ev.debug?.input.path ?? null,
     rows,
+    copies: t.results.outputs.copies,
     inputs,
     parts,
     health: documentHealth(parts),

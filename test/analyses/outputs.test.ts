@@ -119,6 +119,31 @@ test("compactions: a result before a compaction's boundary is carried by no requ
   );
 });
 
+test("copies: a result and call repeated in another chain (fork, resume copy) are listed once, and counted as copies", async () => {
+  const fan = new Fanout({ requests: requestsAnalysis, outputs: outputsAnalysis });
+  const history = jsonl(
+    assistant({ id: "msg_1", usage: usage(1000), blocks: [use("toolu_A", "mcp__lab__ping", {})] }),
+    toolResult("toolu_A", "p".repeat(500)),
+    assistant({ id: "msg_2", usage: usage(1300) }),
+  );
+  const fork = history.replace(/"isSidechain":false/g, '"isSidechain":true,"agentId":"afork"');
+  for (const [chain, text] of [
+    ["main", history],
+    ["afork", fork],
+  ] as const) {
+    const input = { path: "-", kind: "transcript" as const, bytes: 0, sha256: "", chain };
+    for await (const r of readRecords(input, transcriptSource, emptyHealth(), { stdin: Readable.from([Buffer.from(text)]) })) fan.step(r);
+  }
+  const res = fan.finish();
+  const rows = assembleOutputs(res.outputs, { requests: res.requests.requests.toArray(), saved: new Map(), debug: null, tools: null });
+  assert.deepEqual(
+    rows.map((r) => [r.toolUseId, r.chain, r.requestIndex, r.deltaTokens]),
+    [["toolu_A", "main", 2, 300]],
+  );
+  assert.equal(res.outputs.copies, 1);
+  assert.equal(res.outputs.toolUses.length, 1);
+});
+
 test("follow-up reads: later calls naming the saved file, parallel reads counted once per request", async () => {
   const path = "/Users/other/.claude/projects/k/s/tool-results/mcp-big-emit_text-1789556911031.txt";
   const msg = `Error: result (66,000 characters) exceeds maximum allowed tokens. Output has been saved to ${path}.\nFormat: Plain text`;

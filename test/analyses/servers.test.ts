@@ -6,9 +6,11 @@ import type { InstructionRow } from "../../src/analyses/instructions-join.js";
 import type { DebugServer } from "../../src/analyses/debug.js";
 
 /** A result row with the fields the aggregate reads; the rest do not matter here. */
+let nextId = 0;
 function result(o: Partial<ToolResultRow> & { tool: string }): ToolResultRow {
   const split = /^mcp__(.+)__([^_].*)$/.exec(o.tool);
   return {
+    toolUseId: `toolu_${++nextId}`,
     server: split ? split[1]! : null,
     toolName: split ? split[2]! : o.tool,
     check: "inline",
@@ -108,4 +110,36 @@ test("servers --by tool: one row per MCP tool, built-ins left out", () => {
     rows.map((r) => [r.name, r.server, r.tool, r.results, r.deltaTokens]),
     [["mcp__big__emit_text", "big", "emit_text", 2, 30]],
   );
+});
+
+test("servers: a result another session already counted (a resume's copy of its history) is not counted again, nor its call", () => {
+  const agg = new FleetAggregate("server");
+  const sighting = (calls: number) => ({
+    name: "mcp__lab__ping",
+    server: "lab",
+    loaded: true,
+    deferred: false,
+    defined: false,
+    definitionChars: null,
+    calls,
+  });
+  agg.add(
+    facts({
+      sessionId: "a",
+      results: [result({ tool: "mcp__lab__ping", toolUseId: "toolu_A1", resultChars: 500, deltaTokens: 300 })],
+      tools: [sighting(1)],
+    }),
+  );
+  agg.add(
+    facts({
+      sessionId: "b",
+      results: [
+        result({ tool: "mcp__lab__ping", toolUseId: "toolu_A1", resultChars: 500, deltaTokens: 300, chain: "a" }),
+        result({ tool: "mcp__lab__ping", toolUseId: "toolu_B1", resultChars: 200, deltaTokens: 100 }),
+      ],
+      tools: [sighting(2)],
+    }),
+  );
+  const [lab] = agg.rows();
+  assert.deepEqual([lab!.sessions, lab!.toolCalls, lab!.results, lab!.resultChars, lab!.deltaTokens], [2, 2, 2, 700, 400]);
 });
