@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
-import { UsageError } from "../errors.js";
+import { UnreadableError, UsageError } from "../errors.js";
 
 /**
  * The one place that stats, lists, resolves and opens evidence. Everything else in src/ asks here, so
@@ -196,6 +196,21 @@ export function fileType(st: Stats): string {
   return "not a regular file";
 }
 
+/** Errors that say the path itself names no file (a file where a folder should be, a link loop, too long). */
+const BAD_PATH = new Set(["ENOTDIR", "ELOOP", "ENAMETOOLONG", "EISDIR"]);
+
+/**
+ * Why a stat or open of `path` failed, as the error to throw: a path that names nothing (ENOENT, a file where a
+ * folder should be, a link loop) is the caller's mistake, exit 2; a file that is there but cannot be read
+ * (EACCES, EPERM, EIO, too many open files) is a runtime failure, exit 1.
+ */
+export function openFailure(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new UsageError(`no such file: ${path}`);
+  if (code !== undefined && BAD_PATH.has(code)) return new UsageError(`cannot read ${path}: ${(e as Error).message}`);
+  return new UnreadableError(path, (e as Error).message);
+}
+
 /**
  * A file named by the user (target, --debug-file, --stream-json, manifest…): it must exist, be
  * readable and be a regular file. A FIFO, socket, device or directory is a usage error, never a read that blocks.
@@ -206,8 +221,7 @@ export function checkNamedFile(path: string, what: string): void {
   try {
     st = statSync(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
+    throw openFailure(path, e);
   }
   if (!st.isFile()) throw new UsageError(`${path} is ${fileType(st)}; give the ${what} file itself (a regular file)`);
 }
@@ -246,8 +260,7 @@ export function openEvidenceSized(path: string): { fd: number; size: number } {
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
+    throw openFailure(path, e);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
