@@ -105,6 +105,45 @@ export function safeReaddirTyped(d: string): Dirent[] {
   }
 }
 
+/** The reason a folder that could not be listed is skipped begins so (the "no session matches" message finds them by it). */
+export const CANNOT_LIST = "cannot list folder";
+
+/** What a failed readdir, stat or open says, without the call and path Node appends (`, open '/x'`). */
+export function errnoText(e: unknown): string {
+  return (e as Error).message.replace(/, \w+ '.*'$/s, "");
+}
+
+/**
+ * Lists a folder found by discovery (a projects folder, a project folder, a subagents folder), sorted.
+ * A folder that is there but cannot be listed (EACCES, EIO) is skipped and listed in health, not taken
+ * for an empty one; a folder that is not there is none of that.
+ */
+export function listDiscovered(d: string): string[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d).sort();
+  } catch (e) {
+    unlisted(d, e);
+    return [];
+  }
+}
+
+/** `listDiscovered` with each entry's type, sorted by name. */
+export function listDiscoveredTyped(d: string): Dirent[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (e) {
+    unlisted(d, e);
+    return [];
+  }
+}
+
+function unlisted(d: string, e: unknown): void {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== "ENOENT" && code !== "ENOTDIR") skip(d, `${CANNOT_LIST}: ${errnoText(e)}`);
+}
+
 /** The path with every symlink resolved; undefined when it does not exist or cannot be resolved (a loop). */
 export function realPath(p: string): string | undefined {
   touch("realpath", p);
@@ -165,12 +204,34 @@ export function admitDiscovered(path: string, root: string): string | undefined 
 /** A folder found by discovery that may be walked: a directory whose real path stays inside `root`. */
 export function admitDiscoveredDir(path: string, root: string): string | undefined {
   const real = realPath(path);
-  if (real === undefined) return undefined;
+  if (real === undefined) {
+    // Mostly not there; but a folder above it that may not be searched (EACCES) hides it, and that is said.
+    unreachable(path);
+    return undefined;
+  }
   if (!within(real, realRoot(root))) {
     skip(path, `real path leaves ${root}`);
     return undefined;
   }
   return statPath(real)?.isDirectory() ? real : undefined;
+}
+
+/** After a failed resolve: when `path` cannot be reached for want of permission or an I/O error, it is skipped and said. */
+function unreachable(path: string): void {
+  let error: unknown;
+  // The folder to name is the nearest one above that is there but may not be searched: lstat stops at it.
+  for (let p = path; ; p = dirname(p)) {
+    touch("lstat", p);
+    try {
+      lstatSync(p);
+      if (p !== path && error !== undefined) skip(p, `${CANNOT_LIST}: ${errnoText(error)}`);
+      return;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR" || dirname(p) === p) return;
+      error ??= e;
+    }
+  }
 }
 
 /** lstat does not follow the link, so asking whether a bad link is there touches nothing it points to. */

@@ -89,6 +89,79 @@ test("a session found by id whose file cannot be read is exit 1 with the file na
   }
 });
 
+test("sessions and servers skip a transcript that cannot be read, say so, and list the rest", { skip: why }, async () => {
+  const dir = home();
+  try {
+    chmodSync(first(dir), 0);
+    for (const command of ["sessions", "servers"]) {
+      const r = await asOther([command, "--claude-dir", join(dir, "home"), "--json"]);
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      const j = JSON.parse(r.stdout);
+      assert.equal(j.command, command);
+      assert.equal(j.sessions.length, 2, command);
+      assert.deepEqual(
+        j.health.skipped.map((s: { path: string }) => s.path),
+        [first(dir)],
+      );
+      assert.match(j.health.skipped[0].reason, /^cannot read: EACCES/);
+      assert.match(r.stderr, /skipped 1 discovered file, not read: .*abcdef12-0000-4000-8000-000000000001\.jsonl \(cannot read: EACCES/);
+      assert.doesNotMatch(r.stderr, /internal error/);
+    }
+    // --strict is about malformed lines; a skipped file is said, as every skip is, and the run still succeeds.
+    const strict = await asOther(["sessions", "--claude-dir", join(dir, "home"), "--strict", "--json"]);
+    assert.equal(strict.code, 0, strict.stderr);
+    assert.equal(JSON.parse(strict.stdout).health.skipped.length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(
+  "a project folder that cannot be listed is named on stderr, in health.skipped and in 'no session matches'",
+  { skip: why },
+  async () => {
+    const dir = home();
+    try {
+      chmodSync(project(dir), 0);
+      const r = await asOther(["sessions", "--claude-dir", join(dir, "home"), "--json"]);
+      assert.equal(r.code, 0, r.stderr);
+      const j = JSON.parse(r.stdout);
+      assert.equal(j.sessions.length, 1);
+      assert.deepEqual(j.health.skipped, [{ path: project(dir), reason: "cannot list folder: EACCES: permission denied" }]);
+      assert.match(r.stderr, /skipped 1 folder that could not be listed, not read: .*-home-dev-my-app \(cannot list folder: EACCES/);
+
+      const table = await asOther(["sessions", "--claude-dir", join(dir, "home")]);
+      assert.match(table.stdout, /Skipped files/);
+
+      const lookup = await asOther(["requests", "abcdef12-0000", "--claude-dir", join(dir, "home")]);
+      assert.equal(lookup.code, 2, lookup.stderr);
+      assert.match(lookup.stderr, /no session matches "abcdef12-0000"; searched:/);
+      assert.ok(lookup.stderr.includes(`not searched ${project(dir)}: cannot list folder: EACCES`), lookup.stderr);
+      // Only the folder that blocked the search is named, not the paths below it that could not be tried.
+      assert.doesNotMatch(lookup.stderr, /subagents/);
+
+      // The projects folder itself, and the config dir, likewise.
+      chmodSync(project(dir), 0o755);
+      chmodSync(join(dir, "home", "projects"), 0);
+      const projects = JSON.parse((await asOther(["sessions", "--claude-dir", join(dir, "home"), "--json"])).stdout);
+      assert.deepEqual(
+        projects.health.skipped.map((s: { path: string }) => s.path),
+        [join(dir, "home", "projects")],
+      );
+      chmodSync(join(dir, "home", "projects"), 0o755);
+      chmodSync(join(dir, "home"), 0);
+      const config = JSON.parse((await asOther(["servers", "--claude-dir", join(dir, "home"), "--json"])).stdout);
+      assert.deepEqual(
+        config.health.skipped.map((s: { path: string }) => s.path),
+        [join(dir, "home")],
+      );
+    } finally {
+      chmodSync(join(dir, "home"), 0o755);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
 test(
   "an I/O error while reading (/proc/self/mem: EIO) is one line naming the file, exit 1, no stack trace",
   { skip: !existsSync("/proc/self/mem") && "no /proc/self/mem here" },
