@@ -16,6 +16,30 @@ export class RuntimeError extends Error {
   override name = "RuntimeError";
 }
 
+/**
+ * A file that exists but could not be opened or read (permissions, an I/O error). A runtime failure, exit 1;
+ * a listing that meets one among many discovered files skips it (`health.skipped`) and goes on.
+ */
+export class UnreadableError extends RuntimeError {
+  override name = "UnreadableError";
+  constructor(
+    readonly path: string,
+    /** What the system said, e.g. "EACCES: permission denied, open '…'". */
+    readonly reason: string,
+  ) {
+    super(`cannot read ${path}: ${reason}`);
+  }
+}
+
+/** An error from a system call (fs, net): it carries an errno code and the call's name. */
+export function isSystemError(err: unknown): err is NodeJS.ErrnoException {
+  return (
+    err instanceof Error &&
+    typeof (err as NodeJS.ErrnoException).code === "string" &&
+    typeof (err as NodeJS.ErrnoException).syscall === "string"
+  );
+}
+
 export function exitCodeOf(err: unknown): number {
   if (err && typeof err === "object" && "exitCode" in err && typeof err.exitCode === "number") return err.exitCode;
   return 1;
@@ -23,6 +47,8 @@ export function exitCodeOf(err: unknown): number {
 
 export function messageOf(err: unknown): string {
   if (err instanceof UsageError || err instanceof StrictError || err instanceof RuntimeError) return err.message;
+  // An I/O error that reached here unwrapped is still about the machine, not a bug: one line, no stack.
+  if (isSystemError(err)) return err.message;
   if (err instanceof Error) return `internal error: ${err.stack ?? err.message}`;
   return `internal error: ${String(err)}`;
 }

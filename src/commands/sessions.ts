@@ -11,8 +11,10 @@ import {
   missingConfigDirs,
   sessionIdFromName,
   SubagentIndex,
+  unreadableReason,
 } from "../sources/discover.js";
-import { statPath } from "../sources/guard.js";
+import { UnreadableError } from "../errors.js";
+import { skip, statPath } from "../sources/guard.js";
 import type { InputFile } from "../sources/input.js";
 import { Prefetch } from "../sources/prefetch.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
@@ -72,11 +74,19 @@ export const sessionsCommand: CommandSpec = {
         });
         // An orphan folder's subagents stand in for the main file it lacks: its times, cwd and versions are theirs.
         const read = s.mainMissing ? subs.map((f) => at(f.path, "subagent-transcript", f.agentId)) : [at(s.path, "transcript", "main")];
-        const pass = await readTranscripts(
-          read,
-          { requests: sessionRequestsAnalysis, inventory: sessionGlanceAnalysis },
-          { onProgress: progress?.update, readAhead },
-        );
+        let pass;
+        try {
+          pass = await readTranscripts(
+            read,
+            { requests: sessionRequestsAnalysis, inventory: sessionGlanceAnalysis },
+            { onProgress: progress?.update, readAhead },
+          );
+        } catch (e) {
+          // One unreadable transcript among many is passed over and said (health.skipped), not the end of the listing.
+          if (!(e instanceof UnreadableError)) throw e;
+          skip(e.path, unreadableReason(e));
+          continue;
+        }
         const res = pass.results;
         const inv = res.inventory;
         let malformed = 0;

@@ -1,6 +1,14 @@
 import { FLEET_KEYS, type FleetEvidence } from "../assemble/fleet-session.js";
-import { UsageError } from "../errors.js";
-import { configDirs, configDirSource, listOrphanSessions, listSessionFiles, missingConfigDirs } from "../sources/discover.js";
+import { UnreadableError, UsageError } from "../errors.js";
+import { skip } from "../sources/guard.js";
+import {
+  configDirs,
+  configDirSource,
+  listOrphanSessions,
+  listSessionFiles,
+  missingConfigDirs,
+  unreadableReason,
+} from "../sources/discover.js";
 import { filterSessions } from "../sources/newest.js";
 import { filtering } from "../sources/session-filter.js";
 import { gatherDebug, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
@@ -46,9 +54,19 @@ export async function* fleetSessions(plan: FleetPlan, opts: GatherOptions, liste
   // A listed session is a path the filters already passed; given to resolveTarget with them, a path is a usage error.
   const per: GatherOptions = listed && filtering(opts.filter ?? {}) ? { ...opts, filter: undefined } : opts;
   for (const target of plan.targets) {
-    const transcripts = await gatherTranscripts(target === "" ? "-" : target, per, [...FLEET_KEYS]);
-    const saved = await gatherSaved(transcripts.results.outputs, transcripts);
-    const debug = await gatherDebug(transcripts, per);
-    yield { target, run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };
+    let ev: FleetEvidence;
+    try {
+      const transcripts = await gatherTranscripts(target === "" ? "-" : target, per, [...FLEET_KEYS]);
+      const saved = await gatherSaved(transcripts.results.outputs, transcripts);
+      const debug = await gatherDebug(transcripts, per);
+      ev = { target, run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };
+    } catch (e) {
+      // A session the listing found whose files cannot be read is passed over and said (health.skipped);
+      // one the user named is a runtime failure.
+      if (!listed || !(e instanceof UnreadableError)) throw e;
+      skip(e.path, unreadableReason(e));
+      continue;
+    }
+    yield ev;
   }
 }

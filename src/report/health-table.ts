@@ -1,5 +1,5 @@
 import type { Health } from "../records/health.js";
-import type { SkippedEntry } from "../sources/guard.js";
+import { CANNOT_LIST, type SkippedEntry } from "../sources/guard.js";
 import { formatInt } from "./int-format.js";
 import { col, type Table } from "./model.js";
 
@@ -81,11 +81,11 @@ export function healthWarnings(h: Health, max = 10): string[] {
   return w;
 }
 
-/** Discovered files that were not read, and why (health.skipped). */
+/** Discovered files and folders that were not read, and why (health.skipped). */
 export function skippedTable(skipped: SkippedEntry[]): Table {
   return {
     id: "skipped",
-    title: "Skipped files (outside the session tree or not regular files; not read)",
+    title: "Skipped files (outside the session tree, not regular files, or unreadable; not read)",
     columns: [col("path", "path", "path", { priority: 1 }), col("reason", "reason", "text", { priority: 1 })],
     rows: skipped.map((s) => ({ ...s })),
   };
@@ -98,5 +98,13 @@ export function skippedWarning(skipped: SkippedEntry[]): string {
     .map((s) => `${s.path} (${s.reason})`)
     .join("; ");
   const more = skipped.length > 5 ? `; … and ${skipped.length - 5} more (see health.skipped in --json)` : "";
-  return `skipped ${skipped.length} discovered file${skipped.length === 1 ? "" : "s"}, not read: ${list}${more}`;
+  const folders = skipped.filter((s) => s.reason.startsWith(CANNOT_LIST)).length;
+  const files = skipped.length - folders;
+  const what = [
+    files > 0 ? `${files} discovered file${files === 1 ? "" : "s"}` : "",
+    folders > 0 ? `${folders} folder${folders === 1 ? "" : "s"} that could not be listed` : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  return `skipped ${what}, not read: ${list}${more}`;
 }

@@ -1,18 +1,21 @@
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { UsageError } from "../errors.js";
+import { UnreadableError, UsageError } from "../errors.js";
 import type { Dirent } from "node:fs";
 import {
   admitDiscovered,
   admitDiscoveredDir,
+  CANNOT_LIST,
   isDir,
+  listDiscovered,
+  listDiscoveredTyped,
   lstatPath,
   pathExists,
   plainName,
   realish,
   realPath,
   safeReaddir,
-  safeReaddirTyped,
+  skip,
   skippedSoFar,
 } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
@@ -96,12 +99,12 @@ function projectFolders(dirs: string[], list = true): Array<{ configDir: string;
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
     if (admitDiscoveredDir(projects, configDir) === undefined) continue;
-    for (const p of safeReaddir(projects)) {
+    for (const p of listDiscovered(projects)) {
       const projectDir = join(projects, p);
       const real = admitDiscoveredDir(projectDir, configDir);
       if (real === undefined || seen.has(real)) continue;
       seen.add(real);
-      out.push({ configDir, projectDir, entries: list ? safeReaddirTyped(projectDir) : [] });
+      out.push({ configDir, projectDir, entries: list ? listDiscoveredTyped(projectDir) : [] });
     }
   }
   return out;
@@ -207,8 +210,13 @@ export function findSession(
     const searched = dirs.map(
       (d) => `  ${join(d, "projects", "*", `${idOrPrefix}*.jsonl`)}${pathExists(d) ? "" : "  (directory does not exist)"}`,
     );
-    const passed = skippedSoFar().filter((s) => s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix));
-    const skippedNote = passed.map((s) => `  skipped ${s.path}: ${s.reason}\n`).join("");
+    // A file of that name passed over, or a folder that could not be listed (the session may be in it).
+    const passed = skippedSoFar().filter(
+      (s) => s.reason.startsWith(CANNOT_LIST) || s.path.slice(s.path.lastIndexOf(sep) + 1).startsWith(idOrPrefix),
+    );
+    const skippedNote = passed
+      .map((s) => (s.reason.startsWith(CANNOT_LIST) ? `  not searched ${s.path}: ${s.reason}\n` : `  skipped ${s.path}: ${s.reason}\n`))
+      .join("");
     throw new UsageError(
       `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
     );
@@ -269,7 +277,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
     // A loop or a link back up comes round to a folder already seen: stop there.
     if (depth > 8 || real === undefined || seen.has(real)) return;
     seen.add(real);
-    for (const f of safeReaddir(d)) {
+    for (const f of listDiscovered(d)) {
       const p = join(d, f);
       const m = AGENT_FILE.exec(f);
       if (m) {
@@ -289,7 +297,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
  */
 export function orphanStandIn(f: SessionFile): string | undefined {
   const d = join(f.projectDir, f.id, "subagents");
-  for (const name of safeReaddir(d)) {
+  for (const name of listDiscovered(d)) {
     if (!AGENT_FILE.test(name)) continue;
     const p = join(d, name);
     if (admitDiscovered(p, f.configDir) !== undefined) return p;
@@ -354,7 +362,7 @@ export class SubagentIndex {
 
   /** The names in a project folder, listed once (typed: the old-layout lookup reads the same listing). */
   names(projectDir: string): Set<string> {
-    if (!this.listings.has(projectDir)) this.know(projectDir, safeReaddirTyped(projectDir));
+    if (!this.listings.has(projectDir)) this.know(projectDir, listDiscoveredTyped(projectDir));
     return this.listings.get(projectDir)!;
   }
 
@@ -375,7 +383,7 @@ async function groupOldLayout(
   const realDir = admitDiscoveredDir(dir, root);
   if (realDir === undefined) return bySession;
   const early = await ahead;
-  for (const e of listed ?? safeReaddirTyped(dir)) {
+  for (const e of listed ?? listDiscoveredTyped(dir)) {
     const m = AGENT_FILE.exec(e.name);
     if (!m) continue;
     const p = under(dir, e.name);
@@ -383,7 +391,7 @@ async function groupOldLayout(
     const plain = e.isFile();
     if (!plain && admitDiscovered(p, root) === undefined) continue;
     const peek = (plain && early?.get(e.name)) || peekFile(p);
-    const id = peek.id ?? (await sessionIdOf(p));
+    const id = peek.id ?? (await idOrSkip(p));
     if (id === undefined) continue;
     const list = bySession.get(id);
     const entry: SubagentFile = { path: p, agentId: m[1]! };
@@ -427,6 +435,22 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
     if (typeof id === "string") return id;
   }
   return undefined;
+}
+
+/** `sessionIdOf` of a discovered old-layout agent file; one that cannot be read is skipped and said, not the end of the run. */
+async function idOrSkip(path: string): Promise<string | undefined> {
+  try {
+    return await sessionIdOf(path);
+  } catch (e) {
+    if (!(e instanceof UnreadableError)) throw e;
+    skip(path, unreadableReason(e));
+    return undefined;
+  }
+}
+
+/** The `health.skipped` reason of a discovered file that could not be read. */
+export function unreadableReason(e: UnreadableError): string {
+  return `cannot read: ${e.reason.replace(/, \w+ '.*'$/s, "")}`;
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { admitDiscovered, checkNamedFile, plainName, safeReaddir } from "./guard.js";
 import type { InputFile, InputKind } from "./input.js";
 
-/** An evidence file named on the command line ("-" is stdin); a missing or unreadable one is a usage error (exit 2). */
+/** An evidence file named on the command line ("-" is stdin); a missing one is a usage error (exit 2), an unreadable one a runtime failure (exit 1). */
 export function evidenceInput(path: string, kind: InputKind): InputFile {
   if (path === "") path = "-"; // yargs hands a "-" positional over as ""
   if (path !== "-") checkNamedFile(path, kind);

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
-import { UsageError } from "../errors.js";
+import { UnreadableError, UsageError } from "../errors.js";
 
 /**
  * The one place that stats, lists, resolves and opens evidence. Everything else in src/ asks here, so
@@ -105,6 +105,45 @@ export function safeReaddirTyped(d: string): Dirent[] {
   }
 }
 
+/** The reason a folder that could not be listed is skipped begins so (the "no session matches" message finds them by it). */
+export const CANNOT_LIST = "cannot list folder";
+
+/** What a failed readdir, stat or open says, without the call and path Node appends (`, open '/x'`). */
+export function errnoText(e: unknown): string {
+  return (e as Error).message.replace(/, \w+ '.*'$/s, "");
+}
+
+/**
+ * Lists a folder found by discovery (a projects folder, a project folder, a subagents folder), sorted.
+ * A folder that is there but cannot be listed (EACCES, EIO) is skipped and listed in health, not taken
+ * for an empty one; a folder that is not there is none of that.
+ */
+export function listDiscovered(d: string): string[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d).sort();
+  } catch (e) {
+    unlisted(d, e);
+    return [];
+  }
+}
+
+/** `listDiscovered` with each entry's type, sorted by name. */
+export function listDiscoveredTyped(d: string): Dirent[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (e) {
+    unlisted(d, e);
+    return [];
+  }
+}
+
+function unlisted(d: string, e: unknown): void {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== "ENOENT" && code !== "ENOTDIR") skip(d, `${CANNOT_LIST}: ${errnoText(e)}`);
+}
+
 /** The path with every symlink resolved; undefined when it does not exist or cannot be resolved (a loop). */
 export function realPath(p: string): string | undefined {
   touch("realpath", p);
@@ -165,12 +204,34 @@ export function admitDiscovered(path: string, root: string): string | undefined 
 /** A folder found by discovery that may be walked: a directory whose real path stays inside `root`. */
 export function admitDiscoveredDir(path: string, root: string): string | undefined {
   const real = realPath(path);
-  if (real === undefined) return undefined;
+  if (real === undefined) {
+    // Mostly not there; but a folder above it that may not be searched (EACCES) hides it, and that is said.
+    unreachable(path);
+    return undefined;
+  }
   if (!within(real, realRoot(root))) {
     skip(path, `real path leaves ${root}`);
     return undefined;
   }
   return statPath(real)?.isDirectory() ? real : undefined;
+}
+
+/** After a failed resolve: when `path` cannot be reached for want of permission or an I/O error, it is skipped and said. */
+function unreachable(path: string): void {
+  let error: unknown;
+  // The folder to name is the nearest one above that is there but may not be searched: lstat stops at it.
+  for (let p = path; ; p = dirname(p)) {
+    touch("lstat", p);
+    try {
+      lstatSync(p);
+      if (p !== path && error !== undefined) skip(p, `${CANNOT_LIST}: ${errnoText(error)}`);
+      return;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR" || dirname(p) === p) return;
+      error ??= e;
+    }
+  }
 }
 
 /** lstat does not follow the link, so asking whether a bad link is there touches nothing it points to. */
@@ -196,6 +257,21 @@ export function fileType(st: Stats): string {
   return "not a regular file";
 }
 
+/** Errors that say the path itself names no file (a file where a folder should be, a link loop, too long). */
+const BAD_PATH = new Set(["ENOTDIR", "ELOOP", "ENAMETOOLONG", "EISDIR"]);
+
+/**
+ * Why a stat or open of `path` failed, as the error to throw: a path that names nothing (ENOENT, a file where a
+ * folder should be, a link loop) is the caller's mistake, exit 2; a file that is there but cannot be read
+ * (EACCES, EPERM, EIO, too many open files) is a runtime failure, exit 1.
+ */
+export function openFailure(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new UsageError(`no such file: ${path}`);
+  if (code !== undefined && BAD_PATH.has(code)) return new UsageError(`cannot read ${path}: ${(e as Error).message}`);
+  return new UnreadableError(path, (e as Error).message);
+}
+
 /**
  * A file named by the user (target, --debug-file, --stream-json, manifest…): it must exist, be
  * readable and be a regular file. A FIFO, socket, device or directory is a usage error, never a read that blocks.
@@ -206,8 +282,7 @@ export function checkNamedFile(path: string, what: string): void {
   try {
     st = statSync(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
+    throw openFailure(path, e);
   }
   if (!st.isFile()) throw new UsageError(`${path} is ${fileType(st)}; give the ${what} file itself (a regular file)`);
 }
@@ -246,8 +321,7 @@ export function openEvidenceSized(path: string): { fd: number; size: number } {
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`);
+    throw openFailure(path, e);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {

@@ -1,5 +1,5 @@
 import { closeSync, readSync } from "node:fs";
-import { RuntimeError } from "../errors.js";
+import { isSystemError, RuntimeError, UnreadableError } from "../errors.js";
 import { openEvidenceSized } from "./guard.js";
 import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
 import { lineChunks } from "./line-chunks.js";
@@ -82,6 +82,9 @@ export function readFileChunks(input: InputFile, read?: ReadAhead): FileChunks {
         yield c;
       }
       complete = true;
+    } catch (e) {
+      // A read that fails (EIO: a bad disk, /proc/self/mem) says which file, in one line, exit 1.
+      throw isSystemError(e) ? new UnreadableError(input.path, e.message) : e;
     } finally {
       if (!complete) hash.close();
       drop();

@@ -4,12 +4,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UsageError } from "../../src/errors.js";
+import { exitCodeOf, messageOf, UnreadableError, UsageError } from "../../src/errors.js";
 import {
   admitDiscovered,
   admitDiscoveredDir,
   checkNamedFile,
   onAccess,
+  openFailure,
   openEvidence,
   plainName,
   takeSkipped,
@@ -113,4 +114,24 @@ test("admitDiscovered: links out, loops, dangling links and FIFOs are skipped an
 test("plainName: a session id from evidence is one path component", () => {
   for (const ok of ["c0ffee00-1111-4222-8333-444444444444", "agent-a1", "s1"]) assert.equal(plainName(ok), true, ok);
   for (const bad of ["", "..", "../x", "a/b", "a\\b", "/etc", ".hidden", "a..b", "a\u0000"]) assert.equal(plainName(bad), false, bad);
+});
+
+test("openFailure: a path that names nothing is a usage error; a file that is there but cannot be read a runtime one", () => {
+  const sys = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}, open '/x'`), { code, syscall: "open" });
+  const missing = openFailure("/x", sys("ENOENT", "no such file or directory"));
+  assert.ok(missing instanceof UsageError && missing.message === "no such file: /x");
+  assert.ok(openFailure("/x", sys("ENOTDIR", "not a directory")) instanceof UsageError);
+  assert.ok(openFailure("/x", sys("ELOOP", "too many symbolic links encountered")) instanceof UsageError);
+  for (const code of ["EACCES", "EPERM", "EIO", "EMFILE"]) {
+    const e = openFailure("/x", sys(code, "whatever"));
+    assert.ok(e instanceof UnreadableError, code);
+    assert.equal(exitCodeOf(e), 1, code);
+    assert.equal(e.path, "/x");
+    assert.equal(e.message, `cannot read /x: ${code}: whatever, open '/x'`);
+  }
+  // A system error that reaches the top unwrapped is still one line, exit 1, never "internal error" with a stack.
+  const raw = sys("EIO", "i/o error");
+  assert.equal(messageOf(raw), "EIO: i/o error, open '/x'");
+  assert.equal(exitCodeOf(raw), 1);
+  assert.match(messageOf(new TypeError("bug")), /^internal error: TypeError: bug/);
 });
