@@ -1,4 +1,4 @@
-import { depthExceeds, isObject, MAX_DEPTH } from "./json.js";
+import { depthExceeds, isObject, MAX_DEPTH, parseJsonBounded } from "./json.js";
 
 /**
  * Typed events of a Claude Code debug-log message (FORMATS.md section 7). MCP lines are matched on
@@ -193,7 +193,7 @@ function plainEvent(text: string): DebugEvent {
 function capabilitiesEvent(json: string): DebugEvent {
   let caps: Record<string, unknown> | null = null;
   try {
-    const v: unknown = JSON.parse(json);
+    const v: unknown = parseJsonBounded(json, null);
     // A value nested past MAX_DEPTH would overflow the stack wherever it is walked or written out.
     if (isObject(v) && !depthExceeds(v, MAX_DEPTH)) caps = v;
   } catch {

@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, parseJsonBounded } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
 import { parseIsoTime } from "./time.js";
@@ -176,7 +176,7 @@ function append(p: Pending, text: string): void {
 function jsonlEntry(line: string, pos: Pos, hint: string | null): Pending | null {
   let v: unknown;
   try {
-    v = JSON.parse(line);
+    v = parseJsonBounded(line, null);
   } catch {
     return null;
   }

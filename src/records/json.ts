@@ -5,8 +5,8 @@ export type { JsonObject };
 
 export type ParsedLine = { ok: true; value: JsonObject } | { ok: false; reason: string; excerpt: string } | { ok: "blank" };
 
-/** Nesting beyond this is not a record any Claude Code build writes; walking it would only risk the stack. */
-export const MAX_DEPTH = 200;
+export { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper, parseJsonBounded } from "../sources/json-depth.js";
+import { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper } from "../sources/json-depth.js";
 
 /**
  * Parses one physical line as a JSON object, never throwing. Says why a line is not a record:
@@ -28,6 +28,15 @@ export function parseLine(raw: RawLine): ParsedLine {
 export function parseWhole(raw: RawLine): ParsedLine {
   if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
   if (raw.buf.length === 0) return { ok: "blank" };
+  if (raw.buf.length >= DEEP_CHECK_MIN && nestsDeeper(raw.buf, MAX_DEPTH)) {
+    const head = raw.buf.toString("utf8", 0, 480);
+    const array = head.trimStart().startsWith("[");
+    return {
+      ok: false,
+      reason: array ? `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)` : `nested deeper than ${MAX_DEPTH} levels`,
+      excerpt: excerptOf(head),
+    };
+  }
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };

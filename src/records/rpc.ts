@@ -1,5 +1,5 @@
 import type { RawLine } from "../sources/lines.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH, type JsonObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, parseJsonBounded, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
@@ -254,7 +254,7 @@ const TOO_DEEP: unique symbol = Symbol("too deep");
 
 function parseJson(text: string): unknown {
   try {
-    const v: unknown = JSON.parse(text);
+    const v: unknown = parseJsonBounded(text, TOO_DEEP);
     return typeof v === "object" && v !== null && depthExceeds(v, MAX_DEPTH) ? TOO_DEEP : v;
   } catch {
     return undefined;

@@ -53,8 +53,7 @@ const VALUE = 0,
 
 interface Frame {
   arr: boolean;
-  /** null once nesting passed maxDepth: the rest is checked, not built. */
-  obj: unknown[] | JsonObject | null;
+  obj: unknown[] | JsonObject;
   key: string;
 }
 
@@ -66,6 +65,8 @@ export class StreamScanner {
   private readonly stack: Frame[] = [];
   private root: unknown = undefined;
   private tooDeep = false;
+  /** Whether the outermost value of a line found too deep is an array. */
+  private rootArray = false;
   private error = "";
   private at = 0; // bytes of the line fed so far
   private readonly head: Buffer[] = [];
@@ -179,20 +180,23 @@ export class StreamScanner {
       const kind = this.nulAt === 0 || this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
       return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
     }
+    const limit = this.o.maxDepth;
+    if (this.tooDeep)
+      return {
+        ok: false,
+        reason: this.rootArray ? `not a JSON object (an array nested deeper than ${limit} levels)` : `nested deeper than ${limit} levels`,
+        excerpt,
+      };
     if (this.mode === FAILED) return { ok: false, reason: `invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
     if (this.mode !== DONE) {
       const what = `Unexpected end of JSON input, in a line of ${this.at} bytes`;
       return { ok: false, reason: unterminated ? `half-written last line (${what})` : `truncated record (${what})`, excerpt };
     }
     const v = this.root;
-    const limit = this.o.maxDepth;
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       const what = Array.isArray(v) ? "an array" : v === null ? "null" : `a ${typeof v}`;
-      if (Array.isArray(v) && this.tooDeep)
-        return { ok: false, reason: `not a JSON object (an array nested deeper than ${limit} levels)`, excerpt };
       return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
     }
-    if (this.tooDeep) return { ok: false, reason: `nested deeper than ${limit} levels`, excerpt };
     return { ok: true, value: v as JsonObject };
   }
 
@@ -232,12 +236,18 @@ export class StreamScanner {
     return true;
   }
 
+  /**
+   * One level deeper; past maxDepth the line is malformed whatever follows, and the scan stops there: a
+   * frame per level of a `[[[[…` line of 150 MB ran the heap out (the bytes left are only looked at for NUL).
+   */
   private open(arr: boolean): void {
-    const parent = this.stack[this.stack.length - 1];
-    const deep = this.stack.length + 1 > this.o.maxDepth;
-    if (deep) this.tooDeep = true;
-    const obj = deep || (parent && parent.obj === null) ? null : arr ? [] : {};
-    this.stack.push({ arr, obj, key: "" });
+    if (this.stack.length + 1 > this.o.maxDepth) {
+      this.tooDeep = true;
+      this.rootArray = this.stack[0]?.arr ?? arr;
+      this.fail("nested too deep");
+      return;
+    }
+    this.stack.push({ arr, obj: arr ? [] : {}, key: "" });
     this.mode = arr ? FIRST_VALUE : FIRST_KEY;
   }
 
@@ -255,7 +265,6 @@ export class StreamScanner {
       return;
     }
     const o = top.obj;
-    if (o === null) return;
     if (Array.isArray(o)) {
       o.push(v);
       if (lazy) defineLazy(o, o.length - 1, lazy);

@@ -1,3 +1,4 @@
+import { parseJsonBounded } from "./json-depth.js";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UnreadableError, UsageError } from "../errors.js";
@@ -425,7 +426,7 @@ export async function sessionIdOf(path: string, maxLines = 50): Promise<string |
     if (raw.tooLong || raw.buf.length === 0) continue;
     let v: unknown;
     try {
-      v = JSON.parse(raw.buf.toString("utf8"));
+      v = parseJsonBounded(raw.buf.toString("utf8"), null);
     } catch {
       continue;
     }

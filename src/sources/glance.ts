@@ -1,3 +1,4 @@
+import { parseJsonBounded } from "./json-depth.js";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openEvidenceFd } from "./guard.js";
 
@@ -77,7 +78,7 @@ function record(line: string): Record<string, unknown> | undefined {
   const t = line.trim();
   if (!t.startsWith("{")) return undefined;
   try {
-    const v = JSON.parse(Buffer.from(t, "latin1").toString("utf8")) as unknown;
+    const v = parseJsonBounded(Buffer.from(t, "latin1").toString("utf8"), null);
     return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

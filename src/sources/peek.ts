@@ -1,3 +1,4 @@
+import { parseJsonBounded } from "./json-depth.js";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { openListedFile } from "./guard.js";
@@ -53,7 +54,7 @@ export function peekFile(path: string): Peek {
   for (const line of text.split("\n").slice(0, 50)) {
     let v: unknown;
     try {
-      v = JSON.parse(line);
+      v = parseJsonBounded(line, null);
     } catch {
       continue;
     }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseLine } from "../../src/records/json.js";
+import { MAX_DEPTH, nestsDeeper, parseJsonBounded, parseLine } from "../../src/records/json.js";
 
 const raw = (s: string | Buffer, extra: Partial<{ unterminated: boolean; tooLong: boolean }> = {}) => {
   const buf = typeof s === "string" ? Buffer.from(s) : s;
@@ -36,4 +36,23 @@ test("blank and whitespace lines are not records and not malformed", () => {
 test("a lone surrogate escape is valid JSON and parses", () => {
   const p = parseLine(raw('{"type":"user","t":"\\ud800x"}'));
   assert.equal(p.ok, true);
+});
+
+test("a long line nested too deep is reported from its bytes, before JSON.parse builds every level", () => {
+  // Unclosed: JSON.parse would say "truncated" after building a million arrays (tens of MB); closed or not, it is too deep.
+  assert.equal(reason("[".repeat(1_000_000)), "not a JSON object (an array nested deeper than 200 levels)");
+  assert.equal(reason(`{"a":`.repeat(400_000)), "nested deeper than 200 levels");
+  // Brackets inside strings (escaped quotes too) are text, not nesting.
+  const text = `{"type":"user","t":"${"[{".repeat(20_000)}\\\"${"[".repeat(20_000)}"}`;
+  assert.equal(parseLine(raw(text)).ok, true);
+  assert.equal(nestsDeeper(text, MAX_DEPTH), false);
+  assert.equal(nestsDeeper(Buffer.from(text), MAX_DEPTH), false);
+  // Exactly the limit is allowed; one more is not; bytes and text agree with multi-byte text around.
+  const at = (d: number) => `{"é":${"[".repeat(d - 1)}${"]".repeat(d - 1)}}`;
+  assert.equal(nestsDeeper(at(MAX_DEPTH), MAX_DEPTH), false);
+  assert.equal(nestsDeeper(at(MAX_DEPTH + 1), MAX_DEPTH), true);
+  assert.equal(nestsDeeper(Buffer.from(at(MAX_DEPTH + 1)), MAX_DEPTH), true);
+  const deep = "[".repeat(20_000);
+  assert.equal(parseJsonBounded(deep, "too deep"), "too deep");
+  assert.deepEqual(parseJsonBounded(`{"a":[1]}`, "too deep"), { a: [1] });
 });

@@ -298,3 +298,19 @@ test("a half-written last line is reported as one", () => {
   assert.equal(out.ok, false);
   if (out.ok === false) assert.match(out.reason, /^half-written last line/);
 });
+
+test("a streamed line nested too deep stops at the limit: no frame per level (a 150 MB `[[[[` ran the heap out)", () => {
+  for (const [text, why] of [
+    ["[".repeat(3_000_000), "not a JSON object (an array nested deeper than 200 levels)"],
+    [`{"a":`.repeat(600_000), "nested deeper than 200 levels"],
+    [`{"a":${"[".repeat(300)}${"]".repeat(300)}}`, "nested deeper than 200 levels"],
+  ] as const) {
+    const s = new StreamScanner({ file: "x", offset: 0, maxDepth: MAX_DEPTH });
+    const buf = Buffer.from(text);
+    for (let at = 0; at < buf.length; at += 1 << 16) s.push(buf.subarray(at, at + (1 << 16)));
+    const r = s.end(false).parsed;
+    assert.equal(r.ok, false);
+    assert.equal((r as { reason: string }).reason, why);
+    assert.ok((s as unknown as { stack: unknown[] }).stack.length <= MAX_DEPTH);
+  }
+});
