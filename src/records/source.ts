@@ -1,4 +1,4 @@
-import { LineSplitter, type LineStream, type RawLine } from "../sources/lines.js";
+import { LineSplitter, linePieces, type LineStream, type RawLine } from "../sources/lines.js";
 import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
 import type { RecordFacts } from "./health.js";
 import type { Pos } from "./pos.js";
@@ -105,7 +105,7 @@ function* decodeSync<R>(chunks: Iterable<Buffer>, decoder: LineDecoder<R>, maxLi
   const feeds = feedsOf(chunks);
   if (feeds) feeds.taken = true;
   try {
-    for (const chunk of chunks) yield* lineRecords(split(splitter, chunk, feeds), decoder);
+    for (const chunk of chunks) yield* chunkRecords(splitter, chunk, feeds, decoder);
     yield* endRecords(splitter, decoder);
   } finally {
     if (feeds) feeds.taken = false;
@@ -121,10 +121,33 @@ async function* decodeAsync<R>(
   const feeds = feedsOf(chunks);
   if (feeds) feeds.taken = true;
   try {
-    for await (const chunk of chunks) yield* lineRecords(split(splitter, chunk, feeds), decoder);
+    for await (const chunk of chunks) yield* chunkRecords(splitter, chunk, feeds, decoder);
     yield* endRecords(splitter, decoder);
   } finally {
     if (feeds) feeds.taken = false;
+  }
+}
+
+/**
+ * The records of one chunk, split a piece at a time (sources/lines.ts linePieces). Stopped in the middle,
+ * the LFs of the pieces not split yet are counted still: the runner counts only the chunks after this one.
+ */
+function* chunkRecords<R>(
+  splitter: LineSplitter,
+  chunk: Buffer,
+  feeds: LineFeeds | undefined,
+  decoder: LineDecoder<R>,
+): Generator<R | BlankLine> {
+  let splitTo = 0;
+  try {
+    for (const piece of linePieces(chunk)) {
+      const lines = split(splitter, piece, feeds);
+      splitTo += piece.length;
+      yield* lineRecords(lines, decoder);
+    }
+  } finally {
+    if (feeds && splitTo < chunk.length)
+      for (let i = chunk.indexOf(0x0a, splitTo); i >= 0; i = chunk.indexOf(0x0a, i + 1)) feeds.count += 1;
   }
 }
 

@@ -3,7 +3,7 @@ import { isSystemError, RuntimeError, UnreadableError } from "../errors.js";
 import { openEvidenceSized } from "./guard.js";
 import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher.js";
 import { lineChunks } from "./line-chunks.js";
-import { LineSplitter, type RawLine } from "./lines.js";
+import { LineSplitter, linePieces, type RawLine } from "./lines.js";
 import { boundHeapGrowth } from "./memory.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
@@ -190,9 +190,11 @@ export async function* readLines(input: InputFile, opts: ReadOptions = {}): Asyn
   const splitter = new LineSplitter(opts.maxLineBytes);
   const out: RawLine[] = [];
   for await (const buf of readChunks(input, opts)) {
-    splitter.push(buf, out);
-    for (const l of out) yield l;
-    out.length = 0;
+    for (const piece of linePieces(buf)) {
+      splitter.push(piece, out);
+      for (const l of out) yield l;
+      out.length = 0;
+    }
   }
   splitter.end(out);
   for (const l of out) yield l;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
-import { LineSplitter, type RawLine } from "../../src/sources/lines.js";
+import { LineSplitter, linePieces, type RawLine } from "../../src/sources/lines.js";
 import { readLines } from "../../src/sources/input.js";
 
 function split(input: Buffer, size: number, max?: number) {
@@ -72,4 +72,29 @@ test("a 40 MB line streams through intact, from a file-like stream and from stdi
   ]);
   assert.equal(input.bytes, data.length);
   assert.match(input.sha256, /^[0-9a-f]{64}$/);
+});
+
+test("linePieces: a chunk in pieces cut after a newline, together the chunk, a piece never more than its size's lines", () => {
+  const chunks = [
+    Buffer.from("\n".repeat(300_000)),
+    Buffer.from(`${"a".repeat(200_000)}\n${"b\n".repeat(50_000)}tail`),
+    Buffer.from("no newline at all ".repeat(10_000)),
+    Buffer.from("short\n"),
+  ];
+  for (const chunk of chunks) {
+    const pieces = [...linePieces(chunk, 4096)];
+    assert.ok(Buffer.concat(pieces).equals(chunk));
+    for (const [i, p] of pieces.entries()) {
+      if (i < pieces.length - 1) assert.equal(p[p.length - 1], 0x0a, "cut just after a newline");
+      let lines = 0;
+      for (let k = p.indexOf(0x0a); k >= 0; k = p.indexOf(0x0a, k + 1)) lines++;
+      assert.ok(lines <= 4096, `${lines} lines in one piece`);
+    }
+  }
+  // Split piece by piece, the lines are those of the whole chunk.
+  const chunk = chunks[1]!;
+  const whole = new LineSplitter().push(chunk, []).map((l) => l.buf.toString());
+  const s = new LineSplitter();
+  const byPiece = [...linePieces(chunk, 4096)].flatMap((p) => s.push(p, []).map((l) => l.buf.toString()));
+  assert.deepEqual(byPiece, whole);
 });
