@@ -33,6 +33,8 @@ export interface SessionEvidence {
   toolsList: Gathered<{ tools: ToolMeta[]; error: string | null }> | null;
   saved: SavedEvidence;
   baseline: BaselineEvidence | null;
+  /** What gathering refused to use (a `claude -p` session id that is no session id). */
+  warnings?: string[];
 }
 
 /** Everything ccforensics knows about one session: the sections of `report` and one row of `compare`. */
@@ -74,7 +76,7 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
   const toolDefs = [...(ev.rpc?.result.tools ?? []), ...(ev.toolsList?.result.tools ?? [])];
   const tools = ev.rpc || ev.toolsList ? toolsByName(toolDefs) : null;
   const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, tools);
-  const warnings: string[] = [];
+  const warnings: string[] = [...(ev.warnings ?? [])];
   const tl = ev.toolsList;
   if (tl?.result.error) warnings.push(`${tl.input.path}: stopped reading the tools/list response: ${tl.result.error}`);
   if (tl && tl.result.tools.length === 0) warnings.push(`${tl.input.path}: no tools found (expected a tools/list response)`);

@@ -43,7 +43,7 @@ async function runRequestsWithRun(target: string | undefined, opts: CommonOption
   if (requestsFrom === "claude-p-output")
     notes.push("requests read from the claude -p output's assistant events (grouped by message id, max per field)");
   const inputs = envelopeInputs(t.resolved.inputs, g.headless ? [g.headless.input] : []);
-  const out = await requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes);
+  const out = await requestsOutput(t.sessionId ?? t.resolved.target, inputs, health, requests, opts, notes, g.warnings);
   out.data = { ...out.data, requestsFrom, transcriptMissing: g.transcriptMissing };
   return out;
 }
@@ -55,6 +55,7 @@ async function requestsOutput(
   r: RequestsResult,
   opts: CommonOptions,
   notes: string[],
+  warnings: string[] = [],
 ): Promise<CommandOutput> {
   // JSON prints the rows themselves: the table builders load for the other formats only.
   const tables = opts.format === "json" ? [] : (await import("../report/requests-tables.js")).requestTables(r);
@@ -70,7 +71,7 @@ async function requestsOutput(
       title: `Requests — ${title}`,
       // JSON prints the domain rows, not the tables: a second copy of a million rows is memory for nothing.
       tables: opts.format === "json" ? [] : [...tables, healthTable(health)],
-      warnings: [...orphaned, ...healthWarnings(health)],
+      warnings: [...warnings, ...orphaned, ...healthWarnings(health)],
     },
   };
 }

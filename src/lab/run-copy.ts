@@ -28,7 +28,15 @@ export async function copySessionTree(
 ): Promise<CopiedSession | null> {
   let resolved;
   try {
-    resolved = await resolveTarget(sessionId, { claudeDir: undefined, env: o.env, cwd: o.cwd, subagents: true, stdinIsTTY: true });
+    // claude's own output names the session: an id looked up in the config dir, never a path to copy from.
+    resolved = await resolveTarget(sessionId, {
+      claudeDir: undefined,
+      env: o.env,
+      cwd: o.cwd,
+      subagents: true,
+      stdinIsTTY: true,
+      idOnly: true,
+    });
   } catch {
     return null;
   }

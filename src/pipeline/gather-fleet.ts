@@ -54,9 +54,11 @@ export async function* fleetSessions(plan: FleetPlan, opts: GatherOptions, liste
   // A listed session is a path the filters already passed; given to resolveTarget with them, a path is a usage error.
   const per: GatherOptions = listed && filtering(opts.filter ?? {}) ? { ...opts, filter: undefined } : opts;
   for (const target of plan.targets) {
+    // A listed orphan is named by its folder's name: a session id to look up, not a path in the cwd.
+    const o = listed && !/[\\/]/.test(target) ? { ...per, idOnly: true } : per;
     let ev: FleetEvidence;
     try {
-      const transcripts = await gatherTranscripts(target === "" ? "-" : target, per, [...FLEET_KEYS]);
+      const transcripts = await gatherTranscripts(target === "" ? "-" : target, o, [...FLEET_KEYS]);
       const saved = await gatherSaved(transcripts.results.outputs, transcripts);
       const debug = await gatherDebug(transcripts, per);
       ev = { target, run: runLabel(target, transcripts.sessionId), transcripts, debug, saved };

@@ -26,9 +26,11 @@ export async function gatherWithRun<K extends keyof TranscriptResults>(target: s
     const id = headlessSessionId(headless.result);
     if (!id) throw new UsageError(`${opts.streamJson}: no session id in its init or result event; give the session as a target`);
     const named = await gatherNamedSession(id, opts, keys);
-    return { headless, transcripts: named as TranscriptEvidence<K>, transcriptMissing: named.missing, target: id as string | undefined };
+    const warnings = named.warnings.map((w) => `${opts.streamJson}: session id: ${w}`);
+    const found = named.warnings.length ? undefined : id;
+    return { headless, transcripts: named as TranscriptEvidence<K>, transcriptMissing: named.missing, target: found, warnings };
   }
-  return { headless, transcripts: await gatherTranscripts(target, opts, keys), transcriptMissing: false, target };
+  return { headless, transcripts: await gatherTranscripts(target, opts, keys), transcriptMissing: false, target, warnings: [] as string[] };
 }
 
 /**
@@ -43,6 +45,7 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
     transcripts,
     transcriptMissing,
     target: found,
+    warnings,
   } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory", "tools"]);
   target = found;
   const debug = await gatherDebug(transcripts, opts);
@@ -61,5 +64,6 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
     toolsList,
     saved,
     baseline,
+    warnings,
   };
 }

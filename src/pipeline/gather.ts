@@ -15,8 +15,8 @@ import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import { baseName } from "../sources/saved-names.js";
-import { resolveTarget, type ResolvedTarget } from "../sources/targets.js";
-import { configDirs } from "../sources/discover.js";
+import { NotASessionId, resolveTarget, type ResolvedTarget } from "../sources/targets.js";
+import { configDirs, isEvidenceSessionId } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
 import type { SessionFilter } from "../sources/session-filter.js";
 import type { OutStream } from "../io.js";
@@ -40,6 +40,8 @@ export interface GatherOptions extends LocateOptions {
   redact?: boolean;
   /** `--verbose`: every saved output not found named, not just the first few. */
   verbose?: boolean;
+  /** The target was read from evidence (a run.json's `session`): a session id only, never a path (targets.ts). */
+  idOnly?: boolean;
 }
 
 /**
@@ -68,27 +70,35 @@ export async function gatherTranscripts<K extends keyof TranscriptResults>(
     cwd: opts.cwd,
     stdinIsTTY: opts.stdinIsTTY,
     filter: opts.filter,
+    idOnly: opts.idOnly,
   });
   if (resolved.picked) opts.stderr?.write(`${await newestNote(resolved.picked, opts.tz ?? "UTC", opts.redact === true)}\n`);
   return readResolved(resolved, opts, keys);
 }
 
 /**
- * A session id named by other evidence (a `claude -p` output): its transcripts, or, when no config dir holds
- * it, an empty pass (`missing` true) so the rest of the evidence is still reported.
+ * A session id named by other evidence (a `claude -p` output): its transcripts, looked up only as a session
+ * id under the config dirs (never as a path), or, when no config dir holds it, an empty pass (`missing`
+ * true) so the rest of the evidence is still reported. A value that is no session id (a path, `..`) is not
+ * used at all: an empty pass with a warning.
  */
 export async function gatherNamedSession<K extends keyof TranscriptResults>(
   sessionId: string,
   opts: GatherOptions,
   keys: K[],
-): Promise<TranscriptEvidence<K> & { missing: boolean }> {
+): Promise<TranscriptEvidence<K> & { missing: boolean; warnings: string[] }> {
+  const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
+  if (!isEvidenceSessionId(sessionId)) {
+    const empty = await readResolved({ target: "-", sessionId: null, mainPath: null, inputs: [], searched }, opts, keys);
+    return { ...empty, missing: true, warnings: [`${new NotASessionId(sessionId).message}; no transcript was looked up`] };
+  }
   try {
-    return { ...(await gatherTranscripts(sessionId, opts, keys)), missing: false };
+    return { ...(await gatherTranscripts(sessionId, { ...opts, idOnly: true }, keys)), missing: false, warnings: [] };
   } catch (e) {
     // Only "not here": a transcript that is found but refused (a FIFO, a directory) stays the usage error it is.
-    if (!(e instanceof UsageError) || !/^no session matches|is too short/.test(e.message)) throw e;
-    const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
-    return { ...(await readResolved({ target: sessionId, sessionId, mainPath: null, inputs: [], searched }, opts, keys)), missing: true };
+    if (!(e instanceof UsageError) || !/^no session matches/.test(e.message)) throw e;
+    const empty = await readResolved({ target: sessionId, sessionId, mainPath: null, inputs: [], searched }, opts, keys);
+    return { ...empty, missing: true, warnings: [] };
   }
 }
 

@@ -3,7 +3,19 @@ import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import { UsageError } from "../errors.js";
 import { isObject, type JsonObject } from "../records/json.js";
-import { checkNamedFile, isDir, isFile, openEvidence, pathExists, safeReaddir, statPath } from "../sources/guard.js";
+import { isEvidenceSessionId } from "../sources/discover.js";
+import {
+  checkNamedFile,
+  isDir,
+  isFile,
+  openEvidence,
+  pathExists,
+  realish,
+  realPath,
+  safeReaddir,
+  statPath,
+  within,
+} from "../sources/guard.js";
 
 /** One run of a comparison, paths resolved (CONTRACT.md `compare`; the runs dir is what `ccforensics run` writes). */
 export interface RunSpec {
@@ -24,8 +36,13 @@ export interface RunSpec {
   env: Record<string, string>;
   /** true: this run is a baseline; a string: the label this run is measured against. */
   baseline?: boolean | string;
-  /** Why the run has nothing to read (`"session": null`: claude failed before a session existed). */
+  /** Why the run has nothing to read (`"session": null`: claude failed before a session existed), or why it is refused. */
   failed?: string;
+  /**
+   * From a runs dir's run.json (evidence, not a file the user named): every path stays in the run's folder,
+   * `session` is a session id looked up only in the run's own config dir (`claudeDir`, default `claude`).
+   */
+  confined?: boolean;
   /** Where it was declared, for messages. */
   from: string;
 }
@@ -54,20 +71,58 @@ export async function readRuns(path: string): Promise<RunSpec[]> {
 
 async function readRunsDir(dir: string): Promise<RunSpec[]> {
   const runs: RunSpec[] = [];
+  const root = realPath(dir) ?? resolve(dir);
   for (const name of safeReaddir(dir)) {
     const folder = join(dir, name);
     const file = join(folder, "run.json");
     if (!isDir(folder) || !isFile(file)) continue;
+    // A run folder or run.json linked out of the runs dir is not read: the row says so.
+    const real = realPath(folder);
+    const realFile = realPath(file);
+    if (real === undefined || realFile === undefined || !within(real, root) || real === root || !within(realFile, real)) {
+      const why =
+        real !== undefined && within(real, root) && real !== root
+          ? "run.json links outside its run folder"
+          : "the run folder links outside the runs dir";
+      runs.push({ label: name, name, session: "", rpcLogs: [], env: {}, failed: `refused: ${why}`, from: file, confined: true });
+      continue;
+    }
     for await (const [, v] of streamJson(file, "values")) {
       if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object`);
-      runs.push(toSpec(v, folder, name, file));
+      runs.push(confine(toSpec(v, folder, name, file, true), v, folder, real));
     }
   }
   if (runs.length === 0) throw new UsageError(`${dir}: no run folders (<dir>/<run>/run.json) found`);
   return runs;
 }
 
-function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpec {
+/**
+ * A run.json is evidence: it may name only files in its own run folder (real paths, symlinks resolved),
+ * `session` only as a session id, and its config dir (`claudeDir`, `claude` when not named) inside the
+ * folder too. A run that names anything else is refused with that as its error, and nothing it names is read.
+ */
+function confine(spec: RunSpec, v: JsonObject, folder: string, realFolder: string): RunSpec {
+  if (spec.failed) return spec;
+  const refuse = (why: string): RunSpec => ({ ...spec, rpcLogs: [], rpcLogServers: undefined, failed: `refused: ${why}` });
+  if (!isEvidenceSessionId(spec.session))
+    return refuse(`run.json "session" must be a session id, not a path (${JSON.stringify(String(v.session).slice(0, 120))})`);
+  const named: Array<[string, string]> = [];
+  for (const k of PATH_KEYS) if (typeof v[k] === "string") named.push([k, v[k]]);
+  const logs = Array.isArray(v.rpcLogs) ? v.rpcLogs : isObject(v.rpcLogs) ? Object.values(v.rpcLogs) : [];
+  for (const p of logs as string[]) named.push(["rpcLogs", p]);
+  for (const [k, p] of named) {
+    const abs = resolve(folder, p);
+    // Said apart before anything is resolved: a path that leaves the folder as written is not even stat'ed.
+    const inside = within(abs, resolve(folder)) && within(realish(abs), realFolder);
+    if (!inside) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
+  }
+  return { ...spec, claudeDir: spec.claudeDir ?? join(resolve(folder), RUN_CLAUDE_DIR) };
+}
+
+/** The run folder's own config dir when run.json names none (what `ccforensics run` copies the session into). */
+const RUN_CLAUDE_DIR = "claude";
+
+function toSpec(v: JsonObject, base: string, name: string, from: string, confined = false): RunSpec {
   for (const k of Object.keys(v))
     if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
   if (typeof v.label !== "string" || v.label === "") throw new UsageError(`${from}: "label" must be a non-empty string`);
@@ -75,10 +130,11 @@ function toSpec(v: JsonObject, base: string, name: string, from: string): RunSpe
   if (v.session === null) return { label: v.label, name, session: "", rpcLogs: [], env, failed: failure(v), from };
   if (typeof v.session !== "string" || v.session === "")
     throw new UsageError(`${from}: "session" must be a session id or a transcript path (or null for a run that failed)`);
-  const spec: RunSpec = { label: v.label, name, session: v.session, rpcLogs: [], env, from };
-  // A session that names an existing file (relative to the manifest) is a transcript path.
+  const spec: RunSpec = { label: v.label, name, session: v.session, rpcLogs: [], env, from, ...(confined ? { confined } : {}) };
+  // In a manifest (a file the user named) a session that names an existing file (relative to it) is a
+  // transcript path; a run.json's session is only ever an id, never stat'ed.
   const asPath = resolve(base, v.session);
-  if (/[\\/]|\.jsonl$/.test(v.session) || pathExists(asPath)) spec.session = asPath;
+  if (!confined && (/[\\/]|\.jsonl$/.test(v.session) || pathExists(asPath))) spec.session = asPath;
   if (typeof v.baseline === "boolean" || typeof v.baseline === "string") spec.baseline = v.baseline;
   else if (v.baseline !== undefined && v.baseline !== null) throw new UsageError(`${from}: "baseline" must be true or a label`);
   for (const k of PATH_KEYS) {

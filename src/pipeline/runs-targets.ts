@@ -27,7 +27,7 @@ export function isRunsDir(path: string): boolean {
 
 /** A run's own files replace the command line's, so every run is read from its folder alone. */
 export function runGatherOptions<O extends GatherOptions & { rpcLog?: string; streamJson?: string }>(opts: O, spec: RunSpec): O {
-  return {
+  const own = {
     ...opts,
     claudeDir: spec.claudeDir ? [spec.claudeDir] : opts.claudeDir,
     debugFile: spec.debugFile,
@@ -35,4 +35,9 @@ export function runGatherOptions<O extends GatherOptions & { rpcLog?: string; st
     streamJson: spec.streamJson,
     baseline: undefined,
   };
+  if (!spec.confined) return own;
+  // A runs dir's run: its session id is looked up in its own config dir only, and its debug log there too
+  // (not in $CLAUDE_CODE_DEBUG_LOGS_DIR, the reader's own), so a shared runs dir reads nothing of the reader's.
+  const { CLAUDE_CODE_DEBUG_LOGS_DIR: _, ...env } = opts.env;
+  return { ...own, claudeDir: [spec.claudeDir!], env, idOnly: true };
 }

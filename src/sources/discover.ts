@@ -189,13 +189,15 @@ export function findSession(
   idOrPrefix: string,
   dirs: string[],
   narrow?: { keep: (hits: SessionFile[]) => SessionFile[]; by: string },
+  exactOnly = false,
 ): SessionFile {
-  if (idOrPrefix.length < MIN_PREFIX) {
+  if (!exactOnly && idOrPrefix.length < MIN_PREFIX) {
     throw new UsageError(`session id prefix "${idOrPrefix}" is too short: give at least ${MIN_PREFIX} characters`);
   }
   const named = exactSessions(dirs, idOrPrefix);
-  const folders = named.length > 0 ? [] : projectFolders(dirs);
-  const all = named.length > 0 ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
+  // An id read from evidence names one session exactly: it is never widened to a prefix of another.
+  const folders = named.length > 0 || exactOnly ? [] : projectFolders(dirs);
+  const all = named.length > 0 || exactOnly ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -455,6 +457,16 @@ export function unreadableReason(e: UnreadableError): string {
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A session id read from evidence (a `claude -p` output's `session_id`, a run.json's `session`) can be looked
+ * up: one plain path component, no dot, not an `agent-` file name, so it can only ever name
+ * `projects/<project>/<id>.jsonl` (and `<id>/subagents/`) under a config dir, as a listing would. Such an
+ * id is never taken as a path, and anything else is not used at all.
+ */
+export function isEvidenceSessionId(id: string): boolean {
+  return plainName(id) && !id.includes(".") && !id.startsWith("agent-") && id.length <= 200;
+}
 
 /**
  * A file name's id when it is shaped like a session id (a uuid, as Claude Code names them); a file of

@@ -5,6 +5,7 @@ import {
   configDirs,
   findSession,
   findSubagents,
+  isEvidenceSessionId,
   sessionIdFromName,
   sessionIdFromPath,
   type ConfigDirOptions,
@@ -19,6 +20,11 @@ export interface TargetOptions extends ConfigDirOptions {
   stdinIsTTY?: boolean;
   /** `--project`, `--since`, `--until`: which sessions a lookup (by id, or the newest) may pick. */
   filter?: SessionFilter;
+  /**
+   * The target was read from evidence (a `claude -p` output's session id, a run.json's `session`): it is
+   * looked up only as a session id, exactly, never stat'ed or opened as a path (REFERENCE.md "Safety").
+   */
+  idOnly?: boolean;
 }
 
 /** What a target resolved to: the transcript inputs, each its own chain, and the session they belong to. */
@@ -45,6 +51,7 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
   // yargs hands a lone "-" positional over as "".
   if (target === "") target = "-";
   const filter = opts.filter ?? {};
+  if (opts.idOnly) return fromEvidenceId(target, opts, dirs);
   if (target === undefined && opts.stdinIsTTY === true) {
     const picked = newestSession(dirs, filter);
     if (!picked) throw noSessionError(dirs, filter);
@@ -69,6 +76,29 @@ export async function resolveTarget(target: string | undefined, opts: TargetOpti
     : undefined;
   const found = findSession(target, dirs, narrow);
   return found.mainMissing ? fromOrphan(target, found, opts, dirs) : fromPath(target, found.path, opts, dirs);
+}
+
+/**
+ * A session id named by evidence: only a plain id (`isEvidenceSessionId`) is looked up, exactly, as
+ * `projects/*\/<id>.jsonl` under the config dirs; anything else is refused before any file is touched.
+ */
+async function fromEvidenceId(target: string | undefined, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
+  if (target === undefined || !isEvidenceSessionId(target)) throw new NotASessionId(target ?? "");
+  const filter = opts.filter ?? {};
+  const narrow = filtering(filter)
+    ? { keep: (hits: SessionFile[]) => filterSessions(hits, filter), by: `matching ${describe(filter)}` }
+    : undefined;
+  const found = findSession(target, dirs, narrow, true);
+  return found.mainMissing ? fromOrphan(target, found, opts, dirs) : fromPath(target, found.path, opts, dirs);
+}
+
+/** A session id read from evidence that is not shaped like one (a path, `..`, a dot): it is not used. */
+export class NotASessionId extends UsageError {
+  constructor(readonly value: string) {
+    super(
+      `not a session id: ${JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value)} (an id read from evidence is never used as a path)`,
+    );
+  }
 }
 
 /** A session whose main file is gone: its subagents are all there is to read (FORMATS.md 11). */
