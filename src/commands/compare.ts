@@ -8,11 +8,10 @@ import { documentHealth, type Health } from "../records/health.js";
 import { compileProbe } from "../analyses/probe.js";
 import { UsageError } from "../errors.js";
 import { compareChart } from "../render/chart.js";
-import { protectedDirs } from "../output/files.js";
+import { inputConfigDir } from "../output/write-guard.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { compareGroupsTable, compareRunsTable, compareSpreadsTable } from "../report/compare-tables.js";
-import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { readRuns, type RunSpec } from "../pipeline/manifest.js";
 import { runGatherOptions } from "../pipeline/runs-targets.js";
@@ -106,10 +105,8 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const files: OutputFile[] = [];
   const chart = compareChart(rows, manifest);
   if (opts.chart) {
-    const dirs = protectedDirs(
-      configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
-      specs.flatMap((s) => [s.session, ...(s.claudeDir ? [`${s.claudeDir}/projects/x`] : [])]),
-    );
+    // The output step guards the path (output/write-guard.ts); each run's config dir, named or holding its session, is added.
+    const dirs = specs.flatMap((s) => [...(s.claudeDir ? [s.claudeDir] : []), ...(inputConfigDir(s.session, opts.cwd) ?? [])]);
     files.push({
       kind: "chart",
       path: opts.chart,

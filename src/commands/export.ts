@@ -60,8 +60,11 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   // fails half way leaves the folder as it was, never a table that looks complete and is not.
   const partial = (name: string) => `${path(name)}.partial`;
   const opened: string[] = [];
+  // A .partial already there (a stale one, or a symlink planted to send the table elsewhere) is removed, never
+  // written through; the rename that finishes a table replaces whatever has its name, a link too, and follows nothing.
   const open = <R>(table: ExportTable<R>) => {
     opened.push(table.name);
+    rmSync(partial(table.name), { force: true });
     return openSink(table, partial(table.name), format, group);
   };
   const group = rowGroupFrom(opts.env);
@@ -106,7 +109,9 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   const { health, warnings } = pass;
   const schemaPath = join(dir, "schema.json");
   try {
-    writeFileSync(schemaPath, `${JSON.stringify(schemaDocument(format), null, 2)}\n`);
+    rmSync(`${schemaPath}.partial`, { force: true });
+    writeFileSync(`${schemaPath}.partial`, `${JSON.stringify(schemaDocument(format), null, 2)}\n`);
+    renameSync(`${schemaPath}.partial`, schemaPath);
   } catch (e) {
     throw new RuntimeError(`${schemaPath}: ${(e as Error).message}`);
   }

@@ -9,8 +9,7 @@ import { envText } from "../assemble/compare-row.js";
 import { expandRunsDirs, isRunsDir, runGatherOptions } from "../pipeline/runs-targets.js";
 import { staircaseChartSpec } from "../render/chart.js";
 import { runFolderName } from "../pipeline/run-folder.js";
-import { protectedDirs } from "../output/files.js";
-import { configDirs } from "../sources/discover.js";
+import { inputConfigDir } from "../output/write-guard.js";
 import { UsageError } from "../errors.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -105,10 +104,8 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     const title = `Tool output size staircase — ${loaded.length} run(s)`;
     charts.push({ title, spec: staircaseChartSpec(points, title) });
     if (opts.chart) {
-      const dirs = protectedDirs(
-        configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd }),
-        loaded.flatMap((l) => l.inputs.map((i) => i.path)).filter((p) => p !== "-"),
-      );
+      // The output step guards the path (output/write-guard.ts); each run's config dir is added to what it protects.
+      const dirs = loaded.flatMap((l) => l.inputs.flatMap((i) => (i.path === "-" ? [] : (inputConfigDir(i.path, opts.cwd) ?? []))));
       files.push({ kind: "chart", path: opts.chart, spec: staircaseChartSpec(points, title), protect: dirs });
     }
   } else {

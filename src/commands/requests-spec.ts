@@ -1,4 +1,3 @@
-import { configDirs } from "../sources/discover.js";
 import type { CommandSpec } from "./registry.js";
 import { runRequests } from "./requests.js";
 import { OUTPUT, LOOKUP } from "./options.js";
@@ -25,10 +24,7 @@ export const requestsCommand: CommandSpec = {
     const wantChart = typeof argv.chart === "string" || argv.format === "html";
     if (!wantChart) return out;
     // The chart code (and, to draw, vega) loads only for a chart.
-    const [{ requestsChartSpec, requestsChartTitle }, { protectedDirs }] = await Promise.all([
-      import("../render/chart.js"),
-      import("../output/files.js"),
-    ]);
+    const { requestsChartSpec, requestsChartTitle } = await import("../render/chart.js");
     type Point = { chain: string; index: number; totalInputTokens: number };
     const rows = Array.from(out.data.requests as Iterable<Point>, (r) => ({
       chain: r.chain,
@@ -40,11 +36,8 @@ export const requestsCommand: CommandSpec = {
     const title = requestsChartTitle(out.document.title.replace(/^Requests — /, ""));
     if (argv.format === "html" && rows.length) out.document.charts = [{ title, spec: requestsChartSpec(rows, title) }];
     if (typeof argv.chart === "string") {
-      const dirs = protectedDirs(
-        configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd }),
-        out.inputs.map((i) => i.path).filter((p) => p !== "-"),
-      );
-      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, title), protect: dirs }];
+      // The output step guards the path (output/write-guard.ts): the config dirs and this run's inputs.
+      out.files = [...(out.files ?? []), { kind: "chart", path: argv.chart, spec: requestsChartSpec(rows, title) }];
     }
     return out;
   },

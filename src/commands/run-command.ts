@@ -72,7 +72,7 @@ export async function runCommand(
         await import("../output/files.js")
       ).writeFiles(
         out.files.map((f, i) => ({ ...f, spec: shown.files?.[i]?.spec ?? f.spec })),
-        io.cwd,
+        { env: io.env, cwd: io.cwd, claudeDir: a.claudeDir, inputPaths: out.inputs.map((i) => i.path).filter((p) => p !== "-") },
       );
     const warn = (w: string) => void io.stderr.write(`ccforensics: ${sanitize(w)}\n`);
     for (const w of shown.document.warnings) warn(w);

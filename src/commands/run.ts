@@ -1,5 +1,4 @@
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
@@ -8,12 +7,12 @@ import { UsageError } from "../errors.js";
 import { isObject } from "../records/json.js";
 import { parseMatrix } from "../lab/matrix.js";
 import { executeRun, type RunJson } from "../lab/run-exec.js";
-import { configDirHolding, evidenceTreeHolding } from "../sources/discover.js";
+import { envConfigDirs } from "../sources/discover.js";
+import { checkWritable } from "../output/write-guard.js";
 import { checkNamedFile } from "../sources/guard.js";
 import { RUN_FILES, planRuns, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
-import { configDirs } from "../sources/discover.js";
 import type { InputFile } from "../sources/input.js";
 import { labCommand, labSetup } from "./lab.js";
 import type { Argv, CommandSpec } from "./registry.js";
@@ -199,24 +198,13 @@ function readRunJson(path: string): RunJson | null {
   }
 }
 
-/** Evidence is read-only: the runs dir must not lie in any Claude config dir, ours or a run's. */
+/**
+ * Evidence is read-only: the runs dir goes through the shared write guard (output/write-guard.ts), which
+ * also protects every config dir a planned run's CLAUDE_CONFIG_DIR names.
+ */
 function guardOutDir(outDir: string, plans: PlannedRun[], claudeDir: string[] | undefined, env: NodeJS.ProcessEnv, cwd: string): void {
-  const home = env.HOME ?? homedir();
-  const dirs = new Set([...configDirs({ claudeDir, env, cwd }), join(home, ".claude"), join(home, ".config", "claude")]);
-  for (const p of plans)
-    for (const d of (p.childEnv.CLAUDE_CONFIG_DIR ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean))
-      dirs.add(resolve(cwd, d));
-  const holder = configDirHolding(outDir, [...dirs]);
-  if (holder) throw new UsageError(`--out ${outDir}: refusing to write inside the Claude config dir ${holder}`);
-  // A copied evidence tree is evidence too, named with --claude-dir or not.
-  const tree = evidenceTreeHolding(outDir);
-  if (tree)
-    throw new UsageError(
-      `--out ${outDir}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`,
-    );
+  const alsoProtect = plans.flatMap((p) => [...envConfigDirs(p.childEnv), ...envConfigDirs({ CLAUDE_CONFIG_DIR: p.claudeDir })]);
+  checkWritable("--out", outDir, "folder", { env, cwd, claudeDir, inputPaths: [], alsoProtect });
 }
 
 /**

@@ -1,6 +1,5 @@
 import { FleetAggregate, type FleetBy, type FleetRow } from "../analyses/servers.js";
 import { UsageError } from "../errors.js";
-import { protectedDirs } from "../output/files.js";
 import { toolCostChartSpec } from "../render/chart.js";
 import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -43,10 +42,8 @@ export async function runServers(targets: string[], opts: ServersOptions): Promi
       kind: "chart",
       path: opts.chart,
       spec,
-      protect: protectedDirs(
-        plan.searched,
-        all.map((i) => i.path).filter((p) => p !== "-"),
-      ),
+      // The output step guards the path (output/write-guard.ts); the dirs searched are protected too.
+      protect: plan.searched,
     });
   return {
     command: "servers",

@@ -24,12 +24,15 @@ export interface CommandOutput {
   files?: OutputFile[];
 }
 
-/** A file to write: what it holds, where (relative to the CLI's cwd), and the config dirs it must not land in. */
+/**
+ * A file to write: what it holds and where (relative to the CLI's cwd). The output step guards it as every
+ * write is guarded (output/write-guard.ts); `protect` adds config dirs only the command knows of.
+ */
 export interface OutputFile {
   kind: "chart";
   path: string;
   spec: ChartSpec;
-  protect: string[];
+  protect?: string[];
 }
 
 /** The JSON envelope of CONTRACT.md: tool, command, inputs, health, then the command's fields. */

@@ -37,7 +37,8 @@ export interface ConfigDirOptions {
 /** Where the config dirs come from: named with `--claude-dir`, named in `CLAUDE_CONFIG_DIR`, or the defaults. */
 export type ConfigDirSource = "--claude-dir" | "CLAUDE_CONFIG_DIR" | "default";
 
-function envConfigDirs(env: NodeJS.ProcessEnv): string[] {
+/** The dirs `CLAUDE_CONFIG_DIR` names (comma-separated), as given. */
+export function envConfigDirs(env: NodeJS.ProcessEnv): string[] {
   return (env.CLAUDE_CONFIG_DIR ?? "")
     .split(",")
     .map((s) => s.trim())

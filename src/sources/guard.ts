@@ -6,13 +6,14 @@ import {
   lstatSync,
   openSync,
   readdirSync,
+  readlinkSync,
   realpathSync,
   statSync,
   type ReadStream,
   type Dirent,
   type Stats,
 } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { UnreadableError, UsageError } from "../errors.js";
 
@@ -20,7 +21,7 @@ import { UnreadableError, UsageError } from "../errors.js";
  * The one place that stats, lists, resolves and opens evidence. Everything else in src/ asks here, so
  * the rules (what may be opened, what must never block) hold everywhere and a test can watch every access.
  */
-export type AccessOp = "stat" | "lstat" | "readdir" | "realpath" | "open";
+export type AccessOp = "stat" | "lstat" | "readdir" | "realpath" | "readlink" | "open";
 export type AccessRecorder = (op: AccessOp, path: string) => void;
 
 let recorder: AccessRecorder | null = traceFromEnv();
@@ -363,14 +364,62 @@ export function stdinReadable(): boolean {
   return st.isFIFO() || st.isSocket() || st.isFile();
 }
 
-/** The absolute form of `p` with symlinks resolved as far as the path exists (for paths about to be created). */
-export function realish(p: string): string {
-  let head = resolve(p);
-  const tail: string[] = [];
-  while (realPath(head) === undefined && dirname(head) !== head) {
-    tail.unshift(head.slice(dirname(head).length).replace(/^[\\/]/, ""));
-    head = dirname(head);
+/** What splits a path into names: `/`, and on Windows `\\` too (on POSIX a backslash is part of a name). */
+const SEPARATORS = process.platform === "win32" ? /[\\/]+/ : /\/+/;
+
+/** How many symlinks one path may pass through before it counts as a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * Where a path leads, as the kernel would follow it: every symlink resolved, a dangling one too (its
+ * target is where a write would land), the part that does not exist yet kept as named. `..` is taken
+ * after the link before it, as open(2) does, not lexically. Undefined for a loop (more than 40 links).
+ * `p` is used as given: absolute, or relative to `cwd`.
+ */
+export function resolveLinks(p: string, cwd = process.cwd()): string | undefined {
+  const abs = isAbsolute(p) ? p : `${resolve(cwd)}${sep}${p}`;
+  // The common case, a path that exists: one realpath(3).
+  const whole = realPath(abs);
+  if (whole !== undefined) return whole;
+  let done = parse(abs).root;
+  let todo = abs.slice(done.length).split(SEPARATORS);
+  let links = 0;
+  while (todo.length > 0) {
+    const c = todo.shift()!;
+    if (c === "" || c === ".") continue;
+    if (c === "..") {
+      done = dirname(done);
+      continue;
+    }
+    const next = join(done, c);
+    const st = lstatPath(next);
+    if (st === undefined) return join(next, ...todo);
+    if (st.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return undefined;
+      const target = readLink(next);
+      if (target === undefined) return undefined;
+      if (isAbsolute(target)) done = parse(target).root;
+      todo = [...target.slice(isAbsolute(target) ? parse(target).root.length : 0).split(SEPARATORS), ...todo];
+      continue;
+    }
+    done = next;
   }
-  head = realPath(head) ?? head;
-  return tail.length ? join(head, ...tail) : head;
+  return done;
+}
+
+function readLink(p: string): string | undefined {
+  touch("readlink", p);
+  try {
+    return readlinkSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The absolute form of `p` with every symlink resolved, dangling ones too, as far as the path exists (for
+ * paths about to be created): what a write to `p` would reach. A loop leaves `p` as it is.
+ */
+export function realish(p: string): string {
+  return resolveLinks(resolve(p)) ?? resolve(p);
 }
