@@ -12,6 +12,7 @@ export type { Io } from "./io.js";
 
 /** Runs the CLI with the given arguments against `io`; returns the exit code. All errors end here (one handler). */
 export async function main(args: string[], io: Io): Promise<number> {
+  const untrace = io.env.CCFORENSICS_FS_TRACE === "1" ? await traceAccess(io) : undefined;
   try {
     const commands = await commandSpecs();
     const words = commandFirst(normaliseArgs(aliasWords(args), commands), commands);
@@ -37,5 +38,19 @@ export async function main(args: string[], io: Io): Promise<number> {
     const msg = messageOf(err).split("\n").map(sanitize).join("\n");
     io.stderr.write(`ccforensics: ${msg}\n`);
     return exitCodeOf(err);
+  } finally {
+    untrace?.();
   }
+}
+
+/**
+ * `CCFORENSICS_FS_TRACE=1` prints every access the guard makes to stderr, so a test that spawns the CLI can watch
+ * too. A path holds evidence file names: it is written as JSON escaped as the JSON output is (`jsonSafe`), so no
+ * C0/C1 control, bidi or invisible character reaches the terminal raw. Returns what turns it off again (a test
+ * running the CLI in its own process must not keep tracing).
+ */
+async function traceAccess(io: Io): Promise<() => void> {
+  const [{ onAccess }, { jsonSafe }] = await Promise.all([import("./sources/guard.js"), import("./render/emit.js")]);
+  onAccess((op, path) => void io.stderr.write(`ccforensics-fs: ${op} ${jsonSafe(JSON.stringify(path))}\n`));
+  return () => onAccess(null);
 }

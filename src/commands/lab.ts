@@ -11,6 +11,7 @@ import { serveStdio, type LabHandler } from "../lab/serve.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { toolVersion } from "../report/envelope.js";
 import type { Argv, CommandSpec } from "./registry.js";
+import { sanitize } from "../render/sanitize.js";
 
 export const LAB_SERVERS = ["instructions", "output"] as const;
 export type LabServerName = (typeof LAB_SERVERS)[number];
@@ -170,7 +171,8 @@ function oneOf<T extends string>(v: string, allowed: readonly T[], flag: string)
 export async function runLab(argv: Argv): Promise<CommandOutput> {
   const setup = labSetup(argv, argv.env);
   const log = setup.log ? new RpcLog(setup.log) : null;
-  const diag = (l: string) => argv.stderr.write(`ccforensics lab ${setup.server}: ${l}\n`);
+  // A diagnostic quotes the client's messages (a method, an id): escaped line by line, as main.ts's errors are.
+  const diag = (l: string) => argv.stderr.write(`ccforensics lab ${setup.server}: ${l.split("\n").map(sanitize).join("\n")}\n`);
   diag(describeSetup(setup));
   const handler: LabHandler = withProbeMode(
     setup.server === "output" ? outputHandler(setup.config) : instructionsHandler(setup.config),

@@ -10,6 +10,7 @@ import { executeRun, type RunJson } from "../lab/run-exec.js";
 import { envConfigDirs } from "../sources/discover.js";
 import { checkWritable } from "../output/write-guard.js";
 import { checkNamedFile } from "../sources/guard.js";
+import { sanitize } from "../render/sanitize.js";
 import { RUN_FILES, planRuns, type PlannedRun } from "../lab/run-plan.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
@@ -114,7 +115,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
       rows.push(row(p, "skipped", readRunJson(join(p.dir, RUN_FILES.runJson))));
       continue;
     }
-    argv.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${p.folder} …\n`);
+    argv.stderr.write(`ccforensics run: ${i + 1}/${plans.length} ${sanitize(p.folder)} …\n`);
     const done = await executeRun(p, { timeoutMs });
     inputs.push(done.input);
     mergeHealth(health, done.health);
@@ -122,7 +123,8 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     r.answer = done.run.result?.result ?? null;
     rows.push(r);
     argv.stderr.write(
-      `ccforensics run: ${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}\n`,
+      // The session id is what claude printed: evidence, escaped as the warnings are.
+      `ccforensics run: ${sanitize(`${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}`)}\n`,
     );
     if (done.json.timedOut) warnings.push(`${p.folder}: stopped after --timeout-ms ${timeoutMs}`);
     else if (done.json.exitCode !== 0)

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmdirSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
+import { jsonSafe } from "../render/emit.js";
 import { headlessSessionId, type HeadlessRun } from "../analyses/headless-run.js";
 import type { Health } from "../records/health.js";
 import { readHeadlessRun } from "../pipeline/evidence.js";
@@ -116,7 +117,8 @@ export async function executeRun(p: PlannedRun, o: ExecOptions): Promise<Execute
     model: run.init?.model ?? null,
     ...(copied ? { sourceClaudeDir: copied.from, copied: copied.files } : {}),
   };
-  writeFileSync(join(p.dir, RUN_FILES.runJson), `${JSON.stringify(json, null, 2)}\n`);
+  // The session id, version and model are what claude printed: escaped as stdout's JSON is, the same values.
+  writeFileSync(join(p.dir, RUN_FILES.runJson), `${jsonSafe(JSON.stringify(json, null, 2))}\n`);
   return { json, run, health, input };
 }
 

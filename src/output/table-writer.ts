@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { fileWriter, ParquetWriter } from "hyparquet-writer";
 import { RuntimeError } from "../errors.js";
+import { jsonSafe } from "../render/emit.js";
 import type { ExportColumn, ExportTable, ExportType } from "./export-tables.js";
 
 export type ExportFormat = "parquet" | "ndjson";
@@ -105,7 +106,8 @@ function ndjsonSink<R>(table: ExportTable<R>, path: string): TableSink<R> {
         const v = cell(col.type, col.get(row));
         o[col.name] = col.type === "timestamp" && v !== null ? new Date(v as number).toISOString() : v;
       }
-      pending += `${JSON.stringify(o)}\n`;
+      // Evidence text (names, paths, log lines) escaped as stdout's JSON is: no C1, bidi or invisible character raw.
+      pending += `${jsonSafe(JSON.stringify(o))}\n`;
       rows++;
       if (pending.length >= 1 << 16) await drain();
     },

@@ -1,13 +1,16 @@
 import { stringify } from "csv-stringify/sync";
 import type { OutputDocument } from "../report/model.js";
 import { csvKeys, csvRaw } from "./csv-columns.js";
+import { sanitize } from "./sanitize.js";
 import { csvValue } from "./values.js";
 
 /**
  * RFC 4180 through csv-stringify: CRLF line ends, fields quoted when they hold a comma, quote or line
  * break; several tables one after the other with a `table` column, a blank line between. Numbers stay
  * typed, so a negative number is a number; a text cell that a spreadsheet would run as a formula
- * (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP CSV injection rule).
+ * (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP CSV injection rule). The `table` column
+ * and the header are escaped as cells are: a table id can hold a name from evidence (`requests:<agent id>`,
+ * `outputs:<run>`), and csv-stringify's formula guard covers every field of a record.
  */
 export function renderCsv(report: OutputDocument): string {
   return [...csvLines(report)].join("");
@@ -21,12 +24,13 @@ export function* csvLines(report: OutputDocument): Generator<string> {
     if (many && !first) yield "\r\n";
     first = false;
     const keys = csvKeys(t);
-    const head = many ? ["table", ...keys] : keys;
+    const id = sanitize(t.id);
+    const head = (many ? ["table", ...keys] : keys).map(sanitize);
     yield stringify([head], OPTIONS);
     for (const rows of [t.rows, t.footer ?? []]) {
       for (const r of rows) {
         const cells = keys.map((k) => csvValue(csvRaw(r, k)));
-        yield stringify([many ? [t.id, ...cells] : cells], OPTIONS);
+        yield stringify([many ? [id, ...cells] : cells], OPTIONS);
       }
     }
   }

@@ -24,17 +24,14 @@ import { UnreadableError, UsageError } from "../errors.js";
 export type AccessOp = "stat" | "lstat" | "readdir" | "realpath" | "readlink" | "open";
 export type AccessRecorder = (op: AccessOp, path: string) => void;
 
-let recorder: AccessRecorder | null = traceFromEnv();
+let recorder: AccessRecorder | null = null;
 
-/** Test hook: every path the guard touches goes to `fn` (null turns it off). */
+/**
+ * Every path the guard touches goes to `fn` (null turns it off): a test's hook, and `CCFORENSICS_FS_TRACE=1`'s
+ * stderr lines, which main.ts installs (it escapes the names, evidence, with the JSON output's rule).
+ */
 export function onAccess(fn: AccessRecorder | null): void {
   recorder = fn;
-}
-
-/** `CCFORENSICS_FS_TRACE=1` prints every access to stderr, so a test that spawns the CLI can watch too. */
-function traceFromEnv(): AccessRecorder | null {
-  if (process.env.CCFORENSICS_FS_TRACE !== "1") return null;
-  return (op, path) => process.stderr.write(`ccforensics-fs: ${op} ${JSON.stringify(path)}\n`);
 }
 
 function touch(op: AccessOp, path: string): void {

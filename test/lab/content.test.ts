@@ -209,3 +209,11 @@ test("lab --probe: error answers -32601 (default), hang never answers the probe 
     assert.match(bad.stderr, msg);
   }
 });
+
+test("lab: a diagnostic quoting the client's message shows its control, bidi and invisible characters escaped", async () => {
+  const client = new StdioClient(["lab", "instructions", "--probe", "hang"]);
+  client.send({ jsonrpc: "2.0", id: "=\u001b[2J\u009b\u0085\u202e\u200b\u2028x", method: "server/discover" });
+  assert.equal(await client.end(), 0);
+  assert.doesNotMatch(client.stderr, /[\u001b\u007f-\u009f\u200b\u202e\u2028]/);
+  assert.ok(client.stderr.includes("(id =\\x1b[2J\\x9b\\x85\\u202e\\u200b\\u2028x): no reply, on purpose"), client.stderr);
+});

@@ -329,3 +329,22 @@ test("run: a failing claude is recorded (exit code, warning), csv/markdown rows;
   assert.match(unnamed.stderr, /refusing to write inside the Claude config dir .*evidence-copy/);
   assert.equal((await runCli(["run", join(dir, "nope.json")])).code, 2);
 });
+
+test("run: a session id claude printed with control, bidi and invisible characters is escaped on stderr and in run.json", async () => {
+  const dir = tmp();
+  const bin = writeFakeClaude(dir);
+  const session = "=\u001b[2J\u009b\u0085\u202e\u200b\u2028x";
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    claude: join(bin, "claude"),
+    configs: [{ label: "none", server: "none", env: { FAKE_SESSION: session } }],
+  });
+  const out = join(dir, "runs");
+  const r = await runCli(["run", f, "--out", out, "--format", "csv"]);
+  const raw = /[\u001b\u007f-\u009f\u200b\u202e\u2028]/;
+  assert.doesNotMatch(r.stderr, raw);
+  assert.ok(r.stderr.includes("session =\\x1b[2J\\x9b\\x85\\u202e\\u200b\\u2028x"), r.stderr);
+  const text = readFileSync(join(out, "none-a", "run.json"), "utf8");
+  assert.doesNotMatch(text, raw);
+  assert.equal(JSON.parse(text).session, session, "the same value, escaped");
+});

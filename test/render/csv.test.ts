@@ -67,3 +67,41 @@ test("CSV: several tables keep the layout: a table column, a blank line between,
   assert.equal(renderCsv(r), 'table,x,ok,list\r\na,"say ""hi"", then",true,p; q\r\na,total,false,\r\n\r\ntable,y\r\n');
   assert.equal(renderCsv({ title: "t", tables: [], warnings: [] }), "");
 });
+
+/** Characters no output may carry raw (CSV's own CRLF aside): ESC, BEL, CSI (U+009B), NEL (U+0085), RLO, ZWSP, the line separator. */
+const RAW_UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b\u202e\u2028]/;
+const HOSTILE = "\u001b[31mred\u0007\u009b\u0085\u202e\u200b\u2028x";
+
+test("CSV: the table column and the header are escaped as cells are, formulas guarded: a table id can hold an evidence name", () => {
+  const csv = renderCsv({
+    title: "t",
+    tables: [
+      { id: `requests:${HOSTILE}`, title: "A", columns: [col("x", "x", "int")], rows: [{ x: 1 }], footer: [{ x: 2 }] },
+      {
+        id: `=HYPERLINK("http://evil.example")${HOSTILE}`,
+        title: "B",
+        columns: [col(`@k${HOSTILE}`, "k"), col("-n", "n", "int")],
+        rows: [{ [`@k${HOSTILE}`]: "v", "-n": -5 }],
+      },
+      { id: "+1", title: "C", columns: [col("y", "y", "int")], rows: [{ y: 3 }] },
+    ],
+    warnings: [],
+  });
+  assert.doesNotMatch(csv, RAW_UNSAFE);
+  const esc = "\\x1b[31mred\\x07\\x9b\\x85\\u202e\\u200b\\u2028x";
+  assert.equal(
+    csv,
+    [
+      "table,x",
+      `requests:${esc},1`,
+      `requests:${esc},2`,
+      "",
+      `table,'@k${esc},'-n`,
+      `"'=HYPERLINK(""http://evil.example"")${esc}",v,-5`,
+      "",
+      "table,y",
+      "'+1,3",
+      "",
+    ].join("\r\n"),
+  );
+});
