@@ -3,7 +3,8 @@ import { isStreamedArray } from "./streamed.js";
 import type { CommandOutput } from "./envelope.js";
 
 /**
- * `--redact` (CONTRACT.md): home directories become `~`; session, message, request and tool-use ids and
+ * `--redact` (CONTRACT.md): home directories become `~` (and so does a home dir in a project folder's
+ * name, `-home-dev-my-app` → `~-my-app`, once the home dir itself was seen in the output); session, message, request and tool-use ids and
  * `tool-results/` file names keep a short prefix followed by `…`. The same id maps to the same text
  * everywhere in one output, and two different ids never collapse into one. Numbers are left alone.
  *
@@ -70,11 +71,24 @@ const ID_KINDS: IdKind[] = [
 /** The tail of an id a summary cut (`…` then id characters): dropped when it ends some collected id. */
 const CUT = /…([A-Za-z0-9_-]{6,})/g;
 
+/**
+ * A home dir as Claude Code spells it in a project folder's name (`/home/dev` → `-home-dev`, every
+ * character but a letter or digit a `-`): `projects/-home-dev-my-app/` names the user too.
+ */
+function projectKeys(homes: Set<string>): RegExp | undefined {
+  if (homes.size === 0) return undefined;
+  const keys = [...new Set([...homes].map((h) => h.replace(/[^A-Za-z0-9]/g, "-")))].sort((a, b) => b.length - a.length);
+  return new RegExp(`(?<![\\w.~-])(?:${keys.join("|")})(?![A-Za-z0-9])`, "g");
+}
+
 export function makeRedactor(): { collect(s: string): void; apply(s: string): string } {
   const ids = new Map<string, number>(); // id → keep
   const kinds = new Map<string, IdKind>(); // id → the kind that found it: a wide `use` replaces only its own
+  const homes = new Set<string>(); // home dirs seen, for the project folders named after them
+  let keys: { size: number; re: RegExp | undefined } = { size: 0, re: undefined };
   return {
     collect(s) {
+      for (const m of s.matchAll(HOME)) homes.add(m[0]);
       for (const k of ID_KINDS)
         for (const m of s.matchAll(k.re)) {
           ids.set(m[0], k.keep);
@@ -84,6 +98,8 @@ export function makeRedactor(): { collect(s: string): void; apply(s: string): st
     apply(s) {
       const table = shortNames(ids);
       let out = s.replace(HOME, "~");
+      if (keys.size !== homes.size) keys = { size: homes.size, re: projectKeys(homes) };
+      if (keys.re !== undefined) out = out.replace(keys.re, "~");
       if (out.includes("…")) out = out.replace(CUT, (m, tail: string) => (!table.has(tail) && endsSomeId(ids, tail) ? "…" : m));
       for (const k of ID_KINDS)
         out = out.replace(k.use ?? k.re, (m) => (k.use === undefined || kinds.get(m) === k ? (table.get(m) ?? m) : m));

@@ -187,3 +187,14 @@ test("--redact: sessions and servers on samples/claude-home print two ids sharin
   const j = JSON.parse((await runCli(["sessions", "--claude-dir", dir, "--redact", "--json"])).stdout);
   assert.deepEqual(j.sessions.map((s: any) => s.sessionId).sort(), ["abcdef12…0001", "abcdef12…0002", "c0ffee00…"]);
 });
+
+test("a project folder named after a home dir seen in the output loses the user name too", () => {
+  const r = makeRedactor();
+  const s =
+    "cwd /home/dev/my.app, file /srv/c/projects/-home-dev-my-app/a.jsonl, key -home-dev-ledger, C:\\Users\\carol\\x projects\\C--Users-carol-x\\b.jsonl, not-home-dev -home-devil, -home-dev";
+  r.collect(s);
+  assert.equal(
+    r.apply(s),
+    "cwd ~/my.app, file /srv/c/projects/~-my-app/a.jsonl, key ~-ledger, ~\\x projects\\~-x\\b.jsonl, not-home-dev -home-devil, ~",
+  );
+});
