@@ -47,20 +47,154 @@ test("--redact: no home path and no full id survives in any format; numbers are 
   assert.equal(red.inputs[0].sha256, plain.inputs[0].sha256);
 });
 
-test("redacted ids: the shortest unique prefix, as comparing every id with every other would give", async () => {
+test("redacted ids: the shortest unique prefix while it is short, as comparing every id with every other would give", async () => {
   const fc = (await import("fast-check")).default;
+  // ids that differ within keep + 8 characters (and before the last 4): the common case, unchanged.
   const reference = (ids: string[], id: string, keep: number) => {
     let n = Math.min(keep, id.length);
     while (n < id.length && ids.some((o) => o !== id && o.startsWith(id.slice(0, n)))) n++;
-    return n >= id.length ? id : `${id.slice(0, n)}…`;
+    return `${id.slice(0, n)}…`;
   };
-  const id = fc.string({ unit: fc.constantFrom("A", "B"), minLength: 8, maxLength: 14 }).map((s: string) => `msg_${s}`);
+  const id = fc.string({ unit: fc.constantFrom("A", "B"), minLength: 12, maxLength: 14 }).map((s: string) => `msg_${s}`);
   fc.assert(
     fc.property(fc.uniqueArray(id, { minLength: 1, maxLength: 30 }), (ids: string[]) => {
       const r = makeRedactor();
       r.collect(ids.join(" "));
-      for (const x of ids) assert.equal(r.apply(x), reference(ids, x, 8));
+      for (const x of ids) {
+        const n = reference(ids, x, 8).length - 1;
+        if (n <= 16 && n <= x.length - 4) assert.equal(r.apply(x), reference(ids, x, 8));
+      }
     }),
     { numRuns: 500 },
+  );
+});
+
+test("redacted ids: never a whole id, the same text each time, and two ids never one text", async () => {
+  const fc = (await import("fast-check")).default;
+  // Few letters and short ids: ids sharing all but their end, ids that end another, are common here.
+  const id = fc.oneof(
+    fc.string({ unit: fc.constantFrom("A", "B"), minLength: 8, maxLength: 14 }).map((s: string) => `msg_${s}`),
+    fc.string({ unit: fc.constantFrom("a", "b"), minLength: 8, maxLength: 8 }).map((s: string) => `tool-results/b${s}.txt`),
+    fc.string({ unit: fc.constantFrom("0", "1"), minLength: 12, maxLength: 12 }).map((s: string) => `abcdef12-0000-4000-8000-${s}`),
+  );
+  fc.assert(
+    fc.property(fc.uniqueArray(id, { minLength: 1, maxLength: 30 }), (ids: string[]) => {
+      const r = makeRedactor();
+      r.collect(ids.join(" "));
+      const texts = ids.map((x) => r.apply(x));
+      ids.forEach((x, i) => {
+        const bare = x.replace(/^tool-results\/|\.txt$/g, "");
+        assert.ok(!texts[i]!.includes(bare), `${x} survived as ${texts[i]}`);
+        assert.equal(r.apply(x), texts[i], "stable");
+      });
+      assert.equal(new Set(texts).size, ids.length, `two ids, one text: ${texts.join(" ")}`);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test("session ids differing only in their last character: the usual prefix, …, and a tail", () => {
+  const r = makeRedactor();
+  const a = "abcdef12-0000-4000-8000-000000000001";
+  const b = "abcdef12-0000-4000-8000-000000000002";
+  const s = `${a} ${b} c0ffee00-1111-4222-8333-444444444444 ${a}`;
+  r.collect(s);
+  assert.equal(r.apply(s), "abcdef12…0001 abcdef12…0002 c0ffee00… abcdef12…0001");
+  assert.equal(r.apply(`/p/${b}.jsonl`), "/p/abcdef12…0002.jsonl");
+  // ids sharing a long tail as well: the tail grows until it is unique.
+  const t = makeRedactor();
+  const ids = ["5e1c0a52-0003-4000-8000-000000066000", "5e1c0a52-0003-4000-8000-e50000066000", "5e1c0a52-0003-4000-8000-000000062000"];
+  t.collect(ids.join(" "));
+  assert.deepEqual(
+    ids.map((x) => t.apply(x)),
+    ["5e1c0a52…00000066000", "5e1c0a52…50000066000", "5e1c0a52…2000"],
+  );
+});
+
+test("ids whose tail would show nearly all of them: the usual prefix, …#, and a hash", () => {
+  const r = makeRedactor();
+  // Two Bash output names sharing 8 of 9 characters: a 4-character tail would leave 1 hidden.
+  const s = "tool-results/bk3v9x2qa.txt tool-results/bk3v9x2qb.txt";
+  r.collect(s);
+  const out = r.apply(s);
+  assert.match(out, /^tool-results\/bk3v…#[0-9a-f]{4,}\.txt tool-results\/bk3v…#[0-9a-f]{4,}\.txt$/);
+  const [x, y] = out.split(" ");
+  assert.notEqual(x, y);
+});
+
+test("saved-file names are redacted bare, at the start of a string and cut by a summary's …", () => {
+  const r = makeRedactor();
+  r.collect(
+    "~/.claude/projects/p/s/tool-results/bk3v9x2qa.txt ~/.claude/projects/p/s/tool-results/mcp-big-emit_text-1789422257974.txt " +
+      "tool-results/toolu_01VoSi5m4MnaQ5yD8qzkWMeN.json tool-results/a1b2c3d4e5f6.png",
+  );
+  const cases: Array<[string, string]> = [
+    ["bk3v9x2qa.txt · text, 460 lines", "bk3v….txt · text, 460 lines"],
+    ["mcp-big-emit_text-1789422257974.txt · text", "mcp-big-emit_text-1789….txt · text"],
+    [
+      "file_path=~/.claude/pr…t_text-1789422257974.txt offset=1100 limit=20",
+      "file_path=~/.claude/pr…t_text-1789….txt offset=1100 limit=20",
+    ],
+    ["file_path=~/.claude/pr…1789422257974.txt", "file_path=~/.claude/pr…1789….txt"],
+    ["cat ~/x/tool-re…k3v9x2qa.txt", "cat ~/x/tool-re….txt"],
+    ["Read …22257974.txt", "Read ….txt"],
+    ["Read …VoSi5m4MnaQ5yD8qzkWMeN.json", "Read ….json"],
+    ["a1b2c3d4e5f6.png", "a1b2….png"],
+    [
+      "Output has been saved to /s/tool-results/mcp-big-emit_text-1789422257974.txt.",
+      "Output has been saved to /s/tool-results/mcp-big-emit_text-1789….txt.",
+    ],
+    // Not names: an ordinary number, the stamp as a number, a word of b and 8 letters, a cut too short to matter (5 characters).
+    ["took 1789422257974 ms, 1789422257974.5 s; backtests.txt …57974", "took 1789422257974 ms, 1789422257974.5 s; backtests.txt …57974"],
+  ];
+  for (const [s, want] of cases) assert.equal(r.apply(s), want, s);
+});
+
+test("--redact: outputs and report on samples/claude-home print no saved-file name and no ms stamp of one, in any format", async () => {
+  const dir = sample("claude-home");
+  const plain = JSON.parse((await runCli(["outputs", "c0ffee00", "--claude-dir", dir, "--json"])).stdout);
+  const names = new Set<string>();
+  for (const row of plain.toolResults) {
+    const m = /tool-results[/\\]([^/\\]+)$/.exec(row.savedPath ?? "");
+    if (m) names.add(m[1]!);
+  }
+  assert.ok(names.size >= 2, `saved files in the sample: ${[...names].join(", ")}`);
+  const stamps = [...names].flatMap((n) => /-(\d{13})\.[a-z0-9]+$/.exec(n)?.[1] ?? []);
+  assert.ok(stamps.length >= 1);
+  for (const cmd of ["outputs", "report"]) {
+    for (const format of ["table", "markdown", "csv", "html", "json"]) {
+      const r = await runCli([cmd, "c0ffee00", "--claude-dir", dir, "--redact", "--format", format]);
+      assert.equal(r.code, 0, r.stderr);
+      for (const n of [...names, ...stamps]) assert.ok(!r.stdout.includes(n), `${cmd} ${format}: ${n} survived`);
+      assert.ok(r.stdout.includes("1789…"), `${cmd} ${format}: the redacted name is shown`);
+    }
+  }
+});
+
+test("--redact: sessions and servers on samples/claude-home print two ids sharing all but the last character apart, never whole", async () => {
+  const dir = sample("claude-home");
+  const a = "abcdef12-0000-4000-8000-000000000001";
+  const b = "abcdef12-0000-4000-8000-000000000002";
+  for (const cmd of ["sessions", "servers"]) {
+    for (const format of ["table", "markdown", "csv", "html", "json"]) {
+      const r = await runCli([cmd, "--claude-dir", dir, "--redact", "--format", format]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!r.stdout.includes(a) && !r.stdout.includes(b), `${cmd} ${format}: a whole id survived`);
+      assert.match(r.stdout, /abcdef12…0001/, `${cmd} ${format}`);
+      assert.match(r.stdout, /abcdef12…0002/, `${cmd} ${format}`);
+    }
+  }
+  const j = JSON.parse((await runCli(["sessions", "--claude-dir", dir, "--redact", "--json"])).stdout);
+  assert.deepEqual(j.sessions.map((s: any) => s.sessionId).sort(), ["abcdef12…0001", "abcdef12…0002", "c0ffee00…"]);
+});
+
+test("a project folder named after a home dir seen in the output loses the user name too", () => {
+  const r = makeRedactor();
+  const s =
+    "cwd /home/dev/my.app, file /srv/c/projects/-home-dev-my-app/a.jsonl, key -home-dev-ledger, C:\\Users\\carol\\x projects\\C--Users-carol-x\\b.jsonl, not-home-dev -home-devil, -home-dev";
+  r.collect(s);
+  assert.equal(
+    r.apply(s),
+    "cwd ~/my.app, file /srv/c/projects/~-my-app/a.jsonl, key ~-ledger, ~\\x projects\\~-x\\b.jsonl, not-home-dev -home-devil, ~",
   );
 });
