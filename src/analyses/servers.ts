@@ -19,7 +19,7 @@ export interface SessionFacts {
 
 export const CHECKS: readonly Check[] = ["inline", "size", "token", "token-legacy", "truncated", "read-limit", "budget", "cleared"];
 
-const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout", "errored", "killed"]);
+const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout", "errored", "needs-auth", "killed"]);
 
 /** Everything summed for one server or one tool (CONTRACT.md `servers`; extras after). */
 export interface FleetRow {

@@ -153,7 +153,7 @@ test("debug on failures: killed and errored servers with their last error in the
   assert.equal(r.code, 0, r.stderr);
   // Three servers and fifteen columns: markdown turns the table, a column per server.
   assert.match(r.stdout, /\| server \| docs \| lab \| notes \|\n/);
-  assert.match(r.stdout, /\| status \| errored \| killed \(SIGINT → SIGTERM → SIGKILL\) \| connected \|/);
+  assert.match(r.stdout, /\| status \| errored \| killed \(SIGINT → SIGTERM → SIGKILL\) \| closed \|/);
   assert.match(r.stdout, /\| transport \| http \| stdio \| stdio \|/);
   assert.match(
     r.stdout,
