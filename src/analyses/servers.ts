@@ -53,7 +53,7 @@ export interface FleetRow {
   followUpTokens: number;
   /** deltaTokens / resultChars over the results with both known. */
   tokensPerChar: number | null;
-  /** Sessions whose debug log ends this server failed, timed out, errored or killed. */
+  /** Sessions whose debug log ends this server failed, timed out, errored, needed auth or was killed. */
   connectionFailures: number;
   debugLogs: number;
   lastError: string | null;
