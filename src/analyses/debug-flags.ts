@@ -12,6 +12,7 @@ interface FlagInput {
     connectMs: number | null;
     lastError: string | null;
     forcedShutdown: string | null;
+    closed: string | null;
     instructionsTruncatedFrom: number | null;
     instructionsTruncatedTo: number | null;
   }>;
@@ -39,7 +40,11 @@ export function debugFlags(r: FlagInput): string[] {
       f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
     if (sv.status === "errored")
       f.push(
-        `server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError)}`,
+        `server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError ?? sv.closed)}`,
+      );
+    if (sv.status === "needs-auth")
+      f.push(
+        `server "${sv.name}" was refused with HTTP 401${sv.connectMs !== null ? " after connecting" : ""} (needs authentication) and did not reconnect in this log: ${oneLine(sv.lastError)}`,
       );
     if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
     if (sv.instructionsTruncatedFrom !== null) {

@@ -3,6 +3,8 @@ import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
 import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
 
+export type DebugServerStatus = "connected" | "failed" | "timeout" | "errored" | "needs-auth" | "killed" | "closed" | "started" | "seen";
+
 /** Per-server summary of a debug log (CONTRACT.md `debug.servers`, plus extras). */
 export interface DebugServer {
   name: string;
@@ -17,11 +19,14 @@ export interface DebugServer {
   startedAt: string | null;
   connectedAt: string | null;
   /**
-   * The last state the log shows: connected; failed or timeout (never connected); errored (a
-   * connection error after connecting); killed (did not stop on SIGINT: SIGTERM or SIGKILL sent);
-   * started (never connected in this log); seen (only mentioned).
+   * The last state the log shows (docs/REFERENCE.md, debug): connected; failed or timeout (the last
+   * connect attempt failed or timed out, before or after an earlier connect); errored (a connection
+   * error, a dropped connection, a close with errors or an unasked-for process exit); needs-auth (the
+   * server answered HTTP 401); killed (did not stop on SIGINT: SIGTERM or SIGKILL sent); closed (shut
+   * down or exited cleanly, no failure); started (never connected in this log); seen (only mentioned).
+   * Only a new connect makes a server connected again.
    */
-  status: "connected" | "failed" | "timeout" | "errored" | "killed" | "started" | "seen";
+  status: DebugServerStatus;
   /** `SIGINT → SIGTERM → SIGKILL` when the server had to be forced to stop. */
   forcedShutdown: string | null;
   /** Connected after the first main API request went out: its tools and instructions missed request 1. */
@@ -231,12 +236,17 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "mcp-connection-failed":
     case "mcp-connection-timeout":
-      if (sv && sv.status !== "connected") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
+      // Also after a connect: the connection (or the attempt to make it again) is gone.
+      if (sv && sv.status !== "killed") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
       failure(bare(e.text));
       break;
     case "mcp-connection-error":
       if (sv && sv.status !== "killed") sv.status = "errored";
       failure(bare(e.text));
+      break;
+    case "mcp-error":
+      // Most ERROR lines (a failed tool call, a failed resources/list) leave the connection up; a 401 does not.
+      if (sv && sv.status !== "killed" && HTTP_401.test(ev.error)) sv.status = "needs-auth";
       break;
     case "mcp-shutdown-forced":
       if (sv) {
@@ -274,11 +284,17 @@ function stepEntry(s: State, e: DebugEntry): void {
     case "mcp-stderr":
       if (sv) sv.stderrLines += 1;
       break;
+    case "mcp-closing":
+      if (sv) ended(sv, ev);
+      break;
     case "mcp-connection-closed":
     case "mcp-connection-dropped":
     case "mcp-shutdown":
     case "mcp-process-exited":
-      if (sv) sv.closed = bare(e.text);
+      if (sv) {
+        sv.closed = bare(e.text);
+        ended(sv, ev);
+      }
       break;
     case "runtime-arm":
       r.runtimeArm ??= ev.arm;
@@ -299,6 +315,25 @@ function stepEntry(s: State, e: DebugEntry): void {
     default:
       break;
   }
+}
+
+/** `… (HTTP 401)`, `HTTP 401`, `401 Unauthorized`: the server wants (new) credentials; every later request fails too. */
+const HTTP_401 = /\bHTTP 401\b|\(HTTP 401\)|\b401 Unauthorized\b/i;
+
+/**
+ * The end of a connection that was up: an end nobody asked for (dropped, closed with errors, a
+ * transport closed on an error, the process exiting other than cleanly before any shutdown) is
+ * errored; an asked-for or clean end is closed. A failure already shown (errored, killed, …) stays.
+ */
+function ended(sv: DebugServer, ev: DebugEntry["event"]): void {
+  // Before any connect `started` says more (the flag says it never connected); after a failure, the failure does.
+  if (sv.status !== "connected" && sv.status !== "closed") return;
+  const shuttingDown = sv.status === "closed";
+  if (ev.type === "mcp-connection-dropped") sv.status = "errored";
+  else if (ev.type === "mcp-closing") sv.status = /error/i.test(ev.reason) && !shuttingDown ? "errored" : "closed";
+  else if (ev.type === "mcp-connection-closed") sv.status = ev.clean || shuttingDown ? "closed" : "errored";
+  else if (ev.type === "mcp-process-exited") sv.status = /^cleanly\b/i.test(ev.how) || shuttingDown ? "closed" : "errored";
+  else sv.status = "closed";
 }
 
 /** Event kinds that are failures whatever their level (Claude Code logs most of them at DEBUG). */

@@ -20,7 +20,7 @@ export interface SessionFacts {
 
 export const CHECKS: readonly Check[] = ["inline", "size", "token", "token-legacy", "truncated", "read-limit", "budget", "cleared"];
 
-const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout", "errored", "killed"]);
+const FAILED: ReadonlySet<DebugServer["status"]> = new Set(["failed", "timeout", "errored", "needs-auth", "killed"]);
 
 /** Everything summed for one server or one tool (CONTRACT.md `servers`; extras after). */
 export interface FleetRow {
@@ -54,7 +54,7 @@ export interface FleetRow {
   followUpTokens: number;
   /** deltaTokens / resultChars over the results with both known. */
   tokensPerChar: number | null;
-  /** Sessions whose debug log ends this server failed, timed out, errored or killed. */
+  /** Sessions whose debug log ends this server failed, timed out, errored, needed auth or was killed. */
   connectionFailures: number;
   debugLogs: number;
   lastError: string | null;

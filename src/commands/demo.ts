@@ -52,6 +52,8 @@ export async function runDemo(opts: ReportOptions, root: string = PACKAGE_ROOT):
   });
   return {
     ...out,
+    // The envelope names the command run (CONTRACT.md: every command); the fields are report's.
+    command: "demo",
     next: `next: ccforensics sessions to list your own sessions, then ccforensics report <id>; this demo's requests alone: ccforensics requests ${DEMO_SESSION.slice(0, 8)} --claude-dir ${e.claudeDir}`,
   };
 }

@@ -52,11 +52,21 @@ export function unknownMessage(msg: string, args: string[], commands: CommandSpe
     const s = suggest(first, commands.map(nameOf));
     return `unknown command "${first}"${s ? `; did you mean ${s}?` : ""} (ccforensics --help lists the commands)`;
   }
-  return names.map((n) => oneFlag(n, cmd, commands)).join("; ");
+  return names.map((n) => oneFlag(n, cmd, commands, args)).join("; ");
 }
 
-function oneFlag(n: string, cmd: CommandSpec | undefined, commands: CommandSpec[]): string {
-  const flag = n.length === 1 ? `-${n}` : `--${n}`;
+/**
+ * The flag as the user wrote it: yargs names `--no-subagents` by what it negates (`subagents`), and a
+ * message about `--subagents` to someone who typed `--no-subagents` sends them looking for the wrong word.
+ */
+function typedFlag(n: string, args: string[]): string {
+  if (n.length === 1) return `-${n}`;
+  const written = args.find((a) => [`--${n}`, `--no-${n}`].some((f) => a === f || a.startsWith(`${f}=`)));
+  return written?.startsWith(`--no-${n}`) ? `--no-${n}` : `--${n}`;
+}
+
+function oneFlag(n: string, cmd: CommandSpec | undefined, commands: CommandSpec[], args: string[]): string {
+  const flag = typedFlag(n, args);
   const where = cmd ? nameOf(cmd) : undefined;
   if (where && n in COMMON_OPTIONS && !commonNames(cmd!).includes(n as CommonName)) {
     const takers = commandsTaking(n, commands);
@@ -65,5 +75,6 @@ function oneFlag(n: string, cmd: CommandSpec | undefined, commands: CommandSpec[
   const known = cmd ? [...Object.keys(cmd.options ?? {}), ...commonNames(cmd), "help", "version"] : ["help", "version"];
   const found = n.length > 1 ? suggest(n, known) : undefined;
   const s = found === n ? undefined : found;
-  return `Unknown argument: ${n}${s ? ` (did you mean --${s}?)` : ""}`;
+  const no = flag.startsWith("--no-") ? "no-" : "";
+  return `Unknown argument: ${no}${n}${s ? ` (did you mean --${no}${s}?)` : ""}`;
 }

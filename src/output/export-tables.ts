@@ -202,7 +202,7 @@ export const SERVERS: ExportTable<FleetRow> = {
       "connection_failures",
       "int",
       "count",
-      "sessions whose debug log ends it failed, timed out, errored or killed",
+      "sessions whose debug log ends it failed, timed out, errored, needed auth (HTTP 401) or was killed",
       (r) => r.connectionFailures,
     ),
   ],

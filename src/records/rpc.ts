@@ -55,7 +55,7 @@ const DESKTOP =
   /^(?<ts>\S+Z) \[(?<server>[^\]]+)\] \[(?<level>info|error|warn|debug)\] Message from (?<dir>client|server): (?<json>\{.*\})$/;
 const DESKTOP_TAIL = " { metadata: undefined }";
 const PREFIX =
-  /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{)/;
+  /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{|\[\s*\{)/;
 const ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 const TIME_KEYS = ["t", "ts", "time", "timestamp"] as const;
 const DIR_KEYS = ["dir", "direction"] as const;
@@ -114,7 +114,11 @@ export const rpcLogSource: Source<RpcRecord> = {
   recognise: (head) => head.split("\n").some((l) => /"jsonrpc"\s*:\s*"2\.0"|Message from (?:client|server):/.test(l)),
   records: (chunks, input) =>
     decodeLines<RpcRecord>(chunks, {
-      line: (raw, out) => out.push(parseRpcLine(raw, input.file) ?? { kind: "blank", pos: { file: input.file, line: raw.line } }),
+      line: (raw, out) => {
+        const recs = parseRpcLine(raw, input.file);
+        if (recs.length === 0) out.push({ kind: "blank", pos: { file: input.file, line: raw.line } });
+        else for (const r of recs) out.push(r);
+      },
       end() {},
     }),
   facts: (rec) => {
@@ -131,38 +135,77 @@ export const rpcLogSource: Source<RpcRecord> = {
   },
 };
 
-/** One physical line → a record, or null for a blank line. Pure. */
-export function parseRpcLine(raw: RawLine, file: string): RpcRecord | null {
+/**
+ * One physical line → its records: one, none for a blank line, or one per message of a JSON-RPC batch
+ * (`[{…},{…}]`, JSON-RPC 2.0 and the legacy MCP era), in the batch's order. Pure.
+ */
+export function parseRpcLine(raw: RawLine, file: string): RpcRecord[] {
   const pos: Pos = { file, line: raw.line };
-  if (raw.tooLong) return tooLongLine(pos, raw);
+  if (raw.tooLong) return [tooLongLine(pos, raw)];
   const line = raw.buf.toString("utf8");
-  if (line.trim() === "") return null;
+  if (line.trim() === "") return [];
+  return parseLine(pos, line);
+}
+
+/** A value that is a batch: a non-empty array of objects (`[1,2]` or `[]` is no batch of messages). */
+const isBatch = (v: unknown): v is JsonObject[] => Array.isArray(v) && v.length > 0 && v.every(isObject);
+
+function parseLine(pos: Pos, line: string): RpcRecord[] {
   if (line.includes("\u0000"))
-    return { kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) };
+    return [{ kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) }];
 
   const desktop = DESKTOP.exec(line.endsWith(DESKTOP_TAIL) ? line.slice(0, -DESKTOP_TAIL.length) : line);
   if (desktop) {
     const g = desktop.groups!;
     const v = parseJson(g.json!);
-    if (v === TOO_DEEP) return tooDeep(pos, line);
+    if (v === TOO_DEEP) return [tooDeep(pos, line)];
     if (!isObject(v))
-      return { kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) };
-    return message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! });
+      return [{ kind: "malformed", pos, reason: "Claude Desktop line whose message is not a JSON object", excerpt: excerptOf(line) }];
+    return [message(pos, v, { time: g.ts!, dir: g.dir === "client" ? "c2s" : "s2c", source: "desktop", server: g.server! })];
+  }
+  const trimmed = line.trimStart();
+  // A batch line `[{"jsonrpc":"2.0",…},…]`: a `[time]` prefix cannot be told from it by the pattern alone.
+  if (/^\[\s*\{/.test(trimmed)) {
+    const v = parseJson(trimmed);
+    if (v === TOO_DEEP) return [tooDeep(pos, line)];
+    if (isBatch(v)) return batch(pos, line, v, { dir: null, time: null, prefixed: false });
   }
   const prefix = PREFIX.exec(line);
-  const trimmed = line.trimStart();
   if (prefix || trimmed.startsWith("{")) {
     const text = prefix ? line.slice(prefix[0].length) : trimmed;
     const v = parseJson(text);
-    if (v === TOO_DEEP) return tooDeep(pos, line);
-    if (!isObject(v))
-      return { kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) };
+    if (v === TOO_DEEP) return [tooDeep(pos, line)];
     const g = prefix?.groups ?? {};
     const word = (g.arrow ?? g.io)?.toLowerCase();
     const time = g.ts && ISO.test(g.ts.trim()) ? g.ts.trim() : null;
-    return fromObject(pos, v, { dir: word ? (DIR_WORDS[word] ?? null) : null, time, prefixed: prefix !== null });
+    const hint = { dir: word ? (DIR_WORDS[word] ?? null) : null, time, prefixed: prefix !== null };
+    if (isBatch(v)) return batch(pos, line, v, hint);
+    if (!isObject(v))
+      return [{ kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) }];
+    return wrappedBatch(pos, v, hint) ?? [fromObject(pos, v, hint)];
   }
-  return { kind: "noise", pos, excerpt: excerptOf(line) };
+  return [{ kind: "noise", pos, excerpt: excerptOf(line) }];
+}
+
+/** A batch's elements in order; an array that holds no message at all is one line of noise, as before. */
+function batch(pos: Pos, line: string, elems: JsonObject[], hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord[] {
+  const recs = elems.map((m) => fromObject(pos, m, hint));
+  return recs.some((r) => r.kind !== "noise") ? recs : [{ kind: "noise", pos, excerpt: excerptOf(line) }];
+}
+
+/** A wrapper whose `message` (or `msg`, `data`) is a batch: one message per element, with the wrapper's time and direction. */
+function wrappedBatch(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null }): RpcRecord[] | null {
+  if (isRpc(v)) return null;
+  for (const k of MSG_KEYS) {
+    const inner = typeof v[k] === "string" ? parseJson(v[k] as string) : v[k];
+    if (isBatch(inner) && inner.some(isRpc))
+      return inner.map((m) =>
+        isRpc(m)
+          ? message(pos, m, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" })
+          : { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(m)) },
+      );
+  }
+  return null;
 }
 
 function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {

@@ -66,7 +66,9 @@ export function fleetTable(rows: FleetRow[], by: FleetBy): Table {
   const shared = rows.reduce((n, r) => n + r.sharedRequests, 0);
   if (shared) notes.push(`${shared} request(s) carried other results too: their growth counts for each server or tool they carried`);
   if (by === "server")
-    notes.push("conn. failures: sessions whose debug log ends the server failed, timed out, errored or killed; blank without a debug log");
+    notes.push(
+      "conn. failures: sessions whose debug log ends the server failed, timed out, errored, needed auth (HTTP 401) or was killed; blank without a debug log",
+    );
   return { id: by === "server" ? "servers" : "tools", title: by === "server" ? "MCP servers" : "MCP tools", columns, rows: table, notes };
 }
 

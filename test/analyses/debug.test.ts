@@ -43,7 +43,7 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
     },
   );
   assert.deepEqual(lab.serverVersion, { name: "lab", version: "0.0.1" });
-  assert.equal(lab.status, "connected");
+  assert.equal(lab.status, "closed");
   assert.equal(lab.lateByMs, null);
   assert.equal(lab.closed, "STDIO connection closed after 6s (cleanly)");
   assert.equal(r.flags.length, 2);
@@ -124,7 +124,11 @@ test("failures: an errored server keeps its whole error, a killed one ends kille
     "a clean close after SIGKILL does not make it connected again",
   );
   assert.equal(lab.lastError, "SIGTERM failed, sending SIGKILL to MCP server process");
-  assert.deepEqual([by.notes!.status, by.notes!.closed, by.notes!.errors], ["connected", "MCP server process exited cleanly", 0]);
+  assert.deepEqual(
+    [by.notes!.status, by.notes!.closed, by.notes!.errors],
+    ["closed", "MCP server process exited cleanly", 0],
+    "shut down cleanly: not connected, no failure",
+  );
   assert.equal(r.errors, 3, "docs' connection error, lab's forced stop (once), the failed countTokens call");
   assert.equal(r.countTokensFailures, 1);
   const kinds = r.events.map((e) => e.kind);
@@ -223,4 +227,62 @@ test("server states follow the log to its end: an error before any connect, a re
   );
   assert.deepEqual([c!.status, c!.forcedShutdown, c!.errors], ["killed", "SIGINT → SIGTERM", 1]);
   assert.equal(r.errors, 4);
+});
+
+test("a connect is not the end: a later failure, timeout, 401, drop or exit leaves the server not connected; a reconnect heals it", async () => {
+  const t = (s: number, level: string, msg: string) => `2026-09-30T08:30:${String(10 + s).padStart(2, "0")}.000Z [${level}] ${msg}`;
+  const up = (name: string, s = 0) => t(s, "DEBUG", `MCP server "${name}": Successfully connected (transport: stdio) in 212ms`);
+  const r = await analyseText(
+    [
+      ...["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map((n) => up(n)),
+      t(1, "DEBUG", 'MCP server "a": Connection timeout triggered after 30000ms (limit: 30000ms)'),
+      t(2, "ERROR", 'MCP server "b" Connection failed after 73ms (CONNECTION_CLOSED)'),
+      t(3, "DEBUG", 'MCP server "c": STDIO connection dropped after 300s uptime'),
+      t(4, "ERROR", 'MCP server "d" Error: Streamable HTTP error: Error POSTing to endpoint (HTTP 401)'),
+      t(5, "DEBUG", 'MCP server "e": MCP server process exited with code 1'),
+      // Not the end of a connection: a failed tool call, a failed resources/list, another HTTP error.
+      t(6, "DEBUG", "MCP server \"f\": Tool 'lookup' failed after 2s: boom"),
+      t(7, "ERROR", 'MCP server "g" Error: Failed to fetch resources: MCP error -32601: Method not found'),
+      t(8, "ERROR", 'MCP server "h" Error: Streamable HTTP error: Error POSTing to endpoint (HTTP 500)'),
+      // Shut down as asked: closed, not a failure.
+      t(9, "DEBUG", 'MCP server "i": Sending SIGINT to MCP server process'),
+      t(10, "DEBUG", 'MCP server "i": MCP server process exited with code 130'),
+      t(11, "DEBUG", 'MCP server "i": STDIO connection closed after 10s (cleanly)'),
+      // Failed, then connected again.
+      t(12, "ERROR", 'MCP server "j" Connection failed after 73ms (CONNECTION_CLOSED)'),
+      up("j", 13),
+    ].join("\n") + "\n",
+  );
+  const st = Object.fromEntries(r.servers.map((s) => [s.name, s.status]));
+  assert.deepEqual(st, {
+    a: "timeout",
+    b: "failed",
+    c: "errored",
+    d: "needs-auth",
+    e: "errored",
+    f: "connected",
+    g: "connected",
+    h: "connected",
+    i: "closed",
+    j: "connected",
+  });
+  assert.ok(r.flags.some((f) => f.startsWith('server "d" was refused with HTTP 401 after connecting')));
+  assert.ok(
+    r.flags.includes(
+      'server "c" had a connection error after connecting and did not reconnect in this log: STDIO connection dropped after 300s uptime',
+    ),
+  );
+  assert.ok(!r.flags.some((f) => /server "[fghij]"/.test(f)), r.flags.join("\n"));
+});
+
+test("probe dbg.txt: a connection failure after a connect is the end of lab's connection", async () => {
+  const r = await analyseText(
+    [
+      '2026-09-30T08:30:12.200Z [DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 212ms',
+      '2026-09-30T08:30:14.000Z [DEBUG] MCP server "lab": Calling MCP tool: emit_text',
+      "2026-09-30T08:30:15.000Z [DEBUG] MCP server \"lab\": Tool 'emit_text' completed successfully in 1s",
+      '2026-09-30T08:30:16.000Z [ERROR] MCP server "lab" Connection failed after 73ms (CONNECTION_CLOSED)',
+    ].join("\n") + "\n",
+  );
+  assert.deepEqual([r.servers[0]!.status, r.servers[0]!.connectMs], ["failed", 212]);
 });

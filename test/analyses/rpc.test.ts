@@ -89,7 +89,9 @@ test("legacy -32601 answer logged: probe answered with an error code", async () 
   ];
   const { parseRpcLine } = await import("../../src/records/rpc.js");
   lines.forEach((l, i) =>
-    rpcAnalysis.step(s, parseRpcLine({ line: i + 1, buf: Buffer.from(l), bytes: l.length, tooLong: false, unterminated: false }, "x")!),
+    parseRpcLine({ line: i + 1, buf: Buffer.from(l), bytes: l.length, tooLong: false, unterminated: false }, "x").forEach((rec) =>
+      rpcAnalysis.step(s, rec),
+    ),
   );
   const r = rpcAnalysis.finish(s);
   assert.deepEqual([r.probe!.answered, r.probe!.errorCode, r.probeOutcome, r.era], ["error", -32601, "error", "legacy"]);

@@ -153,7 +153,7 @@ test("debug on failures: killed and errored servers with their last error in the
   assert.equal(r.code, 0, r.stderr);
   // Three servers and fifteen columns: markdown turns the table, a column per server.
   assert.match(r.stdout, /\| server \| docs \| lab \| notes \|\n/);
-  assert.match(r.stdout, /\| status \| errored \| killed \(SIGINT → SIGTERM → SIGKILL\) \| connected \|/);
+  assert.match(r.stdout, /\| status \| errored \| killed \(SIGINT → SIGTERM → SIGKILL\) \| closed \|/);
   assert.match(r.stdout, /\| transport \| http \| stdio \| stdio \|/);
   assert.match(
     r.stdout,
@@ -176,4 +176,19 @@ test("debug on a paste without headers: read, not malformed", async () => {
   assert.equal(j.health.malformedCount, 0);
   assert.equal(j.debug.entries, 8);
   assert.deepEqual([j.debug.servers[0].instructionsTruncatedFrom, j.debug.servers[0].instructionsTruncatedTo], [5000, 2048]);
+});
+
+test("rpc: a batch line is read as its messages, not as noise (the fallback initialize sent as a one-element batch)", async () => {
+  const text = [
+    '{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","version":"2.1.285"}}}}',
+    '{"jsonrpc":"2.0","id":"server-discover-probe-1","error":{"code":-32601,"message":"Method not found"}}',
+    '[{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.285"}}}]',
+    '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}',
+  ].join("\n");
+  const j = parseEnvelope(await runCli(["rpc", "-", "--json"], { stdin: text + "\n" }), "rpc");
+  assert.deepEqual(j.rpc.methods, ["server/discover", "initialize"]);
+  assert.deepEqual(j.rpc.initialize, { protocolVersion: "2025-03-26", msAfterProbe: null });
+  assert.equal(j.rpc.era, "legacy");
+  assert.equal(j.rpc.noise, 0);
+  assert.equal(j.rpc.messages, 4);
 });

@@ -28,8 +28,8 @@ test("demo: the report on the package's own evidence, from any cwd, with no warn
   );
 });
 
-test("demo --json is report on the same files, the big server's tools/list included", async () => {
-  const demo = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
+test("demo --json is report on the same files under its own command name, the big server's tools/list included", async () => {
+  const demo = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "demo");
   const report = parseEnvelope(
     await runCli([
       "report",
@@ -46,7 +46,8 @@ test("demo --json is report on the same files, the big server's tools/list inclu
     ]),
     "report",
   );
-  assert.deepEqual(demo, report);
+  // The envelope names the command run (CONTRACT.md, every command); everything else is report's.
+  assert.deepEqual({ ...demo, command: "report" }, report);
   assert.equal(demo.summary.toolsList, sample("demo", "big-tools-list.json"));
   assert.deepEqual(
     demo.toolResults.map((t: any) => [t.tool, t.check, t.annotated]),
@@ -60,7 +61,7 @@ test("demo --json is report on the same files, the big server's tools/list inclu
 });
 
 test("demo: the lab log goes both ways, so the probe's -32601, initialize's version and the gap are read, not inferred", async () => {
-  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
+  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "demo");
   assert.deepEqual(j.rpc.probe, {
     id: "server-discover-probe-1",
     protocolVersion: "2026-07-28",
@@ -120,7 +121,7 @@ test("report --tools: annotations from a tools/list file; a file with no tools i
 });
 
 test("report: each count_tokens request with the tool result in flight (the tool's own size), not a claimed cause", async () => {
-  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "report");
+  const j = parseEnvelope(await inEmptyDir((cwd) => runCli(["demo", "--json"], { cwd })), "demo");
   assert.deepEqual(
     j.debug.countTokens.map((c: any) => [c.before.kind, c.toolResult.tool, c.toolResult.chars]),
     [

@@ -64,6 +64,16 @@ test("a common option a command does not use is refused (exit 2), naming the com
   usage(await runCli(["lab", "output", "--format", "json"]), /--format does not apply to lab/);
 });
 
+test("a refused or unknown flag is named as typed: --no-subagents, not --subagents", async () => {
+  usage(await runCli(["sessions", "--no-subagents"]), /^ccforensics: --no-subagents does not apply to sessions; it goes with requests/);
+  usage(
+    await runCli(["debug", sample("logs", "debug", "failures.debug.txt"), "--no-subagents"]),
+    /^ccforensics: --no-subagents does not apply to debug;/,
+  );
+  usage(await runCli(["sessions", "--subagents"]), /^ccforensics: --subagents does not apply to sessions;/);
+  usage(await runCli(["requests", BASIC, "--no-subagentz"]), /Unknown argument: no-subagentz \(did you mean --no-subagents\?\)/);
+});
+
 test("every command says which common options it takes", () => {
   for (const spec of COMMANDS)
     assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);

@@ -7,8 +7,14 @@ import { parseRpcLine, type RpcMessage, type RpcRecord } from "../../src/records
 import type { InputFile } from "../../src/sources/input.js";
 import { sample } from "../helpers.js";
 
-const line = (text: string, n = 1) =>
+const lineAll = (text: string, n = 1) =>
   parseRpcLine({ line: n, buf: Buffer.from(text), bytes: Buffer.byteLength(text), tooLong: false, unterminated: false }, "log");
+/** The one record of a line that is no batch (null for a blank line). */
+const line = (text: string, n = 1) => {
+  const recs = lineAll(text, n);
+  assert.ok(recs.length <= 1, text);
+  return recs[0] ?? null;
+};
 const msg = (text: string) => {
   const r = line(text);
   assert.equal(r?.kind, "rpc", text);
@@ -112,6 +118,40 @@ test("noise, malformed, blank, per-server Claude Code log lines", () => {
       text: "Successfully connected (transport: stdio) in 212ms",
     },
   );
+});
+
+test("a batch line: each element is a message of its own, in order; an array of no messages stays one line of noise", () => {
+  const b = lineAll(
+    '[{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}},{"jsonrpc":"2.0","method":"notifications/initialized"}]',
+    3,
+  ) as RpcMessage[];
+  assert.deepEqual(
+    b.map((m) => [m.kind, m.method, m.id, m.shape, m.dir, m.source, m.pos.line]),
+    [
+      ["rpc", "initialize", 0, "request", "c2s", "raw", 3],
+      ["rpc", "notifications/initialized", null, "notification", "c2s", "raw", 3],
+    ],
+  );
+  const answers = lineAll(
+    '<- [ {"jsonrpc":"2.0","id":0,"result":{}}, {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}} ]',
+  ) as RpcMessage[];
+  assert.deepEqual(
+    answers.map((m) => [m.shape, m.id, m.dir, m.dirLogged, m.source]),
+    [
+      ["result", 0, "s2c", true, "prefixed"],
+      ["error", 1, "s2c", true, "prefixed"],
+    ],
+  );
+  const wrapped = lineAll(
+    '{"t":"2026-09-30T08:30:12.616Z","dir":"in","message":[{"jsonrpc":"2.0","id":2,"method":"tools/list"}]}',
+  ) as RpcMessage[];
+  assert.deepEqual(
+    wrapped.map((m) => [m.method, m.time, m.dir, m.source]),
+    [["tools/list", "2026-09-30T08:30:12.616Z", "c2s", "wrapper"]],
+  );
+  assert.equal(line('[{"level":"info"},{"level":"warn"}]')?.kind, "noise");
+  assert.equal(line("[1,2,3]")?.kind, "noise");
+  assert.equal(line("[]")?.kind, "noise");
 });
 
 test("every sample reads the same in chunks of 1, 7 and 4096 bytes, LF or CRLF", async () => {
