@@ -52,7 +52,12 @@ export function requestTables(r: RequestsResult): Table[] {
     const placeholders = requests.filter((x) => x.outputPlaceholder).length;
     if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
     const confirmed = requests.filter((x) => x.outputSource === "claude-p-result").length;
-    if (confirmed)
+    const taken = requests.find((x) => x.outputSource === "claude-p-result" && x.outputTokens !== x.outputTokensRecorded);
+    if (taken)
+      notes.push(
+        `output of request ${taken.index} is the claude -p result's usage.output_tokens (the run's one request, whose input side equals the result's); the file recorded ${taken.outputTokensRecorded ?? "no count"}`,
+      );
+    else if (confirmed)
       notes.push(
         `output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`,
       );

@@ -228,3 +228,44 @@ test("every count says what it counts: sessions counts the main chain, report al
   assert.match(sub.stdout, /Requests \(subagent a77\)/);
   assert.doesNotMatch(sub.stdout, /main chain/);
 });
+
+test("a run of one request: the result's output count is that request's when the input side matches, whatever its placeholder said", async () => {
+  const S = "eeeeeeee-0000-4000-8000-000000000005";
+  const usage = (out: number) => ({ input_tokens: 3, cache_creation_input_tokens: 20000, cache_read_input_tokens: 0, output_tokens: out });
+  const assistantMsg = {
+    model: "claude-opus-5-5",
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    content: [{ type: "text", text: "hi" }],
+    stop_reason: null,
+    usage: usage(2),
+  };
+  for (const [resultInput, output, source] of [
+    [3, 27, "claude-p-result"],
+    [4, 2, "placeholder"],
+  ] as const) {
+    const dir = mkdtempSync(join(tmpdir(), "ccf-one-"));
+    const run = join(dir, "run.stream.jsonl");
+    const lines = [
+      { type: "system", subtype: "init", cwd: "/tmp/x", session_id: S, tools: [], mcp_servers: [], model: "claude-opus-5-5" },
+      { type: "assistant", message: assistantMsg, parent_tool_use_id: null, session_id: S },
+      {
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        num_turns: 1,
+        result: "hi",
+        session_id: S,
+        usage: { ...usage(27), input_tokens: resultInput },
+      },
+    ];
+    writeFileSync(run, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const j = parseEnvelope(await runCli(["requests", "--claude-dir", join(dir, "none"), "--stream-json", run, "--json"]), "requests");
+    assert.deepEqual(
+      j.requests.map((r: any) => [r.outputTokens, r.outputTokensRecorded, r.outputSource]),
+      [[output, 2, source]],
+    );
+    assert.equal(j.totals[0].outputTokens, output);
+  }
+});
