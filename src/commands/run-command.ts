@@ -59,10 +59,6 @@ export async function runCommand(
     let file = outputFile?.checkOutputPath({ path: a.output!, claudeDir: a.claudeDir, env: io.env, cwd: io.cwd, inputPaths: [] });
     const out = await spec.run(a);
     if (spec.serves) return;
-    if (a.strict && out.health.malformedCount > 0) {
-      const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
-      throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
-    }
     const shown = a.redact ? (await import("../report/redact.js")).redactOutput(out) : out;
     checkColumns(shown.document, columns);
     // The one output step: files (charts) first, so a refused path fails before stdout is used; their
@@ -98,5 +94,10 @@ export async function runCommand(
     }
     if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
     if (out.failure) throw new RuntimeError(out.failure);
+    // After the document: a script that gates on malformed input still gets what was read (exit 1 says it).
+    if (a.strict && out.health.malformedCount > 0) {
+      const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
+      throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
+    }
   });
 }

@@ -129,10 +129,11 @@ test("damaged: every malformed line is reported with its line number; the valid 
   assert.match(r.stderr, /33333333-4444-4555-8666-777777777777\.jsonl:23: half-written/);
 });
 
-test("--strict turns malformed lines into exit 1 with file:line on stderr and nothing on stdout", async () => {
+test("--strict turns malformed lines into exit 1 with file:line on stderr, after the same document on stdout", async () => {
   const r = await runCli(["requests", DAMAGED, "--strict"]);
   assert.equal(r.code, 1);
-  assert.equal(r.stdout, "");
+  assert.equal(r.stdout, (await runCli(["requests", DAMAGED])).stdout);
+  assert.notEqual(r.stdout, "");
   assert.match(r.stderr, /--strict: 9 malformed line\(s\)/);
   assert.match(r.stderr, /jsonl:4: /);
   assert.equal((await runCli(["requests", BASIC, "--strict", "--json"])).code, 0);
