@@ -84,7 +84,12 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       rows.push(compareRow(spec, s, logs));
     } catch (e) {
       // One broken run must not hide the others: it gets a row with its error.
-      const msg = (e as Error).message.split("\n")[0]!;
+      // Whole, on one line: "searched:" and the dirs after it are what a reader needs to mend the manifest.
+      const [head = "", ...rest] = (e as Error).message
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean);
+      const msg = rest.length ? `${head} ${rest.join(", ")}` : head;
       warnings.push(`${spec.name} (${spec.from}): ${msg}`);
       rows.push({ ...emptyRow(spec), error: msg });
     }
@@ -157,7 +162,19 @@ function pickColumns(arg: string | undefined): Array<keyof CompareRow> {
 
 function emptyRow(spec: RunSpec): CompareRow {
   const row = Object.fromEntries(Object.keys(COMPARE_COLUMNS).map((k) => [k, null])) as unknown as CompareRow;
-  return { ...row, label: spec.label, run: spec.name, env: envText(spec.env), requests: 0, toolResults: 0, malformed: 0, error: null };
+  // The session the manifest named, when it named one, even if it was never found.
+  const session = spec.session !== "" ? spec.session : null;
+  return {
+    ...row,
+    label: spec.label,
+    run: spec.name,
+    env: envText(spec.env),
+    session,
+    requests: 0,
+    toolResults: 0,
+    malformed: 0,
+    error: null,
+  };
 }
 
 /** The message logs of a run's other servers (the first is read with the session). */

@@ -103,6 +103,10 @@ test("a run that cannot be read keeps its row with the error, the others still c
   const j = JSON.parse(r.stdout);
   assert.equal(j.runs[0].firstRequestTokens, 20138);
   assert.match(j.runs[1].error, /no session matches "deadbeefdead"/);
+  // The whole error, on one line: where it looked is what mends the manifest; and the session it named.
+  assert.ok(j.runs[1].error.includes(join(runs, "none-a", "claude", "projects")), j.runs[1].error);
+  assert.doesNotMatch(j.runs[1].error, /\n/);
+  assert.equal(j.runs[1].session, "deadbeefdead");
   assert.match(r.stderr, /1 of 2 run\(s\) could not be read/);
 });
 
