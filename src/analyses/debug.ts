@@ -317,8 +317,12 @@ function stepEntry(s: State, e: DebugEntry): void {
   }
 }
 
-/** `… (HTTP 401)`, `HTTP 401`, `401 Unauthorized`: the server wants (new) credentials; every later request fails too. */
-const HTTP_401 = /\bHTTP 401\b|\(HTTP 401\)|\b401 Unauthorized\b/i;
+/**
+ * The transport's own 401 (`Streamable HTTP error: … (HTTP 401)`, an SSE error with 401): the server wants
+ * (new) credentials and every later request fails too. A 401 named anywhere else (a tool whose upstream
+ * API refused it: "upstream returned 401 Unauthorized") is a failed call, and the connection stays up.
+ */
+const HTTP_401 = /\b(?:Streamable HTTP|SSE) error\b.*(?:\(HTTP 401\)|\bHTTP 401\b|\b401\b)/i;
 
 /**
  * The end of a connection that was up: an end nobody asked for (dropped, closed with errors, a

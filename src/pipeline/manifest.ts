@@ -116,7 +116,12 @@ function confine(spec: RunSpec, v: JsonObject, folder: string, realFolder: strin
     const inside = within(abs, resolve(folder)) && within(realish(abs), realFolder);
     if (!inside) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
   }
-  return { ...spec, claudeDir: spec.claudeDir ?? join(resolve(folder), RUN_CLAUDE_DIR) };
+  if (spec.claudeDir !== undefined) return spec;
+  // The default config dir is held to the same rule: a `claude` link out of the folder is not followed.
+  const own = join(resolve(folder), RUN_CLAUDE_DIR);
+  if (pathExists(own) && !within(realish(own), realFolder))
+    return refuse(`the run's "${RUN_CLAUDE_DIR}" folder leads outside the run folder (${JSON.stringify(realish(own).slice(0, 200))})`);
+  return { ...spec, claudeDir: own };
 }
 
 /** The run folder's own config dir when run.json names none (what `ccforensics run` copies the session into). */

@@ -234,7 +234,7 @@ test("a connect is not the end: a later failure, timeout, 401, drop or exit leav
   const up = (name: string, s = 0) => t(s, "DEBUG", `MCP server "${name}": Successfully connected (transport: stdio) in 212ms`);
   const r = await analyseText(
     [
-      ...["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map((n) => up(n)),
+      ...["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"].map((n) => up(n)),
       t(1, "DEBUG", 'MCP server "a": Connection timeout triggered after 30000ms (limit: 30000ms)'),
       t(2, "ERROR", 'MCP server "b" Connection failed after 73ms (CONNECTION_CLOSED)'),
       t(3, "DEBUG", 'MCP server "c": STDIO connection dropped after 300s uptime'),
@@ -244,6 +244,8 @@ test("a connect is not the end: a later failure, timeout, 401, drop or exit leav
       t(6, "DEBUG", "MCP server \"f\": Tool 'lookup' failed after 2s: boom"),
       t(7, "ERROR", 'MCP server "g" Error: Failed to fetch resources: MCP error -32601: Method not found'),
       t(8, "ERROR", 'MCP server "h" Error: Streamable HTTP error: Error POSTing to endpoint (HTTP 500)'),
+      // A tool whose upstream API said 401: a failed call on a stdio server, not the transport refusing it.
+      t(8, "ERROR", 'MCP server "k" Error: Tool call failed: upstream returned 401 Unauthorized'),
       // Shut down as asked: closed, not a failure.
       t(9, "DEBUG", 'MCP server "i": Sending SIGINT to MCP server process'),
       t(10, "DEBUG", 'MCP server "i": MCP server process exited with code 130'),
@@ -265,6 +267,7 @@ test("a connect is not the end: a later failure, timeout, 401, drop or exit leav
     h: "connected",
     i: "closed",
     j: "connected",
+    k: "connected",
   });
   assert.ok(r.flags.some((f) => f.startsWith('server "d" was refused with HTTP 401 after connecting')));
   assert.ok(
@@ -272,7 +275,7 @@ test("a connect is not the end: a later failure, timeout, 401, drop or exit leav
       'server "c" had a connection error after connecting and did not reconnect in this log: STDIO connection dropped after 300s uptime',
     ),
   );
-  assert.ok(!r.flags.some((f) => /server "[fghij]"/.test(f)), r.flags.join("\n"));
+  assert.ok(!r.flags.some((f) => /server "[fghijk]"/.test(f)), r.flags.join("\n"));
 });
 
 test("probe dbg.txt: a connection failure after a connect is the end of lab's connection", async () => {

@@ -74,6 +74,13 @@ test("compare <runs-dir>: a run folder or run.json linked out of the runs dir is
   symlinkSync(join(secret, "run"), join(runs, "linked"));
   mkdirSync(join(runs, "linked-json"));
   symlinkSync(join(secret, "run", "run.json"), join(runs, "linked-json", "run.json"));
+  // A run whose run.json names no claudeDir, and whose default claude/ folder is a link out of it.
+  cpSync(join(sample("runs"), "dual-era-a"), join(runs, "linked-claude"), { recursive: true });
+  const spec = JSON.parse(readFileSync(join(runs, "linked-claude", "run.json"), "utf8"));
+  delete spec.claudeDir;
+  writeFileSync(join(runs, "linked-claude", "run.json"), JSON.stringify(spec));
+  rmSync(join(runs, "linked-claude", "claude"), { recursive: true });
+  symlinkSync(join(secret, "run", "claude"), join(runs, "linked-claude", "claude"));
   const { r, touched } = await traced(["compare", runs, "--format", "json"], { env: { HOME: home } });
   assert.equal(r.code, 1);
   const j = JSON.parse(r.stdout);
@@ -81,6 +88,7 @@ test("compare <runs-dir>: a run folder or run.json linked out of the runs dir is
   assert.equal(byRun.good, null);
   assert.match(byRun.linked, /refused: the run folder links outside the runs dir/);
   assert.match(byRun["linked-json"], /refused: run\.json links outside its run folder/);
+  assert.match(byRun["linked-claude"], /refused: the run's "claude" folder leads outside the run folder/);
   assert.deepEqual(
     touched(secret).filter(([op]) => op === "open" || op === "readdir"),
     [],
