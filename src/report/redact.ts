@@ -29,7 +29,7 @@ import type { CommandOutput } from "./envelope.js";
  */
 // A home dir starts a path: `/tmp/home/alice` is not one (nothing that can be part of a path name precedes it).
 const HOME =
-  /(?:(?<![\w.~/-])(?:\/Users\/[^/\s"'`\\]+|\/home\/[^/\s"'`\\]+|\/root(?=[/\s"'`]|$))|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\s"'`/]+)/g;
+  /(?:(?:(?<![\w.~/-])|(?<=\bfile:\/\/))(?:\/Users\/[^/\s"'`\\]+|\/home\/[^/\s"'`\\]+|\/root(?=[/\s"'`]|$))|[A-Za-z]:\\{1,2}Users\\{1,2}[^\\\s"'`/]+)/g;
 
 interface IdKind {
   /** Where an id of this kind is recognised (collected). */

@@ -14,6 +14,8 @@ test("a home dir only where a path starts: /tmp/home/alice and /srv/Users/x are 
   const r = makeRedactor();
   const s = 'cwd=/home/dev/a "/Users/eve/b" (/root/c) /tmp/home/alice/x /srv/Users/x/y a.b/home/z';
   assert.equal(r.apply(s), 'cwd=~/a "~/b" (~/c) /tmp/home/alice/x /srv/Users/x/y a.b/home/z');
+  // A file URI starts a path after its scheme.
+  assert.equal(r.apply("file_path=file:///home/alice/secret.txt file:///Users/bo/x"), "file_path=file://~/secret.txt file://~/x");
 });
 
 test("ids keep a short stable prefix; two ids sharing it stay distinct", () => {
