@@ -2,7 +2,7 @@ import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
 import { listOrphanSessions, listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
-import { skip, statPath } from "./guard.js";
+import { CANNOT_LIST, skip, skippedSoFar, statPath } from "./guard.js";
 
 export interface Picked {
   file: SessionFile;
@@ -43,8 +43,12 @@ export function newestSession(dirs: string[], filter: SessionFilter): Picked | u
 /** Why nothing was picked: what was searched and which filters were on. */
 export function noSessionError(dirs: string[], filter: SessionFilter): UsageError {
   const by = filtering(filter) ? ` matching ${describe(filter)}` : "";
+  // A folder that could not be listed or a transcript that could not be read may hold the newest session.
+  const passed = skippedSoFar()
+    .map((s) => (s.reason.startsWith(CANNOT_LIST) ? `\n  not searched ${s.path}: ${s.reason}` : `\n  skipped ${s.path}: ${s.reason}`))
+    .join("");
   return new UsageError(
-    `no target, and no session${by} under ${dirs.join(", ")}: give a session id, a transcript path, or pipe JSONL into stdin (-)`,
+    `no target, and no session${by} under ${dirs.join(", ")}: give a session id, a transcript path, or pipe JSONL into stdin (-)${passed}`,
   );
 }
 
