@@ -118,14 +118,20 @@ function endsSomeId(ids: Map<string, number>, tail: string): boolean {
   }
   const { sorted } = reversed;
   const t = rev(tail);
+  const lo = lowerBound(sorted, t);
+  return lo < sorted.length && sorted[lo]!.startsWith(t) && sorted[lo]!.length > t.length;
+}
+
+/** The first index of `sorted` whose string is not below `key`. */
+function lowerBound(sorted: string[], key: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < t) lo = mid + 1;
+    if (sorted[mid]! < key) lo = mid + 1;
     else hi = mid;
   }
-  return lo < sorted.length && sorted[lo]!.startsWith(t) && sorted[lo]!.length > t.length;
+  return lo;
 }
 
 function rev(s: string): string {
@@ -177,15 +183,10 @@ function shortNames(ids: Map<string, number>): Map<string, string> {
   cache = { ids, table };
   return table;
 }
+
 /** For each id starting with `head`: the shortest tail (at least TAIL) that no other such id ends with. */
 function tailLengths(sorted: string[], head: string): Map<string, number> {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < head) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(sorted, head);
   let end = lo;
   while (end < sorted.length && sorted[end]!.startsWith(head)) end++;
   const group = sorted.slice(lo, end).map((id) => ({ id, r: rev(id) }));

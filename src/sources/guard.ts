@@ -85,20 +85,31 @@ export function isDir(p: string): boolean {
 
 /** Sorted entries of a directory; none when it is missing or unreadable. */
 export function safeReaddir(d: string): string[] {
-  touch("readdir", d);
-  try {
-    return readdirSync(d).sort();
-  } catch {
-    return [];
-  }
+  return sortedNames(d, false);
 }
 
 /** `safeReaddir` with each entry's type (no stat needed for plain files), sorted by name. */
 export function safeReaddirTyped(d: string): Dirent[] {
+  return sortedEntries(d, false);
+}
+
+/** A folder's names, sorted; when it cannot be listed, none, and when `report`, skipped with the reason (`unlisted`). */
+function sortedNames(d: string, report: boolean): string[] {
+  touch("readdir", d);
+  try {
+    return readdirSync(d).sort();
+  } catch (e) {
+    if (report) unlisted(d, e);
+    return [];
+  }
+}
+
+function sortedEntries(d: string, report: boolean): Dirent[] {
   touch("readdir", d);
   try {
     return readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
+  } catch (e) {
+    if (report) unlisted(d, e);
     return [];
   }
 }
@@ -117,24 +128,12 @@ export function errnoText(e: unknown): string {
  * for an empty one; a folder that is not there is none of that.
  */
 export function listDiscovered(d: string): string[] {
-  touch("readdir", d);
-  try {
-    return readdirSync(d).sort();
-  } catch (e) {
-    unlisted(d, e);
-    return [];
-  }
+  return sortedNames(d, true);
 }
 
 /** `listDiscovered` with each entry's type, sorted by name. */
 export function listDiscoveredTyped(d: string): Dirent[] {
-  touch("readdir", d);
-  try {
-    return readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch (e) {
-    unlisted(d, e);
-    return [];
-  }
+  return sortedEntries(d, true);
 }
 
 function unlisted(d: string, e: unknown): void {
