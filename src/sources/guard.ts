@@ -45,11 +45,14 @@ export interface SkippedEntry {
 }
 
 let skipped: SkippedEntry[] = [];
+/** The paths in `skipped`: a tree of thousands of unreadable files is listed in linear time. */
+let skippedPaths = new Set<string>();
 
 /** What discovery passed over since the last call; the command runner moves it into health. */
 export function takeSkipped(): SkippedEntry[] {
   const out = skipped;
   skipped = [];
+  skippedPaths = new Set();
   return out;
 }
 
@@ -59,7 +62,9 @@ export function skippedSoFar(): readonly SkippedEntry[] {
 }
 
 export function skip(path: string, reason: string): void {
-  if (!skipped.some((s) => s.path === path)) skipped.push({ path, reason });
+  if (skippedPaths.has(path)) return;
+  skippedPaths.add(path);
+  skipped.push({ path, reason });
 }
 
 export function statPath(p: string): Stats | undefined {
