@@ -10,6 +10,7 @@ import type { Added, ChainTotals, Compaction, RequestRow, TotalOverflow } from "
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
 import { applyTaskOutputs } from "./requests-tasks.js";
+import { touchChain } from "./open-chains.js";
 import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
 import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
 
@@ -26,9 +27,9 @@ export interface RequestsResult {
 }
 
 /**
- * Requests still open to fragments, per chain. All fragments of a message come before the next message
- * in real transcripts; a fragment of a message that has left the window counts as a copy of it
- * (`duplicateOf`), as a fragment found in another chain does.
+ * Requests still open to fragments, per chain (of the OPEN_CHAINS most recently active chains). All fragments
+ * of a message come before the next message of its chain in real transcripts; a fragment of a message that
+ * has left the window counts as a copy of it (`duplicateOf`), as a fragment found in another chain does.
  */
 export const REQUEST_WINDOW = 64;
 
@@ -63,8 +64,10 @@ interface ChainState {
 interface State {
   chains: Map<string, ChainState>;
   order: ChainState[];
-  /** The chain of the last record: when the pass moves on to another chain, the one it left is final. */
+  /** The chain of the last record. */
   active: ChainState | undefined;
+  /** Chains with open rows, least recently active first (open-chains.ts): one more closes the first. */
+  recent: ChainState[];
   /** message id → sequence number of the row where it first appeared, across chains. */
   seen: IdSet;
   seq: number;
@@ -95,8 +98,9 @@ export interface RequestsOptions {
 
 /**
  * One row per API request. Rows leave the state as they become final (out of the window, or their chain
- * left behind), with their totals and delta; memory holds the open windows, the spool's first rows and
- * a fixed-size key per message id.
+ * left behind by OPEN_CHAINS others), with their totals and delta; memory holds the open windows, the
+ * spool's first rows and a fixed-size key per message id. A chain's rows close oldest first whenever they
+ * close, so deltas and output order do not depend on when.
  */
 export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
   return {
@@ -104,6 +108,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
       chains: new Map(),
       order: [],
       active: undefined,
+      recent: [],
       seen: new IdSet(),
       seq: 0,
       runs: [],
@@ -138,7 +143,10 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
         s.order.push(c);
       }
       if (s.active !== c) {
-        if (s.active) closeAll(s, s.active);
+        // Another chain's records between two fragments of a request must not split it: the chain left
+        // stays open until OPEN_CHAINS others have been active since.
+        const left = touchChain(s.recent, c);
+        if (left) closeAll(s, left);
         s.active = c;
       }
       switch (rec.kind) {

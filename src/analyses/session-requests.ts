@@ -2,6 +2,7 @@ import type { AnyRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 import { IdSet } from "./id-set.js";
 import { REQUEST_WINDOW } from "./requests.js";
+import { touchChain } from "./open-chains.js";
 import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
 
 /** An open row as far as counting needs it: its number in its chain and its message id. */
@@ -22,6 +23,7 @@ interface ChainCount {
 interface State {
   chains: Map<string, ChainCount>;
   active: ChainCount | undefined;
+  recent: ChainCount[];
   seen: IdSet;
   seq: number;
   runs: Run<ChainCount>[];
@@ -31,12 +33,12 @@ interface State {
  * `requestsAnalysis`'s request count of the main chain (`totals.find(chain main).requests`, 0 when it has
  * none), without the rows: over 20,000 small sessions the rows, their spool, totals, the Task join and their
  * objects cost `sessions` more than the count it shows. It walks the same steps in the same order: a row per
- * message key not open in its chain (window of REQUEST_WINDOW rows, all closed when another chain's record
- * comes), and a row counts unless its message id was seen before (the same IdSet, the same check of rows
+ * message key not open in its chain (window of REQUEST_WINDOW rows, in the OPEN_CHAINS most recently active
+ * chains, open-chains.ts), and a row counts unless its message id was seen before (the same IdSet, the same check of rows
  * still open). test/analyses/session-requests.test.ts holds the two equal.
  */
 export const sessionRequestsAnalysis: Analysis<State, number> = {
-  init: () => ({ chains: new Map(), active: undefined, seen: new IdSet(), seq: 0, runs: [] }),
+  init: () => ({ chains: new Map(), active: undefined, recent: [], seen: new IdSet(), seq: 0, runs: [] }),
   step(s, rec: AnyRecord) {
     if (rec.kind === "malformed") return;
     let c = s.chains.get(rec.chain);
@@ -45,7 +47,8 @@ export const sessionRequestsAnalysis: Analysis<State, number> = {
       s.chains.set(rec.chain, c);
     }
     if (s.active !== c) {
-      if (s.active) closeAll(s.active);
+      const left = touchChain(s.recent, c);
+      if (left) closeAll(left);
       s.active = c;
     }
     if (rec.kind !== "assistant" || rec.isApiError || rec.model === "<synthetic>" || rec.usage === undefined) return;

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { requestsAnalysis } from "../../src/analyses/requests.js";
+import { OPEN_CHAINS } from "../../src/analyses/open-chains.js";
 import { Fanout } from "../../src/analyses/analysis.js";
 import { readRecords } from "../../src/pipeline/runner.js";
 import { emptyHealth } from "../../src/records/health.js";
@@ -404,4 +405,50 @@ test("fragments of messages interleaved (A B A A B C A, then a copy of B in anot
   assert.equal(r.requests[2]!.totalInputTokens, 117);
   assert.equal(r.totals[0]!.requests, 3);
   assert.equal(r.totals[1]!.duplicates, 1);
+});
+
+test("another chain's records between two fragments of a request do not split it (an inline sidechain mid-stream)", async () => {
+  const side = { isSidechain: true, agentId: "a7777777" };
+  const r = await run({
+    main: jsonl(
+      userText("go"),
+      assistant({ id: "m1", usage: { cache_read_input_tokens: 1000, output_tokens: 5 }, stop: null }),
+      userText("side prompt", side),
+      assistant({ id: "s1", usage: { cache_read_input_tokens: 500, output_tokens: 7 }, extra: side }),
+      assistant({ id: "m1", usage: { cache_read_input_tokens: 1000, output_tokens: 300 }, stop: "tool_use" }),
+      toolResult("t1", "out"),
+      assistant({ id: "m2", usage: { cache_read_input_tokens: 1200, output_tokens: 9 } }),
+    ),
+  });
+  assert.deepEqual(
+    r.requests.map((q) => [q.chain, q.index, q.messageId, q.fragments, q.outputTokens, q.outputSource, q.deltaTokens, q.duplicateOf]),
+    [
+      ["main", 1, "m1", 2, 300, "final-fragment", null, null],
+      ["main", 2, "m2", 1, 9, "final-fragment", 200, null],
+      ["a7777777", 1, "s1", 1, 7, "final-fragment", null, null],
+    ],
+  );
+  assert.equal(r.totals.find((t) => t.chain === "main")!.duplicates, 0);
+});
+
+test(`a chain stays open while ${OPEN_CHAINS - 1} other chains are active, and is closed by one more`, async () => {
+  for (const others of [OPEN_CHAINS - 1, OPEN_CHAINS]) {
+    const between = Array.from({ length: others }, (_, i) => assistant({ id: `s${i}`, extra: { isSidechain: true, agentId: `a${i}` } }));
+    const r = await run({
+      main: jsonl(assistant({ id: "m1", stop: null }), ...between, assistant({ id: "m1", usage: { output_tokens: 300 } })),
+    });
+    const main = r.requests.filter((q) => q.chain === "main");
+    const want =
+      others < OPEN_CHAINS
+        ? [[1, 2, 300, null]]
+        : [
+            [1, 1, 10, null],
+            [2, 1, 300, "main#1"],
+          ];
+    assert.deepEqual(
+      main.map((q) => [q.index, q.fragments, q.outputTokens, q.duplicateOf]),
+      want,
+      `${others} chains between`,
+    );
+  }
 });

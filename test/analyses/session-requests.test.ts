@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { Fanout } from "../../src/analyses/analysis.js";
 import { REQUEST_WINDOW, requestsAnalysis } from "../../src/analyses/requests.js";
+import { OPEN_CHAINS } from "../../src/analyses/open-chains.js";
 import { EXACT_IDS } from "../../src/analyses/id-set.js";
 import { sessionRequestsAnalysis } from "../../src/analyses/session-requests.js";
 import { mulberry32 } from "../../src/lab/instructions-text.js";
@@ -56,7 +57,8 @@ test("a session's subagents (other chains) never count; an orphan's subagents al
 /**
  * Random sessions made of what decides the count: fragments of one message in a row and apart (past the
  * window), copies of an id, api errors, `<synthetic>`, no usage, no message id (request id, uuid, position
- * as key), sidechain records interleaved (another chain closes the open rows), malformed lines.
+ * as key), sidechain records interleaved (one agent, or more agents than OPEN_CHAINS so the least recently active
+ * chain is closed), malformed lines.
  */
 function randomSession(seed: number, n: number): string {
   const r = mulberry32(seed);
@@ -65,7 +67,8 @@ function randomSession(seed: number, n: number): string {
   const reqs: string[] = [];
   for (let i = 0; i < n; i++) {
     const x = r();
-    const side = seed % 3 !== 0 && r() < 0.15 ? { isSidechain: true, agentId: "side" } : {};
+    const agent = seed % 3 === 1 ? "side" : `side${Math.floor(r() * (OPEN_CHAINS + 4))}`;
+    const side = seed % 3 !== 0 && r() < 0.15 ? { isSidechain: true, agentId: agent } : {};
     if (x < 0.08) lines.push(JSON.stringify(userText(`q${i}`, side)));
     else if (x < 0.1) lines.push(`{"type":"assistant","message":{"id":"msg_broken"`);
     else if (x < 0.12) lines.push(JSON.stringify(assistant({ extra: { isApiErrorMessage: true, ...side } })));
@@ -172,4 +175,18 @@ test("hostile bytes: invalid UTF-8, escapes, lone surrogates, a BOM, CRLF, a lin
     "no final newline": 2,
     "long line": 2,
   });
+});
+
+test("fragments of a main request with another chain's records between them are one request, in both", async () => {
+  const side = { isSidechain: true, agentId: "a7777777" };
+  const split = (others: number) =>
+    jsonl(
+      assistant({ id: "m1", stop: null }),
+      ...Array.from({ length: others }, (_, i) => assistant({ id: `s${i}`, extra: i === 0 ? side : { ...side, agentId: `a${i}` } })),
+      assistant({ id: "m1" }),
+      assistant({ id: "m2" }),
+    );
+  assert.deepEqual(await fromText(split(1)), { full: 2, count: 2 });
+  // Past OPEN_CHAINS the first fragment's row is closed: the second is a copy, counted by neither.
+  assert.deepEqual(await fromText(split(OPEN_CHAINS)), { full: 2, count: 2 });
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, runCli, sample } from "../helpers.js";
@@ -231,4 +231,68 @@ test("orphan folder: an ambiguous prefix names its folder, not a main file that 
   const none = await runCli(["requests", ORPHAN, "--claude-dir", HOME, "--no-subagents"]);
   assert.equal(none.code, 0);
   assert.match(none.stderr, /main file missing: .*read its 0 subagent file\(s\)/);
+});
+
+// ---- records of another chain inside a main file, as Claude Code wrote them on disk
+
+const SID = "7e570000-0000-4000-8000-000000000001";
+/** One line of a main transcript in the 2.1.x envelope (FORMATS.md 4.3). */
+const line = (uuid: string, parentUuid: string | null, o: Record<string, unknown>) =>
+  JSON.stringify({ parentUuid, isSidechain: false, cwd: "/w", sessionId: SID, version: "2.1.39", ...o, uuid });
+const say = (text: unknown) => ({ type: "user", message: { role: "user", content: text } });
+const reply = (
+  id: string,
+  stop: string | null,
+  cc: number,
+  cr: number,
+  out: number,
+  content: unknown[] = [{ type: "text", text: "ok" }],
+) => ({
+  type: "assistant",
+  requestId: `r${id}`,
+  message: {
+    id,
+    model: "m",
+    role: "assistant",
+    content,
+    stop_reason: stop,
+    usage: { input_tokens: 3, cache_creation_input_tokens: cc, cache_read_input_tokens: cr, output_tokens: out },
+  },
+});
+
+/** A config dir holding one main transcript `<SID>.jsonl` under a project folder; removed by the caller. */
+function configWith(lines: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-chains-"));
+  const proj = join(dir, "projects", "-w");
+  mkdirSync(proj, { recursive: true });
+  writeFileSync(join(proj, `${SID}.jsonl`), lines.join("\n") + "\n");
+  return dir;
+}
+
+test("an in-file sidechain between two fragments of a main request does not split it", async () => {
+  const side = { isSidechain: true, agentId: "a7777777" };
+  const dir = configWith([
+    line("u-1", null, say("go")),
+    line("u-2", "u-1", reply("m1", null, 100, 1000, 5, [{ type: "tool_use", id: "tA", name: "Task", input: { prompt: "p" } }])),
+    line("u-3", null, { ...say("side prompt"), ...side }),
+    line("u-4", "u-3", { ...reply("s1", "end_turn", 50, 500, 7), ...side }),
+    line("u-5", "u-2", reply("m1", "tool_use", 100, 1000, 300, [{ type: "tool_use", id: "tB", name: "Bash", input: { command: "ls" } }])),
+    line("u-6", "u-5", say([{ type: "tool_result", tool_use_id: "tB", content: "ls out" }])),
+    line("u-7", "u-6", reply("m2", "end_turn", 200, 1100, 9)),
+  ]);
+  try {
+    const j = parseEnvelope(await runCli(["requests", SID, "--claude-dir", dir, "--json"]), "requests");
+    assert.deepEqual(
+      j.requests.map((r: any) => [r.chain, r.index, r.fragments, r.outputTokens, r.outputSource, r.deltaTokens, r.duplicateOf]),
+      [
+        ["main", 1, 2, 300, "final-fragment", null, null],
+        ["main", 2, 1, 9, "final-fragment", 200, null],
+        ["a7777777", 1, 1, 7, "final-fragment", null, null],
+      ],
+    );
+    const s = parseEnvelope(await runCli(["sessions", "--claude-dir", dir, "--json"]), "sessions");
+    assert.equal(s.sessions.find((x: any) => x.sessionId === SID).requests, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
