@@ -6,6 +6,12 @@ import { sessionIdFromName } from "../sources/discover.js";
  * another session (resume copies); a request of another chain in the middle must not give the file's
  * own chain a delta. Such records form their own chain, labelled with their agent id, else their
  * session id (`agent@session` when a subagent file holds another session's records of its agent).
+ *
+ * Older Claude Code wrote subagent records inline in the main file with `isSidechain:true` and no
+ * `agentId`. In a main file such a record follows its parent (`parentUuid`) when the parent was one too,
+ * else it is the root of a chain of its own, `sidechain-<first 8 chars of its uuid>` (the full uuid when
+ * another root took that label; `sidechain` for a record with no uuid and no such parent). Labels never
+ * meet an agent id (`a…`), a session id (a uuid) or `main`, and `chainKind` calls them subagents.
  */
 export interface ChainHome {
   /** The file's own chain label: "main" or the subagent file's agent id. */
@@ -21,10 +27,16 @@ export interface ChainKeys {
   sessionId: string | undefined;
   agentId: string | undefined;
   isSidechain: boolean;
+  uuid: string | undefined;
+  parentUuid: string | undefined;
 }
 
 export class ChainSplitter {
   private session: string | undefined;
+  /** uuid → chain of each sidechain record with no agent id seen in a main file (only old files have them). */
+  private sideOf: Map<string, string> | undefined;
+  /** Labels the roots of such chains took. */
+  private sideLabels: Set<string> | undefined;
 
   constructor(private readonly home: ChainHome) {
     this.session = home.sessionId;
@@ -34,7 +46,7 @@ export class ChainSplitter {
     const { home } = this;
     const agent = home.agentId;
     if (agent === undefined) {
-      if (rec.isSidechain && rec.agentId !== undefined) return rec.agentId;
+      if (rec.isSidechain) return rec.agentId ?? this.sidechainOf(rec);
     } else if (rec.agentId !== undefined && rec.agentId !== agent) return rec.agentId;
     const s = rec.sessionId;
     // Metadata records carry no session: they stay with the file.
@@ -44,6 +56,25 @@ export class ChainSplitter {
       return home.chain;
     }
     return agent === undefined ? s : `${agent}@${s}`;
+  }
+
+  /** The chain of a main file's sidechain record with no agent id: its parent's, or a new one it is the root of. */
+  private sidechainOf(rec: ChainKeys): string {
+    const of = (this.sideOf ??= new Map());
+    const labels = (this.sideLabels ??= new Set());
+    const { uuid } = rec;
+    // A record written twice (a resume copy) stays where it was first.
+    let chain = (uuid !== undefined ? of.get(uuid) : undefined) ?? (rec.parentUuid !== undefined ? of.get(rec.parentUuid) : undefined);
+    if (chain === undefined) {
+      if (uuid === undefined) return "sidechain";
+      chain = `sidechain-${uuid.slice(0, 8)}`;
+      if (labels.has(chain)) chain = `sidechain-${uuid}`;
+      // Only a uuid of 8 chars or fewer can meet a label taken already: number it.
+      for (let n = 2; labels.has(chain); n++) chain = `sidechain-${uuid}-${n}`;
+      labels.add(chain);
+    }
+    if (uuid !== undefined) of.set(uuid, chain);
+    return chain;
   }
 }
 

@@ -452,3 +452,42 @@ test(`a chain stays open while ${OPEN_CHAINS - 1} other chains are active, and i
     );
   }
 });
+
+test("sidechain records with no agent id in a main file (older Claude Code) are a chain of their own, joined to their Task by prompt", async () => {
+  const side = (uuid: string, parentUuid: string | null) => ({ isSidechain: true, uuid, parentUuid });
+  const sideUsage = { input_tokens: 1, cache_creation_input_tokens: 50, cache_read_input_tokens: 500, output_tokens: 1 };
+  const r = await run({
+    main: jsonl(
+      userText("go"),
+      assistant({
+        id: "m1",
+        usage: { cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 },
+        blocks: [{ type: "tool_use", id: "toolu_T", name: "Task", input: { prompt: "side prompt" } }],
+      }),
+      userText("side prompt", side("5ide0000-0000-4000-8000-000000000001", null)),
+      assistant({
+        id: "s1",
+        usage: sideUsage,
+        stop: null,
+        extra: side("5ide0000-0000-4000-8000-000000000002", "5ide0000-0000-4000-8000-000000000001"),
+      }),
+      toolResult("toolu_T", "done", {
+        toolUseResult: { status: "completed", prompt: "side prompt", usage: { ...sideUsage, output_tokens: 77 } },
+      }),
+      assistant({ id: "m2", usage: { cache_creation_input_tokens: 200, cache_read_input_tokens: 1100 } }),
+    ),
+  });
+  assert.deepEqual(
+    r.requests.map((q) => [q.chain, q.index, q.deltaTokens, q.outputTokens, q.outputSource]),
+    [
+      ["main", 1, null, 10, "final-fragment"],
+      ["main", 2, 200, 10, "final-fragment"],
+      ["sidechain-5ide0000", 1, null, 77, "parent-task-result"],
+    ],
+  );
+  assert.equal(r.requests[1]!.added.userTextChars, 0, "the sidechain's prompt is not added to the main chain");
+  assert.deepEqual(
+    r.subagents.map((t) => [t.chain, t.joinedBy, t.matchesLastRequest]),
+    [["sidechain-5ide0000", "prompt", true]],
+  );
+});

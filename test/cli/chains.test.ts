@@ -296,3 +296,34 @@ test("an in-file sidechain between two fragments of a main request does not spli
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("sidechain records with no agent id in a main file (older Claude Code) are a chain of their own, labelled from the root's uuid", async () => {
+  const side = { isSidechain: true };
+  const root = "5ide0000-0000-4000-8000-000000000003";
+  const dir = configWith([
+    line("u-1", null, say("go")),
+    line("u-2", "u-1", reply("m1", "end_turn", 100, 1000, 5)),
+    line(root, null, { ...say("side prompt no agentId"), ...side }),
+    line("u-4", root, { ...reply("s1", "end_turn", 50, 500, 7), ...side }),
+    line("u-5", "u-2", say("next")),
+    line("u-6", "u-5", reply("m2", null, 0, 1000, 1)),
+    line("u-7", "u-5", reply("m2", "end_turn", 200, 1100, 9)),
+  ]);
+  try {
+    const j = parseEnvelope(await runCli(["requests", SID, "--claude-dir", dir, "--json"]), "requests");
+    assert.deepEqual(
+      j.requests.map((r: any) => [r.chain, r.index, r.fragments, r.deltaTokens, r.outputTokens]),
+      [
+        ["main", 1, 1, null, 5],
+        ["main", 2, 2, 200, 9],
+        ["sidechain-5ide0000", 1, 1, null, 7],
+      ],
+    );
+    const md = await runCli(["requests", SID, "--claude-dir", dir, "--format", "markdown"]);
+    assert.match(md.stdout, /Requests \(subagent sidechain-5ide0000\)/);
+    const s = parseEnvelope(await runCli(["sessions", "--claude-dir", dir, "--json"]), "sessions");
+    assert.equal(s.sessions.find((x: any) => x.sessionId === SID).requests, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
