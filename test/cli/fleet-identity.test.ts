@@ -10,6 +10,168 @@ import { parseEnvelope, runCli, sample } from "../helpers.js";
 const HOME = sample("claude-home");
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `ccf-${name}-`));
 
+const A = "a1a1a1a1-0000-4000-8000-000000000001";
+const B = "b2b2b2b2-0000-4000-8000-000000000002";
+const D = "d4d4d4d4-0000-4000-8000-000000000004";
+
+/**
+ * One exchange as Claude Code 2.1.x writes it: the user's prompt, an assistant record calling an MCP tool,
+ * the tool_result, and the assistant's answer; envelope fields as on disk (parentUuid chain, cwd, version).
+ * `tag` makes the uuids, message ids and tool_use ids distinct; times are `at` plus seconds.
+ */
+function exchange(o: { session: string; cwd: string; tag: string; at: string; agentId?: string; version?: string }): object[] {
+  const env = (i: number, parent: string | null) => ({
+    parentUuid: parent,
+    isSidechain: o.agentId !== undefined,
+    userType: "external",
+    cwd: o.cwd,
+    sessionId: o.session,
+    version: o.version ?? "2.1.30",
+    gitBranch: "main",
+    ...(o.agentId !== undefined ? { agentId: o.agentId } : {}),
+    uuid: `${o.tag}-u${i}`,
+    timestamp: new Date(Date.parse(o.at) + i * 1000).toISOString(),
+  });
+  const usage = (cc: number, cr: number) => ({
+    input_tokens: 3,
+    cache_creation_input_tokens: cc,
+    cache_read_input_tokens: cr,
+    output_tokens: 12,
+  });
+  return [
+    { ...env(1, null), type: "user", message: { role: "user", content: `look it up (${o.tag})` } },
+    {
+      ...env(2, `${o.tag}-u1`),
+      type: "assistant",
+      requestId: `req_${o.tag}1`,
+      message: {
+        id: `msg_${o.tag}1`,
+        type: "message",
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "tool_use", id: `toolu_${o.tag}`, name: "mcp__db__query", input: { q: o.tag } }],
+        stop_reason: "tool_use",
+        usage: usage(1000, 0),
+      },
+    },
+    {
+      ...env(3, `${o.tag}-u2`),
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${o.tag}`, content: `rows for ${o.tag}` }] },
+      toolUseResult: [{ type: "text", text: `rows for ${o.tag}` }],
+    },
+    {
+      ...env(4, `${o.tag}-u3`),
+      type: "assistant",
+      requestId: `req_${o.tag}2`,
+      message: {
+        id: `msg_${o.tag}2`,
+        type: "message",
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "text", text: "done" }],
+        stop_reason: "end_turn",
+        usage: usage(40, 1000),
+      },
+    },
+  ];
+}
+
+const lines = (recs: object[]) => recs.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+/** A config dir: `projects/<key>/<id>.jsonl` per session, `<id>/subagents/agent-<agent>.jsonl` per subagent. */
+function configDir(
+  sessions: Array<{ key: string; id: string; recs: object[] | null; subagents?: Record<string, object[]> }>,
+  dir = tmp("home"),
+) {
+  for (const s of sessions) {
+    const p = join(dir, "projects", s.key);
+    mkdirSync(p, { recursive: true });
+    if (s.recs) writeFileSync(join(p, `${s.id}.jsonl`), lines(s.recs));
+    for (const [agent, recs] of Object.entries(s.subagents ?? {})) {
+      mkdirSync(join(p, s.id, "subagents"), { recursive: true });
+      writeFileSync(join(p, s.id, "subagents", `agent-${agent}.jsonl`), lines(recs));
+    }
+  }
+  return dir;
+}
+
+const ALPHA = "/home/dev/alpha";
+/** A of Nov 1; B resumed from it on Nov 2 (its file starts with A's records, sessionId A); D with a subagent that outlives its main file. */
+function resumedHome(): string {
+  const a = exchange({ session: A, cwd: ALPHA, tag: "A", at: "2026-11-01T10:00:00Z" });
+  const b = [...a, ...exchange({ session: B, cwd: ALPHA, tag: "B", at: "2026-11-02T09:00:00Z" })];
+  const d = exchange({ session: D, cwd: ALPHA, tag: "D", at: "2026-11-10T12:00:00Z" });
+  const sub = exchange({ session: D, cwd: ALPHA, tag: "DS", at: "2026-11-10T12:00:30Z", agentId: "a1b2c3d" });
+  return configDir([
+    { key: "-home-dev-alpha", id: A, recs: a },
+    { key: "-home-dev-alpha", id: B, recs: b },
+    { key: "-home-dev-alpha", id: D, recs: d, subagents: { a1b2c3d: sub } },
+  ]);
+}
+
+const ndjson = (dir: string, table: string) =>
+  readFileSync(join(dir, `${table}.ndjson`), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+// ---- F5: a resumed session's times are its own records', not the copies it starts with
+
+test("a resumed session starts at its own first record: --until the original's day does not select it", async () => {
+  const home = resumedHome();
+  const all = parseEnvelope(await runCli(["sessions", "--claude-dir", home, "--json"]), "sessions");
+  const b = all.sessions.find((s: any) => s.sessionId === B);
+  assert.equal(b.firstTimestamp, "2026-11-02T09:00:01.000Z", "B's own first record, not A's copy");
+  const until = ["--claude-dir", home, "--until", "2026-11-01", "--tz", "UTC", "--json"];
+  const listed = parseEnvelope(await runCli(["sessions", ...until]), "sessions");
+  assert.deepEqual(
+    listed.sessions.map((s: any) => s.sessionId),
+    [A],
+  );
+  // The fleet commands filter by the same rule (their listing glances at the file's ends).
+  const servers = parseEnvelope(await runCli(["servers", ...until]), "servers");
+  assert.deepEqual(
+    servers.sessions.map((s: any) => s.sessionId),
+    [A],
+  );
+  const since = parseEnvelope(
+    await runCli(["servers", "--claude-dir", home, "--since", "2026-11-02T00:00Z", "--until", "2026-11-03", "--tz", "UTC", "--json"]),
+    "servers",
+  );
+  assert.deepEqual(
+    since.sessions.map((s: any) => s.sessionId),
+    [B],
+  );
+  const out = tmp("span");
+  parseEnvelope(await runCli(["export", "--claude-dir", home, "--to", out, "--as", "ndjson", "--json"]), "export");
+  const row = ndjson(out, "sessions").find((r) => r.session_id === B);
+  assert.equal(row.first_timestamp, "2026-11-02T09:00:01.000Z");
+});
+
+// ---- F6: one time span for the listing, the filters and the export
+
+test("sessions, --since and export's sessions table give a session one time span (its main file's own records)", async () => {
+  const home = resumedHome();
+  const listed = parseEnvelope(await runCli(["sessions", "--claude-dir", home, "--json"]), "sessions");
+  const out = tmp("span6");
+  parseEnvelope(await runCli(["export", "--claude-dir", home, "--to", out, "--as", "ndjson", "--json"]), "export");
+  const rows = ndjson(out, "sessions");
+  for (const s of listed.sessions) {
+    const r = rows.find((x) => x.session_id === s.sessionId);
+    assert.deepEqual([r.first_timestamp, r.last_timestamp], [s.firstTimestamp, s.lastTimestamp], s.sessionId);
+  }
+  const d = rows.find((x) => x.session_id === D);
+  assert.equal(d.last_timestamp, "2026-11-10T12:00:04.000Z", "the subagent's later records are not the session's span");
+  // --since past that last record exports nothing, and no table says the session ended later.
+  const late = tmp("span6-late");
+  const j = parseEnvelope(
+    await runCli(["export", "--claude-dir", home, "--since", "2026-11-10T12:00:05Z", "--to", late, "--as", "ndjson", "--json"]),
+    "export",
+  );
+  assert.equal(j.sessions, 0);
+});
+
 // ---- F10: an export in one format into a folder holding the other's tables
 
 test("export --as ndjson over a Parquet export removes the Parquet tables it wrote, and nothing else", async () => {
