@@ -113,6 +113,8 @@ export const sessionsCommand: CommandSpec = {
         inputs.push(...read);
         rows.push(row);
       }
+      // An old-layout agent file of no session here is read by no row: said, not dropped.
+      await index.reportUnmatched();
     } finally {
       ahead.close();
     }

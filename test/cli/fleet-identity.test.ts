@@ -206,3 +206,41 @@ test("export --as ndjson over a Parquet export removes the Parquet tables it wro
   parseEnvelope(await runCli(["export", "--claude-dir", HOME, "--to", withFolder, "--as", "ndjson", "--json"]), "export");
   assert.ok(existsSync(join(withFolder, "tools.parquet")));
 });
+
+// ---- F9: an old-layout agent file of no session is said, never silently dropped
+
+test("an old-layout agent-<8hex>.jsonl whose session has no main file is listed in health.skipped by every listing", async () => {
+  const OLD = "e5e5e5e5-0000-4000-8000-000000000005";
+  const LOST = "99999999-0000-4000-8000-000000000099";
+  const cwd = "/home/dev/legacy";
+  const main = exchange({ session: OLD, cwd, tag: "O", at: "2025-10-20T07:00:00Z", version: "2.0.64" });
+  const home = configDir([{ key: "-home-dev-legacy", id: OLD, recs: main }]);
+  const dir = join(home, "projects", "-home-dev-legacy");
+  // 2.0.x: subagent files beside the sessions, agentId of 8 hex, the parent's sessionId on every record.
+  writeFileSync(
+    join(dir, "agent-1a2b3c4d.jsonl"),
+    lines(exchange({ session: OLD, cwd, tag: "O1", at: "2025-10-20T07:00:10Z", agentId: "1a2b3c4d", version: "2.0.64" })),
+  );
+  writeFileSync(
+    join(dir, "agent-9f9f9f9f.jsonl"),
+    lines(exchange({ session: LOST, cwd, tag: "O2", at: "2025-10-21T07:00:00Z", agentId: "9f9f9f9f", version: "2.0.64" })),
+  );
+  const lost = join(dir, "agent-9f9f9f9f.jsonl");
+  const said = (j: any) => (j.health.skipped ?? []).filter((s: any) => s.path === lost);
+  const sessions = parseEnvelope(await runCli(["sessions", "--claude-dir", home, "--json"]), "sessions");
+  assert.deepEqual(
+    sessions.sessions.map((s: any) => [s.sessionId, s.subagents]),
+    [[OLD, 1]],
+  );
+  assert.equal(said(sessions).length, 1);
+  assert.match(said(sessions)[0].reason, new RegExp(`old-layout subagent file of session ${LOST}`));
+  const servers = parseEnvelope(await runCli(["servers", "--claude-dir", home, "--json"]), "servers");
+  assert.equal(said(servers).length, 1);
+  assert.equal(servers.servers.find((s: any) => s.name === "db").toolCalls, 2, "the matched agent file is read, the lost one is not");
+  const r = await runCli(["export", "--claude-dir", home, "--to", tmp("old"), "--as", "ndjson", "--json"]);
+  assert.equal(said(parseEnvelope(r, "export")).length, 1);
+  assert.match(r.stderr, /agent-9f9f9f9f\.jsonl/);
+  // A lookup of the session that owns its agent file names nothing skipped.
+  const one = parseEnvelope(await runCli(["requests", OLD, "--claude-dir", home, "--json"]), "requests");
+  assert.equal(said(one).length, 0);
+});
