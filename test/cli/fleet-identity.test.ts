@@ -244,3 +244,60 @@ test("an old-layout agent-<8hex>.jsonl whose session has no main file is listed 
   const one = parseEnvelope(await runCli(["requests", OLD, "--claude-dir", home, "--json"]), "requests");
   assert.equal(said(one).length, 0);
 });
+
+// ---- F4: one session id read twice never gives two rows one key
+
+const dupKeys = (rows: any[], key: string[]) => rows.length - new Set(rows.map((r) => JSON.stringify(key.map((k) => r[k])))).size;
+const TABLE_KEYS: Record<string, string[]> = {
+  sessions: ["session_id"],
+  requests: ["session_id", "chain", "request_index"],
+  tool_results: ["session_id", "chain", "result_index"],
+  instructions: ["session_id", "chain", "delivery_index"],
+  tools: ["session_id", "tool"],
+};
+
+test("the same transcript given twice (an id twice, or an id and its path) is read once", async () => {
+  const home = resumedHome();
+  const path = join(home, "projects", "-home-dev-alpha", `${A}.jsonl`);
+  const out = tmp("twice");
+  const r = await runCli(["export", A.slice(0, 8), path, "--claude-dir", home, "--to", out, "--as", "ndjson", "--json"]);
+  parseEnvelope(r, "export");
+  assert.match(r.stderr, /the same transcript as a1a1a1a1, read once/);
+  for (const [t, key] of Object.entries(TABLE_KEYS)) assert.equal(dupKeys(ndjson(out, t), key), 0, t);
+  assert.equal(ndjson(out, "sessions").length, 1);
+  const servers = parseEnvelope(await runCli(["servers", A, A, "--claude-dir", home, "--json"]), "servers");
+  assert.equal(servers.sessions.length, 1);
+  assert.equal(servers.servers.find((s: any) => s.name === "db").toolCalls, 1);
+});
+
+test("one session id in two files (two config dirs, two projects): both kept, the later keyed <id>~2, and said", async () => {
+  const a = exchange({ session: A, cwd: ALPHA, tag: "A", at: "2026-11-01T10:00:00Z" });
+  // A config dir copied to a second place (not a link), and the same id under another project with other records.
+  const one = configDir([{ key: "-home-dev-alpha", id: A, recs: a }]);
+  const two = configDir([
+    { key: "-home-dev-alpha", id: A, recs: a },
+    { key: "-home-dev-zeta", id: A, recs: exchange({ session: A, cwd: "/home/dev/zeta", tag: "Z", at: "2026-11-03T10:00:00Z" }) },
+  ]);
+  const listed = await runCli(["sessions", "--claude-dir", one, "--claude-dir", two, "--json"]);
+  const j = parseEnvelope(listed, "sessions");
+  assert.equal(j.sessions.length, 3, "each file is a row");
+  assert.match(listed.stderr, new RegExp(`session id ${A} is in 3 different files: ${A}: .*${A}~2: .*${A}~3: `));
+  const out = tmp("dup");
+  const r = await runCli(["export", "--claude-dir", one, "--claude-dir", two, "--to", out, "--as", "ndjson", "--json"]);
+  parseEnvelope(r, "export");
+  for (const [t, key] of Object.entries(TABLE_KEYS)) assert.equal(dupKeys(ndjson(out, t), key), 0, t);
+  // Keyed in the order the listing reads them (by path): the first keeps the id.
+  const paths = [
+    join(one, "projects", "-home-dev-alpha", `${A}.jsonl`),
+    join(two, "projects", "-home-dev-alpha", `${A}.jsonl`),
+    join(two, "projects", "-home-dev-zeta", `${A}.jsonl`),
+  ].sort((x, y) => x.localeCompare(y));
+  assert.deepEqual(
+    ndjson(out, "sessions").map((s) => [s.session_id, s.transcript]),
+    paths.map((p, i) => [i === 0 ? A : `${A}~${i + 1}`, p]),
+  );
+  assert.match(r.stderr, new RegExp(`session id ${A} is in 2 different files: .* is keyed ${A}~2`));
+  assert.match(r.stderr, new RegExp(`session id ${A} is in 3 different files: .* is keyed ${A}~3`));
+  // The rows of each file carry its key, so a join on session_id stays within one file.
+  assert.deepEqual([...new Set(ndjson(out, "requests").map((x) => x.session_id))].sort(), [A, `${A}~2`, `${A}~3`]);
+});
