@@ -41,12 +41,15 @@ interface Home {
   id: string | undefined;
 }
 
-/** Whether a record is of the file's own session (FORMATS.md 11: chains are keyed by session, not by file). */
+/**
+ * Whether a record is of the file's own session (FORMATS.md 11: chains are keyed by session, not by file).
+ * As the record layer's `ownSessionChain` tells them: another session is one whose id is shaped like one.
+ */
 function own(r: Record<string, unknown>, home: Home): boolean {
   const s = r.sessionId ?? r.session_id;
   if (typeof s !== "string") return true;
   home.id ??= s;
-  return s === home.id;
+  return s === home.id || sessionIdFromName(s) === undefined;
 }
 
 function fromHead(fd: number, size: number, home: Home): { cwd: string | null; first: string | null } {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseEnvelope, runCli, sample } from "../helpers.js";
+import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
 
 // Session identity and time across the fleet commands (sessions, servers, export): review findings F4-F10.
 
@@ -300,4 +300,78 @@ test("one session id in two files (two config dirs, two projects): both kept, th
   assert.match(r.stderr, new RegExp(`session id ${A} is in 3 different files: .* is keyed ${A}~3`));
   // The rows of each file carry its key, so a join on session_id stays within one file.
   assert.deepEqual([...new Set(ndjson(out, "requests").map((x) => x.session_id))].sort(), [A, `${A}~2`, `${A}~3`]);
+});
+
+// ---- F8: the reference says what sharedRequests and deltaTokensUnknown count
+
+test("servers: sharedRequests counts a request shared with a built-in's result, deltaTokensUnknown counts results; the reference says so", async () => {
+  const cwd = "/home/dev/shared";
+  const env = (i: number) => ({
+    parentUuid: i === 1 ? null : `S-u${i - 1}`,
+    isSidechain: false,
+    userType: "external",
+    cwd,
+    sessionId: A,
+    version: "2.1.30",
+    uuid: `S-u${i}`,
+    timestamp: new Date(Date.UTC(2026, 10, 1, 10, 0, i)).toISOString(),
+  });
+  const asst = (i: number, id: string, content: object[], cc: number, cr: number) => ({
+    ...env(i),
+    type: "assistant",
+    requestId: `req_${id}`,
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model: "claude-opus-4-6",
+      content,
+      stop_reason: "tool_use",
+      usage: { input_tokens: 3, cache_creation_input_tokens: cc, cache_read_input_tokens: cr, output_tokens: 9 },
+    },
+  });
+  const result = (i: number, id: string, text: string) => ({
+    ...env(i),
+    type: "user",
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text }] },
+  });
+  const recs = [
+    { ...env(1), type: "user", message: { role: "user", content: "go" } },
+    // One request calls db and Bash in parallel; the next carries both results: db's only carrying request is shared with a built-in.
+    asst(
+      2,
+      "msg_1",
+      [
+        { type: "tool_use", id: "toolu_db1", name: "mcp__db__query", input: {} },
+        { type: "tool_use", id: "toolu_sh1", name: "Bash", input: { command: "ls" } },
+      ],
+      1000,
+      0,
+    ),
+    result(3, "toolu_db1", "x".repeat(500)),
+    result(4, "toolu_sh1", "y".repeat(100)),
+    asst(5, "msg_2", [{ type: "tool_use", id: "toolu_db2", name: "mcp__db__query", input: {} }], 300, 1000),
+    result(6, "toolu_db2", "z".repeat(200)),
+    // Two db results written before a compaction boundary: no request's growth is theirs.
+    asst(7, "msg_3", [{ type: "tool_use", id: "toolu_db3", name: "mcp__db__query", input: {} }], 0, 1600),
+    result(8, "toolu_db3", "w".repeat(50)),
+    {
+      ...env(9),
+      type: "system",
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      compactMetadata: { trigger: "auto", preTokens: 1700 },
+    },
+    asst(10, "msg_4", [{ type: "text", text: "ok" }], 400, 0),
+  ];
+  const home = configDir([{ key: "-home-dev-shared", id: A, recs }]);
+  const j = parseEnvelope(await runCli(["servers", "--claude-dir", home, "--json"]), "servers");
+  const db = j.servers.find((s: any) => s.name === "db");
+  assert.equal(db.results, 3);
+  assert.equal(db.sharedRequests, 1, "the request that carried db's and Bash's results");
+  assert.equal(db.deltaTokensUnknown, 1, "the one result before the boundary");
+  const ref = readFileSync(join(ROOT, "docs", "REFERENCE.md"), "utf8");
+  assert.doesNotMatch(ref, /a request that carried results of two servers counts for both/);
+  assert.match(ref, /`deltaTokensUnknown`, one per result, not per request/);
+  assert.match(ref, /of a built-in tool such as Bash/);
 });
