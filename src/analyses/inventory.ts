@@ -1,3 +1,4 @@
+import { ownSessionChain } from "../records/chains.js";
 import type { AnyRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 
@@ -20,8 +21,19 @@ export interface InventoryResult {
   sidechainRecords: number;
   firstTimestamp: string | null;
   lastTimestamp: string | null;
+  /**
+   * Per file read, the first and last time of its own session's records (`ownSessionChain`): what a session's
+   * time span is made of (`sessionSpan`), leaving out the copies a resumed file starts with.
+   */
+  ownSpans: FileSpan[];
   unknownTypes: Counts;
   malformed: number;
+}
+
+export interface FileSpan {
+  file: string;
+  first: string | null;
+  last: string | null;
 }
 
 const bump = (c: Counts, k: string | undefined) => {
@@ -44,6 +56,7 @@ export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
     sidechainRecords: 0,
     firstTimestamp: null,
     lastTimestamp: null,
+    ownSpans: [],
     unknownTypes: {},
     malformed: 0,
   }),
@@ -69,10 +82,36 @@ export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
     if (t) {
       if (s.firstTimestamp === null || t < s.firstTimestamp) s.firstTimestamp = t;
       if (s.lastTimestamp === null || t > s.lastTimestamp) s.lastTimestamp = t;
+      if (ownSessionChain(rec.chain)) {
+        let span = s.ownSpans.at(-1);
+        if (span?.file !== rec.pos.file) span = s.ownSpans.find((x) => x.file === rec.pos.file);
+        if (span === undefined) s.ownSpans.push((span = { file: rec.pos.file, first: null, last: null }));
+        widen(span, t);
+      }
     }
   },
   finish: (s) => s,
 };
+
+function widen(span: { first: string | null; last: string | null }, t: string): void {
+  if (span.first === null || t < span.first) span.first = t;
+  if (span.last === null || t > span.last) span.last = t;
+}
+
+/**
+ * A session's time span, one rule for `sessions`, the `--since`/`--until` filters and export's `sessions`
+ * table: the first and last time of its own records in its main file (copies of another session left out,
+ * subagent files not read); for an orphan (no main file), of its subagent files.
+ */
+export function sessionSpan(spans: readonly FileSpan[], mainFile: string | null): { first: string | null; last: string | null } {
+  const out = { first: null as string | null, last: null as string | null };
+  for (const x of spans) {
+    if (mainFile !== null && x.file !== mainFile) continue;
+    if (x.first !== null) widen(out, x.first);
+    if (x.last !== null) widen(out, x.last);
+  }
+  return out;
+}
 
 /** What a `sessions` row takes from the inventory: the most common cwd, the versions, the first and last times. */
 export interface SessionGlance {
@@ -105,7 +144,8 @@ export const sessionGlanceAnalysis: Analysis<GlanceState, SessionGlance> = {
     tally(s.versions, rec.version);
     tally(s.cwds, rec.cwd);
     const t = rec.timestamp;
-    if (t) {
+    // Its own session's records only (sessionSpan): a resumed file's copies carry the earlier session's times.
+    if (t && ownSessionChain(rec.chain)) {
       if (s.firstTimestamp === null || t < s.firstTimestamp) s.firstTimestamp = t;
       if (s.lastTimestamp === null || t > s.lastTimestamp) s.lastTimestamp = t;
     }

@@ -1,4 +1,5 @@
 import type { FirstRequestComposition } from "../analyses/first-request.js";
+import { sessionSpan } from "../analyses/inventory.js";
 import type { InstructionRow } from "../analyses/instructions-join.js";
 import { compileProbe } from "../analyses/probe.js";
 import type { SessionFacts } from "../analyses/servers.js";
@@ -103,14 +104,16 @@ function composition(ev: FleetEvidence): SessionComposition {
   const other = Object.values(c.attachments).reduce((n, v) => n + v, 0) + c.userTextChars;
   const known = (c.systemPromptChars ?? 0) + (builtin ?? 0) + (mcp ?? 0) + c.instructionsChars + other;
   const first = main?.firstTotalInputTokens ?? null;
+  // The rule `sessions` and the filters use: its own records in its main file, not the subagents' or copies'.
+  const span = sessionSpan(inv.ownSpans, ev.transcripts.resolved.mainPath);
   // Without a snapshot the system prompt and tools are unknown, so any split would charge them to what is known.
   const share = (chars: number | null) =>
     !c.snapshot || first === null || chars === null || known === 0 ? null : Math.round((first * chars) / known);
   return {
     sessionId: ev.transcripts.sessionId,
     project: cwd,
-    firstTimestamp: inv.firstTimestamp,
-    lastTimestamp: inv.lastTimestamp,
+    firstTimestamp: span.first,
+    lastTimestamp: span.last,
     chains: r.requests.totals.length,
     requests: r.requests.totals.reduce((n, x) => n + x.requests, 0),
     firstRequestTokens: first,

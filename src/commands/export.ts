@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { RequestRow } from "../analyses/requests.js";
 import { FleetAggregate } from "../analyses/servers.js";
 import { RuntimeError, UsageError } from "../errors.js";
-import { prepareExportDir } from "../output/export-dir.js";
+import { prepareExportDir, removeOtherFormat } from "../output/export-dir.js";
 import {
   INSTRUCTIONS,
   REQUESTS,
@@ -71,6 +71,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   const written: ExportedTable[] = [];
   let servers: FleetAggregate;
   let pass: Awaited<ReturnType<typeof foldFleet>>;
+  let stale: string[] = [];
   try {
     const sinks = {
       sessions: open(SESSIONS),
@@ -102,6 +103,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
     ];
     for (const [name, sink] of closing) written.push({ name, ...(await sink.close()), path: path(name) });
     for (const name of opened) renameSync(partial(name), path(name));
+    stale = removeOtherFormat(dir, opened, ext);
   } catch (e) {
     for (const name of opened) rmSync(partial(name), { force: true });
     throw e;
@@ -119,7 +121,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
     command: "export",
     inputs: pass.inputs,
     health,
-    data: { to: dir, format, sessions: servers.sessions, tables: written, schema: schemaPath },
+    data: { to: dir, format, sessions: servers.sessions, tables: written, schema: schemaPath, removed: stale },
     document: {
       title: `Export — ${servers.sessions} session(s) as ${format}`,
       summary: [
@@ -142,7 +144,13 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
         },
         healthTable(health),
       ],
-      warnings: [...warnings, ...healthWarnings(health)],
+      warnings: [
+        ...warnings,
+        ...(stale.length > 0
+          ? [`removed ${stale.length} table file(s) of an earlier ${ext === "parquet" ? "ndjson" : "parquet"} export: ${stale.join(", ")}`]
+          : []),
+        ...healthWarnings(health),
+      ],
     },
   };
 }

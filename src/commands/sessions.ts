@@ -113,6 +113,8 @@ export const sessionsCommand: CommandSpec = {
         inputs.push(...read);
         rows.push(row);
       }
+      // An old-layout agent file of no session here is read by no row: said, not dropped.
+      await index.reportUnmatched();
     } finally {
       ahead.close();
     }
@@ -130,7 +132,7 @@ export const sessionsCommand: CommandSpec = {
           ["sessions", rows.length, "int"],
         ],
         tables: [sessionsTable(rows)],
-        warnings: [...missingConfigDirs(dirs, configDirSource(argv)), ...healthWarnings(health)],
+        warnings: [...missingConfigDirs(dirs, configDirSource(argv)), ...sharedIds(rows), ...healthWarnings(health)],
       },
     };
   },
@@ -138,4 +140,23 @@ export const sessionsCommand: CommandSpec = {
 
 function safeSize(p: string): number {
   return statPath(p)?.size ?? 0;
+}
+
+/**
+ * One session id in several files (a copy in a second config dir or project folder): each is its own row,
+ * told apart only by where it lies, so the warning names them in the order `servers` and `export` read
+ * them, with the keys export writes them under (`<id>~2`, …).
+ */
+function sharedIds(rows: readonly SessionRow[]): string[] {
+  const byId = new Map<string, SessionRow[]>();
+  for (const r of rows) byId.set(r.sessionId, [...(byId.get(r.sessionId) ?? []), r]);
+  const out: string[] = [];
+  for (const [id, same] of byId) {
+    if (same.length < 2) continue;
+    const paths = same.map((r) => r.path).sort((a, b) => a.localeCompare(b));
+    out.push(
+      `session id ${id} is in ${same.length} different files: ${paths.map((p, i) => `${i === 0 ? id : `${id}~${i + 1}`}: ${p}`).join(", ")}`,
+    );
+  }
+  return out;
 }

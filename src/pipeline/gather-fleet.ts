@@ -4,9 +4,11 @@ import { skip } from "../sources/guard.js";
 import {
   configDirs,
   configDirSource,
+  knowFolders,
   listOrphanSessions,
   listSessionFiles,
   missingConfigDirs,
+  SubagentIndex,
   unreadableReason,
 } from "../sources/discover.js";
 import { filterSessions } from "../sources/newest.js";
@@ -70,5 +72,11 @@ export async function* fleetSessions(plan: FleetPlan, opts: GatherOptions, liste
       continue;
     }
     yield ev;
+  }
+  if (listed) {
+    // An old-layout agent file of no listed session is read by none: said (health.skipped), not dropped.
+    const index = new SubagentIndex();
+    knowFolders(plan.searched, index);
+    await index.reportUnmatched();
   }
 }

@@ -83,3 +83,12 @@ export function chainKind(chain: string): "main" | "session" | "subagent" {
   if (chain === "main") return "main";
   return sessionIdFromName(chain) !== undefined ? "session" : "subagent";
 }
+
+/**
+ * Whether a chain is the file's own session's (its main chain, a sidechain or subagent of it), not records
+ * of another session copied in (a resume copy: its session id as the label, or `agent@session`). A
+ * session's time span is taken from these only: a resumed file's copies carry the earlier session's times.
+ */
+export function ownSessionChain(chain: string): boolean {
+  return chainKind(chain) !== "session" && !chain.includes("@");
+}

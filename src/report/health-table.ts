@@ -85,7 +85,7 @@ export function healthWarnings(h: Health, max = 10): string[] {
 export function skippedTable(skipped: SkippedEntry[]): Table {
   return {
     id: "skipped",
-    title: "Skipped files (outside the session tree, not regular files, or unreadable; not read)",
+    title: "Skipped files (outside the session tree, not regular files, unreadable, or of no session; not read)",
     columns: [col("path", "path", "path", { priority: 1 }), col("reason", "reason", "text", { priority: 1 })],
     rows: skipped.map((s) => ({ ...s })),
   };

@@ -133,6 +133,11 @@ export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[]
  * `listSessionFiles` then `listOrphanSessions`, from one listing of each project folder, which `index`
  * keeps for the subagent lookups after: `sessions` over 20,000 sessions listed each folder four times.
  */
+/** Makes `index` know every project folder under the config dirs (for `reportUnmatched`), listing each once. */
+export function knowFolders(dirs: string[], index: SubagentIndex): void {
+  for (const f of projectFolders(dirs)) index.know(f.projectDir, f.entries);
+}
+
 export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFile[] {
   const folders = projectFolders(dirs);
   for (const f of folders) index.know(f.projectDir, f.entries);
@@ -357,6 +362,22 @@ export class SubagentIndex {
       );
   }
 
+  /**
+   * Old-layout agent files (2.0.x, beside the sessions) of the known folders whose session id names no
+   * session there (no `<id>.jsonl`, no `<id>/` folder): no session reads them, so they are listed in
+   * `health.skipped` with the reason, never dropped without a word (FORMATS.md 1.15).
+   */
+  async reportUnmatched(): Promise<void> {
+    for (const [dir, entries] of this.typed) {
+      if (!entries.some((e) => AGENT_FILE.test(e.name))) continue;
+      const names = this.names(dir);
+      for (const [id, files] of await this.oldLayout(dir, this.rootOf(dir, join(dir, "x.jsonl"))))
+        if (!names.has(`${id}.jsonl`) && !names.has(id))
+          for (const f of files)
+            skip(f.path, `old-layout subagent file of session ${id}, which has no ${id}.jsonl here: no session reads it`);
+    }
+  }
+
   /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
   rootOf(dir: string, mainPath: string): string {
     let r = this.roots.get(dir);
@@ -396,7 +417,12 @@ async function groupOldLayout(
     if (!plain && admitDiscovered(p, root) === undefined) continue;
     const peek = (plain && early?.get(e.name)) || peekFile(p);
     const id = peek.id ?? (await idOrSkip(p));
-    if (id === undefined) continue;
+    if (id === undefined) {
+      // One that could not be read is listed already (idOrSkip); one whose first records name no session belongs to none.
+      if (!skippedSoFar().some((x) => x.path === p))
+        skip(p, "old-layout subagent file whose first records name no session: no session reads it");
+      continue;
+    }
     const list = bySession.get(id);
     const entry: SubagentFile = { path: p, agentId: m[1]! };
     if (peek.id !== undefined) entry.bytes = peek.bytes;

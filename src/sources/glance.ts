@@ -1,6 +1,8 @@
 import { parseJsonBounded } from "./json-depth.js";
 import { closeSync, fstatSync, readSync } from "node:fs";
+import { basename } from "node:path";
 import { openEvidenceFd } from "./guard.js";
+import { sessionIdFromName } from "./discover.js";
 
 /** What a session's first and last records say, read from the file's two ends only. */
 export interface Glance {
@@ -18,19 +20,39 @@ const LIMIT = 8 * 1_048_576;
 /**
  * First time and cwd from the head, last time from the tail, so picking the newest of many sessions
  * never reads them whole. Opened through the guard: a FIFO planted in a config dir cannot stall the lookup.
+ * The times are those of the file's own session's records (the session its name says, else the first one its
+ * records name; a record naming none is the file's), as `sessions` takes them: a resumed file starts with
+ * copies of the earlier session's records, whose times are not this session's.
  */
 export function glance(path: string): Glance {
   const fd = openEvidenceFd(path);
   try {
     const st = fstatSync(fd);
-    const head = fromHead(fd, st.size);
-    return { ...head, last: fromTail(fd, st.size), mtimeMs: st.mtimeMs, bytes: st.size };
+    const home = { id: sessionIdFromName(basename(path).replace(/\.jsonl$/, "")) };
+    const head = fromHead(fd, st.size, home);
+    return { ...head, last: fromTail(fd, st.size, home), mtimeMs: st.mtimeMs, bytes: st.size };
   } finally {
     closeSync(fd);
   }
 }
 
-function fromHead(fd: number, size: number): { cwd: string | null; first: string | null } {
+/** The file's session, once known. */
+interface Home {
+  id: string | undefined;
+}
+
+/**
+ * Whether a record is of the file's own session (FORMATS.md 11: chains are keyed by session, not by file).
+ * As the record layer's `ownSessionChain` tells them: another session is one whose id is shaped like one.
+ */
+function own(r: Record<string, unknown>, home: Home): boolean {
+  const s = r.sessionId ?? r.session_id;
+  if (typeof s !== "string") return true;
+  home.id ??= s;
+  return s === home.id || sessionIdFromName(s) === undefined;
+}
+
+function fromHead(fd: number, size: number, home: Home): { cwd: string | null; first: string | null } {
   let cwd: string | null = null;
   let first: string | null = null;
   let rest = "";
@@ -43,14 +65,14 @@ function fromHead(fd: number, size: number): { cwd: string | null; first: string
       const r = record(l);
       if (!r) continue;
       if (cwd === null && typeof r.cwd === "string" && r.cwd !== "") cwd = r.cwd;
-      first ??= timeOf(r);
+      if (first === null && own(r, home)) first = timeOf(r);
       if (cwd !== null && first !== null) break;
     }
   }
   return { cwd, first };
 }
 
-function fromTail(fd: number, size: number): string | null {
+function fromTail(fd: number, size: number, home: Home): string | null {
   let rest = "";
   for (let end = size; end > 0 && size - end < LIMIT; end -= CHUNK) {
     const start = Math.max(0, end - CHUNK);
@@ -60,7 +82,7 @@ function fromTail(fd: number, size: number): string | null {
     for (let i = lines.length - 1; i >= 0; i--) {
       const r = record(lines[i]!);
       const t = r && timeOf(r);
-      if (t) return t;
+      if (t && own(r, home)) return t;
     }
   }
   return null;

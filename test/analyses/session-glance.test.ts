@@ -1,19 +1,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
-import { inventoryAnalysis, sessionGlanceAnalysis, type InventoryResult } from "../../src/analyses/inventory.js";
+import { inventoryAnalysis, sessionGlanceAnalysis, sessionSpan, type InventoryResult } from "../../src/analyses/inventory.js";
 import { Fanout } from "../../src/analyses/analysis.js";
 import type { InputFile } from "../../src/sources/input.js";
 import { scanTranscripts } from "../read.js";
 import { filesUnder, sample } from "../helpers.js";
 
-/** What `sessions` showed from the full inventory before the glance: the row's cwd, versions and times. */
+/**
+ * What `sessions` showed from the full inventory before the glance: the row's cwd, versions and times; the
+ * times are the session's own records' (`sessionSpan`: a resumed file's copies left out), as export's are.
+ */
 function fromInventory(inv: InventoryResult) {
+  const span = sessionSpan(inv.ownSpans, null);
   return {
     cwd: Object.entries(inv.cwds).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
     versions: Object.keys(inv.versions).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
-    firstTimestamp: inv.firstTimestamp,
-    lastTimestamp: inv.lastTimestamp,
+    firstTimestamp: span.first,
+    lastTimestamp: span.last,
   };
 }
 
