@@ -83,17 +83,18 @@ function glanceSession(f: SessionFile): Glance | undefined {
 /**
  * One glance for a session's files (one for a main session; an orphan's subagent files): its first and last
  * times are the earliest and latest of theirs, its cwd that of the file its first record is in (a main
- * session's is its first record's), its mtime the latest. A file that cannot be read is passed over and
- * named; with none read there is nothing to judge.
+ * session's is its first record's), its mtime the latest. A file that cannot be read is named and the session
+ * passed over.
  */
 function glanceAll(paths: string[]): Glance | undefined {
   if (paths.length === 1) return safeGlance(paths[0]!);
   const read: Glance[] = [];
   for (const p of paths) {
     const g = safeGlance(p);
-    if (g) read.push(g);
+    // As in `sessions`, which passes over a session one of whose files cannot be read: it is not listed, nor picked.
+    if (!g) return undefined;
+    read.push(g);
   }
-  if (read.length === 0) return undefined;
   // Earliest start first (a file without times last), in path order among equals: the session's first cwd.
   const start = (g: Glance) => (g.first === null ? Infinity : Date.parse(g.first));
   const byStart = read.sort((a, b) => (start(a) < start(b) ? -1 : start(a) > start(b) ? 1 : 0));
