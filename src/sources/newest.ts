@@ -88,6 +88,8 @@ function glanceSession(f: SessionFile): Glance | undefined {
  */
 function glanceAll(paths: string[]): Glance | undefined {
   if (paths.length === 1) return safeGlance(paths[0]!);
+  // An orphan whose subagents/ holds no transcript: nothing to judge it by.
+  if (paths.length === 0) return undefined;
   const read: Glance[] = [];
   for (const p of paths) {
     const g = safeGlance(p);

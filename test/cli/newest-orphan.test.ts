@@ -152,3 +152,14 @@ test("orphan: a link out of the tree is not followed (and is named), a loop is w
   );
   assert.equal(listed.filter((p) => p === join(dir, "projects", "p")).length, 1, "each project folder listed once");
 });
+
+test("orphan with no transcript under subagents/: not a candidate, and --project on its id is a usage error, not a crash", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-newest-orphan-empty-"));
+  mkdirSync(join(dir, "projects", "p", ORPHAN, "subagents", "workflows", "wf_1"), { recursive: true });
+  const r = await runCli(["requests", ORPHAN.slice(0, 8), "--project", "p", "--claude-dir", dir]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /matches 1 session\(s\), none of them matching --project p/);
+  const none = await runCli(["requests", "--claude-dir", dir], { tty: TTY });
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(none.stderr, /no target, and no session under /);
+});
