@@ -129,17 +129,18 @@ export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[]
   return orphanSessionsIn(projectFolders(dirs), idPrefix);
 }
 
-/**
- * `listSessionFiles` then `listOrphanSessions`, from one listing of each project folder, which `index`
- * keeps for the subagent lookups after: `sessions` over 20,000 sessions listed each folder four times.
- */
 /** Makes `index` know every project folder under the config dirs (for `reportUnmatched`), listing each once. */
 export function knowFolders(dirs: string[], index: SubagentIndex): void {
   for (const f of projectFolders(dirs)) index.know(f.projectDir, f.entries);
 }
 
-export function listAllSessions(dirs: string[], index: SubagentIndex): SessionFile[] {
+/**
+ * `listSessionFiles` then `listOrphanSessions`, from one listing of each project folder, which `index`
+ * (when given) keeps for the subagent lookups after: `sessions` over 20,000 sessions listed each folder four times.
+ */
+export function listAllSessions(dirs: string[], index?: SubagentIndex): SessionFile[] {
   const folders = projectFolders(dirs);
+  if (index === undefined) return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
   for (const f of folders) index.know(f.projectDir, f.entries);
   index.peekAhead();
   return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "", (d) => index.names(d))];
@@ -281,6 +282,18 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
   const dir = dirname(mainPath);
   const root = index.rootOf(dir, mainPath);
   const out: SubagentFile[] = [];
+  // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
+  if (index.names(dir).has(sessionId)) out.push(...subagentTree(join(dir, sessionId, "subagents"), root));
+  out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
+  return out.sort((a, b) => byPath().compare(a.path, b.path));
+}
+
+/**
+ * The `agent-*.jsonl` files anywhere under a session's `subagents/` folder (`workflows/<runId>/` too), each
+ * folder listed once: a link leaving `root`, a loop or a folder reached twice is not followed (guard).
+ */
+function subagentTree(subagents: string, root: string): SubagentFile[] {
+  const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
     const real = admitDiscoveredDir(d, root);
     // A loop or a link back up comes round to a folder already seen: stop there.
@@ -294,24 +307,19 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
       } else walk(p, seen, depth + 1);
     }
   };
-  // The project folder's listing (one readdir for all its sessions) says whether this session has a folder at all.
-  if (index.names(dir).has(sessionId)) walk(join(dir, sessionId, "subagents"), new Set(), 0);
-  out.push(...((await index.oldLayout(dir, root)).get(sessionId) ?? []));
-  return out.sort((a, b) => byPath().compare(a.path, b.path));
+  walk(subagents, new Set(), 0);
+  return out;
 }
 
 /**
- * A file that speaks for an orphan session where its main file would (a glance at its times and cwd): the
- * first of its top-level subagent files, admitted by the guard like every discovered file.
+ * The files that speak for an orphan session where its main file would (its times and cwd): every subagent
+ * file under its `subagents/` folder, found as `findSubagents` finds them for `sessions` (which reads the
+ * same files for its row), in the same order.
  */
-export function orphanStandIn(f: SessionFile): string | undefined {
-  const d = join(f.projectDir, f.id, "subagents");
-  for (const name of listDiscovered(d)) {
-    if (!AGENT_FILE.test(name)) continue;
-    const p = join(d, name);
-    if (admitDiscovered(p, f.configDir) !== undefined) return p;
-  }
-  return undefined;
+export function orphanFiles(f: SessionFile): string[] {
+  return subagentTree(join(f.projectDir, f.id, "subagents"), f.configDir)
+    .map((s) => s.path)
+    .sort((a, b) => byPath().compare(a, b));
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */

@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { filtering, sessionMatches, type SessionFilter } from "./session-filter.js";
-import { listOrphanSessions, listSessionFiles, orphanStandIn, type SessionFile } from "./discover.js";
+import { listAllSessions, orphanFiles, type SessionFile } from "./discover.js";
 import { glance, type Glance } from "./glance.js";
 import { CANNOT_LIST, skip, skippedSoFar, statPath } from "./guard.js";
 
@@ -19,17 +19,20 @@ export interface Picked {
  * so once a file's mtime is older than the best time found no later file can beat it.
  */
 export function newestSession(dirs: string[], filter: SessionFilter): Picked | undefined {
-  // An orphan session (subagents, no main file) is ranked and glanced at through one of its subagent files.
-  const files = [...listSessionFiles(dirs), ...listOrphanSessions(dirs)].flatMap((f) => {
-    const path = f.mainMissing ? orphanStandIn(f) : f.path;
-    return path === undefined ? [] : [{ f, path, mtime: mtimeOf(path) }];
+  // An orphan session (subagents, no main file) is ranked by its newest subagent file and glanced at through all
+  // of them, as `sessions` reads them all for its row: the same files, whichever folder under subagents/ holds them.
+  const files = listAllSessions(dirs).flatMap((f) => {
+    const paths = f.mainMissing ? orphanFiles(f) : [f.path];
+    let mtime = -Infinity;
+    for (const p of paths) mtime = Math.max(mtime, mtimeOf(p));
+    return paths.length === 0 ? [] : [{ f, paths, mtime }];
   });
   files.sort((a, b) => b.mtime - a.mtime || a.f.id.localeCompare(b.f.id));
   let best: Picked | undefined;
   let bestMs = -Infinity;
-  for (const { f, path, mtime } of files) {
+  for (const { f, paths, mtime } of files) {
     if (mtime < bestMs) break;
-    const g = safeGlance(path);
+    const g = glanceAll(paths);
     if (!g || !matches(filter, f, g)) continue;
     const ms = g.last !== null ? Date.parse(g.last) : g.mtimeMs;
     if (ms > bestMs || (ms === bestMs && best !== undefined && f.id < best.file.id)) {
@@ -72,11 +75,40 @@ function matches(filter: SessionFilter, f: SessionFile, g: Glance): boolean {
   return sessionMatches(filter, { cwd: g.cwd, projectDir: f.projectDir, first: g.first ?? fileTime, last: g.last ?? fileTime });
 }
 
-/** An orphan session (no main file) is glanced at through one of its subagent files. */
+/** An orphan session (no main file) is glanced at through all its subagent files. */
 function glanceSession(f: SessionFile): Glance | undefined {
-  if (!f.mainMissing) return safeGlance(f.path);
-  const p = orphanStandIn(f);
-  return p === undefined ? undefined : safeGlance(p);
+  return glanceAll(f.mainMissing ? orphanFiles(f) : [f.path]);
+}
+
+/**
+ * One glance for a session's files (one for a main session; an orphan's subagent files): its first and last
+ * times are the earliest and latest of theirs, its cwd that of the file its first record is in (a main
+ * session's is its first record's), its mtime the latest. A file that cannot be read is named and the session
+ * passed over.
+ */
+function glanceAll(paths: string[]): Glance | undefined {
+  if (paths.length === 1) return safeGlance(paths[0]!);
+  // An orphan whose subagents/ holds no transcript: nothing to judge it by.
+  if (paths.length === 0) return undefined;
+  const read: Glance[] = [];
+  for (const p of paths) {
+    const g = safeGlance(p);
+    // As in `sessions`, which passes over a session one of whose files cannot be read: it is not listed, nor picked.
+    if (!g) return undefined;
+    read.push(g);
+  }
+  // Earliest start first (a file without times last), in path order among equals: the session's first cwd.
+  const start = (g: Glance) => (g.first === null ? Infinity : Date.parse(g.first));
+  const byStart = read.sort((a, b) => (start(a) < start(b) ? -1 : start(a) > start(b) ? 1 : 0));
+  let last: string | null = null;
+  let mtimeMs = -Infinity;
+  let bytes = 0;
+  for (const g of byStart) {
+    if (g.last !== null && (last === null || Date.parse(g.last) > Date.parse(last))) last = g.last;
+    mtimeMs = Math.max(mtimeMs, g.mtimeMs);
+    bytes += g.bytes;
+  }
+  return { cwd: byStart.find((g) => g.cwd !== null)?.cwd ?? null, first: byStart[0]!.first, last, mtimeMs, bytes };
 }
 
 /** A file that cannot be glanced at is passed over and listed (health.skipped), never silently. */

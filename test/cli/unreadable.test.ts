@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BIN, runCli, runCliSpawned, sample, spawnCollect, type CliResult } from "../helpers.js";
 
 /**
@@ -14,10 +14,12 @@ const root = process.getuid?.() === 0;
 const runuser = root && spawnSync("runuser", ["-u", "nobody", "--", process.execPath, BIN, "--version"]).status === 0;
 const why = root && !runuser ? "running as root without a runuser that lets nobody run dist/cli.js: chmod 000 cannot be tested" : false;
 
-function asOther(args: string[]): Promise<CliResult> {
+/** `noStdin`: stdin is /dev/null, a character device, so no target means the newest session. */
+function asOther(args: string[], noStdin = false): Promise<CliResult> {
   const env = { PATH: process.env.PATH, TZ: "UTC", NO_COLOR: "1", HOME: join(tmpdir(), "ccf-no-home") };
-  if (!root) return runCliSpawned(args, { env });
-  return spawnCollect("runuser", ["-u", "nobody", "--", process.execPath, BIN, ...args], { cwd: tmpdir(), env, stdin: "" });
+  const stdin = noStdin ? undefined : "";
+  if (!root) return noStdin ? spawnCollect(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdin }) : runCliSpawned(args, { env });
+  return spawnCollect("runuser", ["-u", "nobody", "--", process.execPath, BIN, ...args], { cwd: tmpdir(), env, stdin });
 }
 
 /** A copy of samples/claude-home that everyone may read (mkdtemp makes 0700 folders). */
@@ -174,6 +176,45 @@ test(
       const r = await runCli(args);
       assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
       assert.equal(r.stderr, "ccforensics: cannot read /proc/self/mem: EIO: i/o error, read\n");
+    }
+  },
+);
+
+test(
+  "an orphan session with a subagent file that cannot be read is not the newest session: it is passed over and the file named, as sessions passes it over",
+  { skip: why },
+  async () => {
+    const dir = home();
+    try {
+      // Newer than every sample session, one agent at the top of subagents/ and one under workflows/.
+      const id = "0e0e0e0e-0000-4000-8000-000000000001";
+      const subagents = join(project(dir), id, "subagents");
+      const line = (agentId: string, t: string) =>
+        `${JSON.stringify({ parentUuid: null, isSidechain: true, cwd: "/home/dev/my-app", sessionId: id, agentId, type: "user", message: { role: "user", content: "go" }, uuid: `u-${agentId}`, timestamp: t })}\n`;
+      const locked = join(subagents, "workflows", "wf_1", "agent-a2.jsonl");
+      mkdirSync(dirname(locked), { recursive: true });
+      writeFileSync(join(subagents, "agent-a1.jsonl"), line("a1", "2030-01-01T00:00:00.000Z"));
+      writeFileSync(locked, line("a2", "2030-01-02T00:00:00.000Z"));
+      for (const d of [join(project(dir), id), subagents, join(subagents, "workflows"), dirname(locked)]) chmodSync(d, 0o755);
+      chmodSync(join(subagents, "agent-a1.jsonl"), 0o644);
+      const readable = await asOther(["requests", "--claude-dir", join(dir, "home"), "--json"], true);
+      assert.match(readable.stderr, new RegExp(`^newest session: ${id} · /home/dev/my-app · 2030-01-02T00:00:00.000Z`), readable.stderr);
+      chmodSync(locked, 0);
+      const r = await asOther(["requests", "--claude-dir", join(dir, "home"), "--json"], true);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /^newest session: c0ffee00-1111-4222-8333-444444444444 /);
+      assert.ok(r.stderr.includes(`skipped 1 discovered file, not read: ${locked} (not read to find the newest session: `), r.stderr);
+      const s = JSON.parse((await asOther(["sessions", "--claude-dir", join(dir, "home"), "--json"])).stdout);
+      assert.equal(
+        s.sessions.some((x: { sessionId: string }) => x.sessionId === id),
+        false,
+      );
+      assert.deepEqual(
+        s.health.skipped.map((x: { path: string }) => x.path),
+        [locked],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 );
