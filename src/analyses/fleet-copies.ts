@@ -1,7 +1,14 @@
 import { chainKind } from "../records/chains.js";
 import { IdSet } from "./id-set.js";
 import type { RequestRow } from "./request-row.js";
-import type { SessionFacts } from "./servers.js";
+
+/** What the ledger reads of a session's facts (servers.ts SessionFacts has these and more). */
+export interface CopyKeys {
+  sessionId: string | null;
+  results: ReadonlyArray<{ toolUseId: string; chain: string }>;
+  instructions: ReadonlyArray<{ uuid: string | null; server: string; chain: string }>;
+  tools: ReadonlyArray<{ callIds: readonly string[] }>;
+}
 
 /**
  * Ids seen across a fleet pass, each with where it was first seen ("session/chain#index"). The id costs what
@@ -66,7 +73,7 @@ export class FleetCopies {
   private readonly requests = new CopyLedger();
   private readonly calls = new IdSet();
 
-  mark(s: SessionFacts): SessionCopies {
+  mark(s: CopyKeys): SessionCopies {
     const session = s.sessionId ?? "-";
     const results = s.results.map((r, i) => this.results.mark(r.toolUseId, `${session}/${r.chain}`, i + 1));
     const instructions = s.instructions.map((r, i) =>
