@@ -57,6 +57,8 @@ export interface InstructionRow {
   /** The message log's answer that gave `sourceChars`, when it did. */
   messageLog: { file: string; line: number; method: string | null; chars: number } | null;
   chain: string;
+  /** The carrier record's uuid, or null (a system prompt, a record without one). */
+  uuid: string | null;
   timestamp: string | null;
   where: string;
   /** 1-based count of this server's deliveries in the chain; `changed` compares with the previous one. */
@@ -188,6 +190,7 @@ function toRow(
     sourceFrom: null,
     messageLog: null,
     chain: s.chain,
+    uuid: s.uuid,
     timestamp: s.timestamp,
     where: s.where,
     delivery,

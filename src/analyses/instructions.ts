@@ -24,6 +24,8 @@ export interface ChainPosition {
 /** One server's text (or removal) as one carrier held it, before the join with requests and logs. */
 export interface Sighting {
   chain: string;
+  /** The carrier record's uuid: a resume or fork copies the record with it, so a fleet pass counts it once. */
+  uuid: string | null;
   file: string;
   line: number;
   timestamp: string | null;
@@ -147,6 +149,7 @@ function base(
 ): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier"> {
   return {
     chain: rec.chain,
+    uuid: rec.uuid ?? null,
     file: rec.pos.file,
     line: rec.pos.line,
     timestamp: rec.timestamp ?? null,

@@ -4,6 +4,7 @@ import type { DebugServer } from "./debug.js";
 import type { InstructionRow } from "./instructions-join.js";
 import type { ToolResultRow } from "./outputs-join.js";
 import type { ToolSighting } from "./tool-sightings.js";
+import { FleetCopies, recordSession, type SessionCopies } from "./fleet-copies.js";
 import { IdSet } from "./id-set.js";
 
 /** What one session contributes to the per-server aggregates (assemble/fleet-session.ts builds it). */
@@ -61,6 +62,7 @@ export interface FleetRow {
 }
 
 interface Acc {
+  key: string;
   row: FleetRow;
   tools: Map<string, { deferred: boolean; defined: boolean; loaded: boolean; called: boolean }>;
   /** Chars of results whose request growth is known, for tokensPerChar. */
@@ -76,43 +78,55 @@ export type FleetBy = "server" | "tool";
  */
 export class FleetAggregate {
   private readonly accs = new Map<string, Acc>();
-  /** tool_use ids of the results counted so far, across sessions: a resume copies another session's history. */
-  private readonly resultIds = new IdSet();
+  /** Copies across sessions (resume, fork, one session in two config dirs), when the caller marks none. */
+  private readonly copies = new FleetCopies();
+  /** (row, session) pairs counted in `sessions`, across the pass: a copy names the session it copies. */
+  private readonly appeared = new IdSet();
   sessions = 0;
   constructor(readonly by: FleetBy) {}
 
-  add(s: SessionFacts): void {
+  /**
+   * Folds one session in. `marks` says which of its rows copy rows counted before (FleetCopies.mark, made
+   * once per session when several aggregates read it); without it this aggregate marks them itself.
+   */
+  add(s: SessionFacts, marks: SessionCopies = this.copies.mark(s)): void {
     this.sessions++;
     const known = { servers: s.knownServers };
-    const touched = new Set<Acc>();
+    // A server appears in the session its records belong to: a resume copy's chain is the copied session's,
+    // so the copy adds no session, and one session read twice counts once, in any order.
+    const touch = (a: Acc, chain: string | null) => {
+      const session = chain === null ? s.sessionId : recordSession(chain, s.sessionId);
+      if (this.appeared.getOrAdd(`${a.key}\u0000${session ?? ""}`, 0) === undefined) a.row.sessions++;
+    };
     const keyOf = (server: string | null, tool: string | null, full: string) =>
       server === null ? null : this.by === "server" ? this.acc(normalizeServer(server), server, null) : this.acc(full, server, tool);
-    // A session's results are distinct already (outputs.ts); one seen in an earlier session is that
-    // session's, copied here with its call: neither is counted again.
-    const copiedCalls = new Map<string, number>();
-    const results = s.results.filter((r) => {
-      if (this.resultIds.getOrAdd(r.toolUseId, 0) === undefined) return true;
-      copiedCalls.set(r.tool, (copiedCalls.get(r.tool) ?? 0) + 1);
-      return false;
-    });
-    for (const t of s.tools) {
+    s.tools.forEach((t, k) => {
       const split = splitToolName(t.name, known);
       const a = keyOf(t.server, split.tool, t.name);
-      if (!a) continue;
-      touched.add(a);
+      if (!a) return;
+      for (const chain of t.chains.length > 0 ? t.chains : [null]) touch(a, chain);
       const seen = a.tools.get(t.name) ?? { deferred: false, defined: false, loaded: false, called: false };
       seen.deferred ||= t.deferred;
       seen.defined ||= t.defined;
       seen.loaded ||= t.loaded;
       seen.called ||= t.calls > 0;
       a.tools.set(t.name, seen);
-      a.row.toolCalls += Math.max(0, t.calls - (copiedCalls.get(t.name) ?? 0));
-    }
+      // Calls are counted by tool_use id: a copied call counts once, whether or not its result was copied too.
+      a.row.toolCalls += Math.max(0, t.calls - (marks.copiedCalls[k] ?? 0));
+    });
+    // A session's results are distinct already (outputs.ts); one seen in an earlier session is that
+    // session's, copied here with its call: not counted again.
+    const results = s.results.filter((r, i) => {
+      if (marks.results[i] === null) return true;
+      const a = keyOf(r.server, r.toolName, r.tool);
+      if (a) touch(a, r.chain);
+      return false;
+    });
     const carried = new Map<Acc, Set<string>>();
     for (const r of results) {
       const a = keyOf(r.server, r.toolName, r.tool);
       if (!a) continue;
-      touched.add(a);
+      touch(a, r.chain);
       const row = a.row;
       row.results++;
       row.checks[r.check]++;
@@ -138,23 +152,24 @@ export class FleetAggregate {
       if ((r.resultsInRequest ?? 0) > 1) row.sharedRequests++;
     }
     if (this.by === "server") {
-      for (const i of s.instructions) {
-        if (i.removed) continue;
+      s.instructions.forEach((i, k) => {
+        if (i.removed) return;
         const a = this.acc(normalizeServer(i.server), i.server, null);
-        touched.add(a);
+        touch(a, i.chain);
+        // A delivery copied by a resume or fork (same record uuid) was delivered once.
+        if (marks.instructions[k] !== null) return;
         a.row.instructions.deliveries++;
         a.row.instructions.chars += i.chars;
         if (i.truncated) a.row.instructions.truncated++;
-      }
+      });
       for (const d of s.debugServers) {
         const a = this.acc(normalizeServer(d.name), d.name, null);
-        touched.add(a);
+        touch(a, null);
         a.row.debugLogs++;
         if (FAILED.has(d.status)) a.row.connectionFailures++;
         if (d.lastError !== null) a.row.lastError = d.lastError;
       }
     }
-    for (const a of touched) a.row.sessions++;
   }
 
   rows(): FleetRow[] {
@@ -177,7 +192,13 @@ export class FleetAggregate {
   private acc(key: string, server: string | null, tool: string | null): Acc {
     let a = this.accs.get(key);
     if (!a) {
-      a = { row: emptyRow(key, server === null ? null : normalizeServer(server), tool), tools: new Map(), pricedChars: 0, pricedTokens: 0 };
+      a = {
+        key,
+        row: emptyRow(key, server === null ? null : normalizeServer(server), tool),
+        tools: new Map(),
+        pricedChars: 0,
+        pricedTokens: 0,
+      };
       this.accs.set(key, a);
     }
     // The server's own spelling (instructions, debug log) over the normalized one in tool names.

@@ -17,6 +17,10 @@ export interface ToolSighting {
   definitionChars: number | null;
   /** tool_use blocks that called it (every chain). */
   calls: number;
+  /** Their ids, where they had one: a resume or fork copies a call with its id. */
+  callIds: string[];
+  /** The chains it was seen in (a resume copy's chain is labelled with the session it copies). */
+  chains: string[];
 }
 
 /**
@@ -33,6 +37,8 @@ export function toolSightings(scan: ToolsScan, requests: Iterable<RequestRow>, s
     loaded: t.loaded === true,
     definitionChars: t.descriptionChars === null && t.schemaChars === null ? null : (t.descriptionChars ?? 0) + (t.schemaChars ?? 0),
     calls: t.toolUses,
+    callIds: scan.tools.get(t.name)?.callIds ?? [],
+    chains: [...(scan.tools.get(t.name)?.first.keys() ?? [])],
   }));
 }
 

@@ -71,6 +71,7 @@ function bare(name: string, source: ToolSource): ToolSeen {
     removed: false,
     loadedBySearch: false,
     toolUses: 0,
+    callIds: [],
     first: new Map(),
     loadFirst: new Map(),
   };

@@ -104,6 +104,8 @@ export interface ToolSeen {
   removed: boolean;
   loadedBySearch: boolean;
   toolUses: number;
+  /** The ids of the tool_use blocks counted in `toolUses` (a fleet pass counts each id once across sessions). */
+  callIds: string[];
   /** The first sighting per chain. */
   first: Map<string, Sighting>;
   /** Per chain, the first place its full definition went out: a snapshot, a ToolSearch load, a call. */
@@ -154,7 +156,9 @@ export const toolsAnalysis: Analysis<ToolsScan, ToolsScan> = {
           if (s.callIds.has(b.id)) continue;
           s.callIds.add(b.id);
         }
-        loadedAt(seen(s, b.name, "tool-use", at("at")), at("at")).toolUses += 1;
+        const t = loadedAt(seen(s, b.name, "tool-use", at("at")), at("at"));
+        t.toolUses += 1;
+        if (typeof b.id === "string") t.callIds.push(b.id);
       }
       return;
     }
@@ -183,6 +187,7 @@ function seen(s: ToolsScan, name: string, source: ToolSource, at: Sighting): Too
       removed: false,
       loadedBySearch: false,
       toolUses: 0,
+      callIds: [],
       first: new Map(),
       loadFirst: new Map(),
     };

@@ -1,6 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestRow } from "../analyses/requests.js";
+import { FleetCopies, type SessionCopies } from "../analyses/fleet-copies.js";
 import { FleetAggregate } from "../analyses/servers.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { prepareExportDir, removeOtherFormat } from "../output/export-dir.js";
@@ -81,13 +82,16 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       tools: open(TOOLS),
     };
     const fleet = new FleetAggregate("server");
+    // One ledger of copies for the servers table and the row tables: a row marked a copy is one servers left out.
+    const copies = new FleetCopies();
     servers = fleet;
     pass = await foldFleet(
       targets,
       opts,
       async (s, ev) => {
-        fleet.add(s.facts);
-        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount);
+        const marks = copies.mark(s.facts);
+        fleet.add(s.facts, marks);
+        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount, marks, copies);
       },
       plan,
     );
@@ -169,16 +173,33 @@ type Sinks = {
   tools: TableSink<never>;
 };
 
-/** One session's rows, table by table; each sink holds at most a row group before it flushes. */
-async function writeSession(s: FleetSession, requests: Iterable<RequestRow>, sinks: Sinks, malformed: number) {
+/**
+ * One session's rows, table by table; each sink holds at most a row group before it flushes. A row that
+ * copies one written before (a resume, a fork, the same session read twice) says which (`duplicate_of`,
+ * `copied_calls`), so SQL that leaves those out gives the servers table's figures.
+ */
+async function writeSession(
+  s: FleetSession,
+  requests: Iterable<RequestRow>,
+  sinks: Sinks,
+  malformed: number,
+  marks: SessionCopies,
+  copies: FleetCopies,
+) {
   const session = s.composition.sessionId;
   await sinks.sessions.add({ ...s.composition, transcript: s.outputs.transcript, debugLog: s.outputs.debugLog, malformed } as never);
-  for (const row of requests) await sinks.requests.add({ session, row, index: row.index } as never);
+  for (const row of requests)
+    await sinks.requests.add({ session, row, index: row.index, copyOf: copies.requestCopy(session, row) } as never);
+  // facts.results and facts.instructions are these rows, in this order (assemble/fleet-session.ts).
   let i = 0;
-  for (const row of s.outputs.rows) await sinks.toolResults.add({ session, row, index: ++i } as never);
+  for (const row of s.outputs.rows)
+    await sinks.toolResults.add({ session, row, index: ++i, copyOf: marks.results[i - 1] ?? null } as never);
   i = 0;
-  for (const row of s.instructions) await sinks.instructions.add({ session, row, index: ++i } as never);
-  for (const row of s.facts.tools) await sinks.tools.add({ session, row, index: 0 } as never);
+  for (const row of s.instructions)
+    await sinks.instructions.add({ session, row, index: ++i, copyOf: marks.instructions[i - 1] ?? null } as never);
+  i = 0;
+  for (const row of s.facts.tools)
+    await sinks.tools.add({ session, row, index: 0, copyOf: null, copiedCalls: marks.copiedCalls[i++] ?? 0 } as never);
 }
 
 export const exportCommand: CommandSpec = {

@@ -31,6 +31,13 @@ export interface InSession<T> {
   row: T;
   /** 1-based order of the entity in its session (results, instructions), where the entity has no index of its own. */
   index: number;
+  /**
+   * Where the first copy of this row was written when it is a copy (`chain#index` in its own session,
+   * `session/chain#index` in an earlier one of the export); null for the row that counts.
+   */
+  copyOf?: string | null;
+  /** tools: of its calls, those whose tool_use id a row written before already had. */
+  copiedCalls?: number;
 }
 
 const c = <R>(name: string, type: ExportType, unit: string | null, description: string, get: (row: R) => unknown): ExportColumn<R> => ({
@@ -104,7 +111,13 @@ export const REQUESTS: ExportTable<S<RequestRow>> = {
     c("total_input_tokens", "int", "tokens", "input + cache creation + cache read", (r) => r.row.totalInputTokens),
     c("delta_tokens", "int", "tokens", "growth vs the previous request of the chain (null for the first)", (r) => r.row.deltaTokens),
     c("after_compaction", "bool", null, "a compaction boundary lies before this request", (r) => r.row.afterCompaction),
-    c("duplicate_of", "string", null, "chain#index of the first copy (left out of totals)", (r) => r.row.duplicateOf),
+    c(
+      "duplicate_of",
+      "string",
+      null,
+      "where the first copy is: chain#index in this session, session/chain#index in an earlier one (left out of totals)",
+      (r) => (r.copyOf === undefined ? r.row.duplicateOf : r.copyOf),
+    ),
     c("added_tool_results", "int", "count", "tool results added since the previous request", (r) => r.row.added.toolResults),
     c("added_tool_result_chars", "int", "chars", "their model-visible characters", (r) => r.row.added.toolResultChars),
     c("added_user_text_chars", "int", "chars", "user text added", (r) => r.row.added.userTextChars),
@@ -143,6 +156,13 @@ export const TOOL_RESULTS: ExportTable<S<ToolResultRow>> = {
     c("follow_up_read_count", "int", "count", "later calls that named its saved file", (r) => r.row.followUpReadCount),
     c("follow_up_tokens", "int", "tokens", "growth of the requests that carried those reads", (r) => r.row.followUpTokens),
     c("is_error", "bool", null, "tool_result is_error", (r) => r.row.isError),
+    c(
+      "duplicate_of",
+      "string",
+      null,
+      "session/chain#result_index of the first copy (a resume's, a fork's; left out of servers)",
+      (r) => r.copyOf ?? null,
+    ),
   ],
 };
 
@@ -167,6 +187,13 @@ export const INSTRUCTIONS: ExportTable<S<InstructionRow>> = {
     c("kept_chars", "int", "chars", "characters before the marker (null when not truncated)", (r) => r.row.keptChars),
     c("source_chars", "int", "chars", "original length from the debug log (null when unknown)", (r) => r.row.sourceChars),
     c("removed", "bool", null, "a removal, not a delivery", (r) => r.row.removed),
+    c(
+      "duplicate_of",
+      "string",
+      null,
+      "session/chain#delivery_index of the first copy (same record uuid; left out of servers)",
+      (r) => r.copyOf ?? null,
+    ),
   ],
 };
 
@@ -183,6 +210,13 @@ export const TOOLS: ExportTable<S<ToolSighting>> = {
     c("loaded", "bool", null, "its full definition reached the model (snapshot, ToolSearch load or call)", (r) => r.row.loaded),
     c("definition_chars", "int", "chars", "its definition as JSON", (r) => r.row.definitionChars),
     c("calls", "int", "count", "tool_use blocks calling it", (r) => r.row.calls),
+    c(
+      "copied_calls",
+      "int",
+      "count",
+      "of those, calls (by tool_use id) a row written before already had: calls - copied_calls gives servers' tool_calls",
+      (r) => r.copiedCalls ?? 0,
+    ),
   ],
 };
 

@@ -138,7 +138,11 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   const warnings: string[] = [];
   const missing: string[] = [];
   const printed = new Set<string>();
-  for (const r of c.results) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
+  // A resume copies another session's results with that session's id (FORMATS.md 1 trap 4): their saved
+  // files are in that session's folder, not this one's. They are neither looked up here nor said to be
+  // missing (savedExists null); the session they copy reports its own.
+  const own = (r: { sessionId: string | null }) => r.sessionId === null || t.sessionId === null || r.sessionId === t.sessionId;
+  for (const r of c.results) if (r.message.savedPath !== null && own(r)) printed.add(r.message.savedPath);
   for (const r of Object.values(c.replacements)) if (r.message.savedPath !== null) printed.add(r.message.savedPath);
   const lookups = new Map<string, SavedLookup>();
   const byFile = new Map<string, SavedLookup>();

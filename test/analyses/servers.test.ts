@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FleetAggregate, type SessionFacts } from "../../src/analyses/servers.js";
+import { CopyLedger, recordSession } from "../../src/analyses/fleet-copies.js";
 import type { ToolResultRow } from "../../src/analyses/outputs-join.js";
 import type { InstructionRow } from "../../src/analyses/instructions-join.js";
 import type { DebugServer } from "../../src/analyses/debug.js";
@@ -26,10 +27,12 @@ function result(o: Partial<ToolResultRow> & { tool: string }): ToolResultRow {
 }
 
 const instr = (server: string, chars: number, truncated: boolean): InstructionRow =>
-  ({ server, chars, truncated, removed: false }) as InstructionRow;
+  ({ server, chars, truncated, removed: false, chain: "main", uuid: null }) as InstructionRow;
 
+/** Each call another session (one session id read twice is one session). */
+let nextSession = 0;
 function facts(o: Partial<SessionFacts>): SessionFacts {
-  return { sessionId: "s", results: [], instructions: [], tools: [], debugServers: [], knownServers: [], ...o };
+  return { sessionId: `s${++nextSession}`, results: [], instructions: [], tools: [], debugServers: [], knownServers: [], ...o };
 }
 
 test("servers: sums per server across sessions, a request's growth once however many results it carried", () => {
@@ -51,9 +54,39 @@ test("servers: sums per server across sessions, a request's growth once however 
         result({ tool: "Bash", resultChars: 5, deltaTokens: 7 }),
       ],
       tools: [
-        { name: "mcp__big__emit_text", server: "big", loaded: true, deferred: true, defined: false, definitionChars: null, calls: 2 },
-        { name: "mcp__big__other", server: "big", loaded: true, deferred: false, defined: true, definitionChars: 300, calls: 1 },
-        { name: "Bash", server: null, loaded: true, deferred: false, defined: true, definitionChars: 900, calls: 1 },
+        {
+          name: "mcp__big__emit_text",
+          server: "big",
+          loaded: true,
+          deferred: true,
+          defined: false,
+          definitionChars: null,
+          calls: 2,
+          callIds: [],
+          chains: ["main"],
+        },
+        {
+          name: "mcp__big__other",
+          server: "big",
+          loaded: true,
+          deferred: false,
+          defined: true,
+          definitionChars: 300,
+          calls: 1,
+          callIds: [],
+          chains: ["main"],
+        },
+        {
+          name: "Bash",
+          server: null,
+          loaded: true,
+          deferred: false,
+          defined: true,
+          definitionChars: 900,
+          calls: 1,
+          callIds: [],
+          chains: ["main"],
+        },
       ],
       instructions: [instr("big", 2_061, true)],
     }),
@@ -114,20 +147,22 @@ test("servers --by tool: one row per MCP tool, built-ins left out", () => {
 
 test("servers: a result another session already counted (a resume's copy of its history) is not counted again, nor its call", () => {
   const agg = new FleetAggregate("server");
-  const sighting = (calls: number) => ({
+  const sighting = (...callIds: string[]) => ({
     name: "mcp__lab__ping",
     server: "lab",
     loaded: true,
     deferred: false,
     defined: false,
     definitionChars: null,
-    calls,
+    calls: callIds.length,
+    callIds,
+    chains: ["main"],
   });
   agg.add(
     facts({
       sessionId: "a",
       results: [result({ tool: "mcp__lab__ping", toolUseId: "toolu_A1", resultChars: 500, deltaTokens: 300 })],
-      tools: [sighting(1)],
+      tools: [sighting("toolu_A1")],
     }),
   );
   agg.add(
@@ -137,9 +172,26 @@ test("servers: a result another session already counted (a resume's copy of its 
         result({ tool: "mcp__lab__ping", toolUseId: "toolu_A1", resultChars: 500, deltaTokens: 300, chain: "a" }),
         result({ tool: "mcp__lab__ping", toolUseId: "toolu_B1", resultChars: 200, deltaTokens: 100 }),
       ],
-      tools: [sighting(2)],
+      tools: [sighting("toolu_A1", "toolu_B1")],
     }),
   );
   const [lab] = agg.rows();
   assert.deepEqual([lab!.sessions, lab!.toolCalls, lab!.results, lab!.resultChars, lab!.deltaTokens], [2, 2, 2, 700, 400]);
+});
+
+test("fleet copies: the first occurrence is remembered at its place, in runs per chain, and named for every later copy", () => {
+  const ledger = new CopyLedger();
+  assert.equal(ledger.mark("m1", "s1/main", 1), null);
+  assert.equal(ledger.mark("m2", "s1/main", 2), null);
+  assert.equal(ledger.mark("m3", "s1/agent", 1), null);
+  assert.equal(ledger.mark("m4", "s1/main", 3), null);
+  assert.equal(ledger.mark("m2", "s2/s1", 2), "s1/main#2");
+  assert.equal(ledger.mark("m3", "s2/s1", 3), "s1/agent#1");
+  assert.equal(ledger.mark("m4", "s2/s1", 4), "s1/main#3");
+  assert.equal(ledger.mark("m5", "s2/main", 1), null);
+  assert.equal(ledger.mark("m5", "s3/main", 1), "s2/main#1");
+  assert.equal(recordSession("main", "s9"), "s9");
+  assert.equal(recordSession("a1a1a1a1-0000-4000-8000-000000000001", "s9"), "a1a1a1a1-0000-4000-8000-000000000001");
+  assert.equal(recordSession("a123@a1a1a1a1-0000-4000-8000-000000000001", "s9"), "a1a1a1a1-0000-4000-8000-000000000001");
+  assert.equal(recordSession("a0123456789abcdef", "s9"), "s9");
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
+import { writeResumedHome } from "../resume-home.js";
 
 const DUCK_TYPE: Record<string, string> = { string: "VARCHAR", int: "BIGINT", double: "DOUBLE", bool: "BOOLEAN", timestamp: "TIMESTAMP" };
 
@@ -164,6 +165,55 @@ test("export of a generated 120-session config dir (bench/gen-fleet.mjs), row gr
       .sort((a, b) => (a.name < b.name ? -1 : 1))
       .map((x: { instructions: { truncated: number } }) => x.instructions.truncated),
   );
+});
+
+test("export of a resumed session: copies are marked across sessions, so WHERE duplicate_of IS NULL gives the servers figures, in either order", async () => {
+  for (const as of ["parquet", "ndjson"] as const)
+    for (const swap of [false, true]) {
+      const home = mkdtempSync(join(tmpdir(), "ccf-export-resumed-"));
+      const { first, resumed } = writeResumedHome(home, swap);
+      const { dir } = await exportTo(["--claude-dir", home], as);
+      const [db] = parseEnvelope(await runCli(["servers", "--claude-dir", home, "--json"]), "servers").servers;
+      const sql = await load(dir);
+      const what = `${as}, resumed file read ${swap ? "first" : "second"}`;
+      // Each request once: A1 10,003 + A2 11,203 + B1 13,203 + B2 13,903; the resumed file's two copies are marked.
+      const [q] = await rows(
+        sql,
+        "SELECT sum(total_input_tokens) AS all_rows, sum(total_input_tokens) FILTER (WHERE duplicate_of IS NULL) AS once, count(*) FILTER (WHERE duplicate_of IS NOT NULL) AS copies FROM requests",
+      );
+      assert.deepEqual(q, { all_rows: 69_518, once: 48_312, copies: 2 }, what);
+      const [r] = await rows(
+        sql,
+        "SELECT count(*) AS results, sum(result_chars) AS chars FROM tool_results WHERE server = 'db' AND duplicate_of IS NULL",
+      );
+      assert.deepEqual([r!.results, r!.chars], [db.results, db.resultChars], what);
+      const [i] = await rows(
+        sql,
+        "SELECT count(*) AS n, sum(chars) AS chars, count(*) FILTER (WHERE truncated) AS cut FROM instructions WHERE duplicate_of IS NULL AND NOT removed",
+      );
+      assert.deepEqual({ deliveries: i!.n, chars: i!.chars, truncated: i!.cut }, db.instructions, what);
+      assert.deepEqual(db.instructions, { deliveries: 2, chars: 3_061, truncated: 1 }, what);
+      const [t] = await rows(sql, "SELECT sum(calls - copied_calls) AS calls FROM tools WHERE server = 'db'");
+      assert.equal(t!.calls, db.toolCalls, what);
+      assert.equal(db.toolCalls, 3, what);
+      // The first copy is named as duplicate_of names it within a session, with its session before it.
+      const marks = await rows(
+        sql,
+        "SELECT session_id, duplicate_of, saved_exists FROM tool_results WHERE tool_use_id = 'toolu_A1' ORDER BY duplicate_of NULLS FIRST",
+      );
+      const reader = swap ? resumed : first;
+      const other = swap ? first : resumed;
+      assert.equal(marks.length, 2, what);
+      assert.equal(marks[0]!.session_id, reader, what);
+      assert.equal(marks[1]!.session_id, other, what);
+      assert.match(String(marks[1]!.duplicate_of), new RegExp(`^${reader}/(main|${first})#\\d+$`), what);
+      // The saved file is the first session's: found from its own folder, and the copy claims nothing about it.
+      assert.deepEqual(
+        marks.map((m) => m.saved_exists),
+        swap ? [null, true] : [true, null],
+        what,
+      );
+    }
 });
 
 test("export refuses --to inside a Claude config dir and needs --to; --redact is not offered", async () => {

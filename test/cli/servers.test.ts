@@ -1,9 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
+import { writeResumedHome } from "../resume-home.js";
 
 /** Every sample folder that is a Claude config dir (holds projects/). */
 function configDirs(): string[] {
@@ -167,4 +168,40 @@ test("servers over many sessions keeps 50 warnings word for word and counts the 
   assert.match(lines.at(-1)!, /… and 10 more warning\(s\) like these$/);
   assert.match(r.stdout, /<svg[^>]*>/);
   assert.match(r.stdout, /MCP tools: result size against cost — 90 session\(s\)/);
+});
+
+test("servers: a resume's copies count once across the fleet (deliveries, calls by id, sessions), in any order, from two config dirs or a target given twice", async () => {
+  const want = {
+    sessions: 2,
+    toolCalls: 3,
+    results: 3,
+    instructions: { deliveries: 2, chars: 3_061, truncated: 1 },
+  };
+  const pick = (r: Record<string, any>) => ({
+    sessions: r.sessions,
+    toolCalls: r.toolCalls,
+    results: r.results,
+    instructions: r.instructions,
+  });
+  for (const swap of [false, true]) {
+    const dir = mkdtempSync(join(tmpdir(), "ccf-resumed-"));
+    const { first, resumed } = writeResumedHome(dir, swap);
+    const r = await runCli(["servers", "--claude-dir", dir, "--json"]);
+    const [db] = parseEnvelope(r, "servers").servers;
+    assert.deepEqual(pick(db), want, `resumed file read ${swap ? "first" : "second"}`);
+    // The copy's saved output is its first session's: not looked up (and missed) in the resumed one's folder.
+    assert.doesNotMatch(r.stderr, /saved output not found/);
+    const byTool = parseEnvelope(await runCli(["servers", "--claude-dir", dir, "--by", "tool", "--json"]), "servers");
+    assert.deepEqual(
+      byTool.servers.map((t: { name: string; toolCalls: number }) => [t.name, t.toolCalls]),
+      [["mcp__db__query", 3]],
+    );
+    // The same session in a second config dir (a migrated ~/.config/claude beside ~/.claude), or named twice.
+    const other = mkdtempSync(join(tmpdir(), "ccf-resumed-copy-"));
+    cpSync(dir, other, { recursive: true });
+    const both = parseEnvelope(await runCli(["servers", "--claude-dir", dir, "--claude-dir", other, "--json"]), "servers");
+    assert.deepEqual(pick(both.servers[0]), want);
+    const twice = parseEnvelope(await runCli(["servers", resumed, first, resumed, "--claude-dir", dir, "--json"]), "servers");
+    assert.deepEqual(pick(twice.servers[0]), want);
+  }
 });
