@@ -81,7 +81,13 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       );
       warnings.push(...s.warnings.map((w) => `${spec.name}: ${w}`));
       const logs = [...(s.rpc ? [s.rpc.result] : []), ...more.map((m) => m.result.rpc)];
-      rows.push(compareRow(spec, s, logs));
+      const row = compareRow(spec, s, logs);
+      if (spec.runFailed) {
+        // Its figures are shown (they are what the transcript holds), but a cut-short run is no measurement.
+        warnings.push(`${spec.name} (${spec.from}): ${spec.runFailed}; left out of the groups, the baseline and the fit`);
+        row.error = spec.runFailed;
+      }
+      rows.push(row);
     } catch (e) {
       // One broken run must not hide the others: it gets a row with its error.
       // Whole, on one line: "searched:" and the dirs after it are what a reader needs to mend the manifest.
@@ -89,7 +95,8 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
         .split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
-      const msg = rest.length ? `${head} ${rest.join(", ")}` : head;
+      const read = rest.length ? `${head} ${rest.join(", ")}` : head;
+      const msg = spec.runFailed ? `${spec.runFailed}; ${read}` : read;
       warnings.push(`${spec.name} (${spec.from}): ${msg}`);
       rows.push({ ...emptyRow(spec), error: msg });
     }
@@ -99,13 +106,25 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     ...healths.map((h) => ({ health: h, share: "whole" as const })),
     ...alongside.map((h) => ({ health: h, share: "bad-lines" as const })),
   ]);
-  const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
+  // Only the runs that were read and finished are measurements: the baseline, the groups and the fit are theirs.
+  const good = rows.map((r, i) => [r, i] as const).filter(([r]) => r.error === null);
+  const baseline = applyBaselines(
+    good.map(([r]) => r),
+    { cli: opts.baseline, perRun: good.map(([, i]) => specs[i]!.baseline) },
+  );
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
     throw new UsageError(
       `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,
     );
-  const groups = groupRows(rows);
+  const groups = groupRows(good.map(([r]) => r));
   const fit = compareFit(rows);
+  const leftOut = rows.filter((r) => r.error !== null);
+  const groupsTable = compareGroupsTable(groups, baseline);
+  if (leftOut.length)
+    groupsTable.notes = [
+      ...(groupsTable.notes ?? []),
+      `left out of the groups, the baseline and the fit (their error says why): ${leftOut.map((r) => r.run).join(", ")}`,
+    ];
   const cost = totalCost(rows);
   const files: OutputFile[] = [];
   const chart = compareChart(rows, manifest);
@@ -124,7 +143,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     command: "compare",
     inputs: envelopeInputs(...inputs),
     health,
-    ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
+    ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read or did not finish (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups, totalCostUsd: cost, fit },
     files,
     document: {
@@ -137,7 +156,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       ],
       tables: [
         compareRunsTable(rows, columns),
-        compareGroupsTable(groups, baseline),
+        groupsTable,
         ...(groups.some((g) => g.runs > 1) ? [compareSpreadsTable(groups)] : []),
         // Two numbers need two sizes of one script at least; below that there is nothing to show.
         ...(fit.scripts.some((f) => f.wrapperFrom !== null) ? [compareFitTable(fit), compareResidualsTable(fit)] : []),

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { golden, parseEnvelope, runCli, sample } from "../helpers.js";
@@ -125,4 +125,72 @@ test("compare --chart draws one bar per run; markdown is the blog table", async 
   assert.equal(r.code, 0, r.stderr);
   assert.equal((readFileSync(out, "utf8").match(/aria-roledescription="bar"/g) ?? []).length, 12);
   golden("runs/compare.md", r.stdout);
+});
+
+/** samples/runs copied to a temp dir, each named run.json changed by `edit` (its text, as JSON or raw). */
+function editedRuns(edits: Record<string, (json: any, text: string) => unknown>): string {
+  const runs = join(mkdtempSync(join(tmpdir(), "ccf-cmp-runs-")), "runs");
+  cpSync(sample("runs"), runs, { recursive: true });
+  for (const [run, edit] of Object.entries(edits)) {
+    const f = join(runs, run, "run.json");
+    const text = readFileSync(f, "utf8");
+    const out = edit(JSON.parse(text), text);
+    writeFileSync(f, typeof out === "string" ? out : JSON.stringify(out));
+  }
+  return runs;
+}
+
+test("a run whose claude timed out or exited non-zero: its row shows why, it is left out of the groups and the fit, exit 1", async () => {
+  const runs = editedRuns({
+    "en-1000-a": (j) => ({ ...j, exitCode: null, signal: "SIGTERM", timedOut: true, stderr: "stderr.txt" }),
+    "en-5000-a": (j) => ({ ...j, exitCode: 3 }),
+  });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /2 of 12 run\(s\) could not be read or did not finish/);
+  assert.match(r.stderr, /en-1000-a \(.*run\.json\): claude did not finish: stopped by --timeout-ms \(see stderr\.txt\); left out of/);
+  const j = JSON.parse(r.stdout);
+  const by = Object.fromEntries(j.runs.map((x: any) => [x.run, x]));
+  assert.equal(by["en-1000-a"].error, "claude did not finish: stopped by --timeout-ms (see stderr.txt)");
+  assert.equal(by["en-5000-a"].error, "claude did not finish: claude exited 3");
+  // What the transcript holds is still shown, but it is no measurement: no delta.
+  assert.deepEqual([by["en-1000-a"].firstRequestTokens, by["en-1000-a"].deltaVsBaseline], [20515, null]);
+  assert.equal(by["en-1000-b"].error, null);
+  assert.equal(by["en-1000-b"].deltaVsBaseline, 377);
+  const g = Object.fromEntries(j.groups.map((x: any) => [x.label, x]));
+  assert.deepEqual([g["en-1000"].runs, g["en-5000"].runs, g["none"].runs], [1, 1, 2]);
+  assert.ok(!j.fit.residuals.some((x: any) => x.run === "en-1000-a" || x.run === "en-5000-a"));
+  assert.ok(j.fit.residuals.some((x: any) => x.run === "en-1000-b"));
+  const md = await runCli(["compare", runs, "--format", "markdown"]);
+  assert.equal(md.code, 1);
+  assert.match(md.stdout, /left out of the groups, the baseline and the fit \(their error says why\): en-1000-a, en-5000-a/);
+  assert.match(md.stdout, /\| en-1000 \| en-1000-a \| 20,515 \|.*\| claude did not finish: stopped by --timeout-ms \(see stderr\.txt\) \|/);
+  // A baseline run that failed does not set the mean the others are measured against.
+  const failedBase = await runCli(["compare", editedRuns({ "none-a": (j) => ({ ...j, exitCode: 1 }) }), "--json"]);
+  assert.equal(failedBase.code, 1);
+  const base = JSON.parse(failedBase.stdout);
+  assert.equal(base.groups.find((x: any) => x.label === "none").runs, 1);
+  assert.equal(base.runs.find((x: any) => x.run === "en-1000-a").deltaVsBaseline, 377);
+});
+
+test("a bad run.json is that run's row naming its folder, the others are compared, exit 1; an unknown run.json key is passed over", async () => {
+  const runs = editedRuns({
+    "en-1000-a": (_, text) => text.slice(0, 60),
+    "en-5000-a": (j) => ({ ...j, session: 42 }),
+    "ja-3000-a": (j) => ({ ...j, newField: 1 }),
+  });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.runs.length, 12);
+  const by = Object.fromEntries(j.runs.map((x: any) => [x.run, x]));
+  assert.ok(
+    by["en-1000-a"].error.startsWith(`bad run.json: ${join(runs, "en-1000-a", "run.json")}: not a valid JSON object`),
+    by["en-1000-a"].error,
+  );
+  assert.match(by["en-5000-a"].error, /^bad run\.json: .*en-5000-a\/run\.json: "session" must be/);
+  assert.equal(by["ja-3000-a"].error, null, "a newer run's extra key is not an error");
+  assert.equal(by["ja-3000-a"].firstRequestTokens, 21865);
+  assert.equal(by["en-1000-b"].deltaVsBaseline, 377);
+  assert.match(r.stderr, /2 of 12 run\(s\) could not be read/);
 });
