@@ -83,6 +83,7 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     cliPath,
     nodePath: process.execPath,
     matrixDir: dirname(resolve(argv.cwd, file)),
+    cwd: argv.cwd,
     env,
     only: argv.only as string[] | undefined,
   });

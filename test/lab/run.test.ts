@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseMatrix, repeatLetter } from "../../src/lab/matrix.js";
-import { planRuns } from "../../src/lab/run-plan.js";
+import { absoluteArgs, planRuns } from "../../src/lab/run-plan.js";
 import { codewordsFor } from "../../src/lab/instructions-text.js";
 import { CLI, parseEnvelope, runCli } from "../helpers.js";
 import { writeFakeClaude } from "./fake-claude.js";
@@ -347,4 +347,30 @@ test("run: a session id claude printed with control, bidi and invisible characte
   const text = readFileSync(join(out, "none-a", "run.json"), "utf8");
   assert.doesNotMatch(text, raw);
   assert.equal(JSON.parse(text).session, session, "the same value, escaped");
+});
+
+test("run: a relative CLAUDE_CONFIG_DIR and path args in a matrix are taken from the matrix's folder, not claude's empty temp dir", async () => {
+  const dir = tmp();
+  const bin = writeFakeClaude(dir);
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    claude: join(bin, "claude"),
+    configs: [{ label: "rel", server: "none", env: { CLAUDE_CONFIG_DIR: "relcfg" }, args: ["--settings", "s.json"] }],
+  });
+  writeFileSync(join(dir, "s.json"), "{}");
+  const out = join(dir, "runs");
+  const r = await runCli(["run", f, "--out", out, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /was not found/);
+  const run = JSON.parse(readFileSync(join(out, "rel-a", "run.json"), "utf8"));
+  assert.equal(run.claudeDir, "claude", "the transcript was found and copied");
+  assert.equal(run.sourceClaudeDir, join(dir, "relcfg"));
+  assert.equal(run.env.CLAUDE_CONFIG_DIR, join(dir, "relcfg"), "run.json records the dir claude was given");
+  assert.ok(existsSync(join(dir, "relcfg", "projects")));
+  const debug = readFileSync(join(out, "rel-a", "debug.txt"), "utf8");
+  assert.ok(debug.includes(`fake: settings=${join(dir, "s.json")}\n`), "--settings s.json from the matrix's folder");
+  assert.deepEqual(
+    absoluteArgs(["--add-dir", "a", "/b", "--max-turns", "1", '--settings={"x":1}', "--plugin-dir=p", "x", "--settings", "{}"], "/m"),
+    ["--add-dir", "/m/a", "/b", "--max-turns", "1", '--settings={"x":1}', "--plugin-dir=/m/p", "x", "--settings", "{}"],
+  );
 });
