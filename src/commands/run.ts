@@ -45,7 +45,7 @@ export const runCommand: CommandSpec = {
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
     only: { type: "string", array: true, describe: "run only the configurations with these labels (repeatable)" },
     "skip-existing": { type: "boolean", describe: "keep run folders that already have a run.json and run the rest" },
-    "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run after this long (0 = never)" },
+    "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run, and what it started, after this long (0 = never)" },
   },
   run: (argv) => runMatrix(argv),
 };

@@ -422,3 +422,31 @@ test("run: a timed-out run is 'timeout' in the table, its exit cell the signal",
   const row = r.stdout.trim().split(/\r?\n/)[1]!;
   assert.match(row, /^hang,\S+hang-a,timeout,,SIGTERM,\d+,,stopped after --timeout-ms 300; no session id/);
 });
+
+test(
+  "run --timeout-ms stops claude's whole process group, not only claude: nothing it started outlives the run",
+  { skip: process.platform === "win32" },
+  async () => {
+    const dir = tmp();
+    const pidFile = join(dir, "grandchild.pid");
+    const hang = join(dir, "hang-claude");
+    // A claude whose Bash tool is still running: a child of its own that would be orphaned.
+    writeFileSync(hang, `#!/bin/sh\nsleep 31337 &\necho $! > '${pidFile}'\nwait\n`, { mode: 0o755 });
+    const f = matrixFile(dir, { prompt: PROMPT, claude: hang, configs: [{ label: "hang", server: "none" }] });
+    const r = await runCli(["run", f, "--out", join(dir, "runs"), "--timeout-ms", "500"]);
+    assert.equal(r.code, 1, r.stderr);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
+    const left = alive();
+    if (left) process.kill(pid, "SIGKILL");
+    assert.equal(left, false, "the grandchild was stopped with claude");
+  },
+);
