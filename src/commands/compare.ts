@@ -69,9 +69,13 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     try {
       const ev = await gatherSession(spec.session, runGatherOptions(opts, spec));
       const more = await readOtherLogs(spec);
-      // Every server's tools/list counts for the tool annotations, not only the first log's.
-      if (ev.rpc && more.length)
-        ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [...ev.rpc.result.tools, ...more.flatMap((m) => m.result.tools)] } };
+      // Every server's tools/list counts for the tool annotations, not only the first log's; each tool keeps
+      // the server run.json names its log by, so tools of the same name on two servers are told apart.
+      if (ev.rpc && more.length) {
+        const own = (g: Gathered<RpcEvidence>) =>
+          g.result.tools.map((t) => ({ ...t, server: t.server ?? spec.rpcLogServers?.[g.input.path] ?? null }));
+        ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [ev.rpc, ...more].flatMap(own) } };
+      }
       const s = assembleSession({ ...ev, otherRpc: more, rpcServers: spec.rpcLogServers }, { probe, wrapperTokens: null });
       healths.push(s.health);
       alongside.push(...more.map((m) => m.health));

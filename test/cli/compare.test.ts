@@ -194,3 +194,52 @@ test("a bad run.json is that run's row naming its folder, the others are compare
   assert.equal(by["en-1000-b"].deltaVsBaseline, 377);
   assert.match(r.stderr, /2 of 12 run\(s\) could not be read/);
 });
+
+test("several servers' logs named by server: a tool both list is told apart by its log's server, no 'server unknown' warning", async () => {
+  const d = mkdtempSync(join(tmpdir(), "ccf-cmp-two-"));
+  const t = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+  const rec = { sessionId: "s1", cwd: "/w", version: "1" };
+  writeFileSync(
+    join(d, "t.jsonl"),
+    [
+      { ...rec, type: "user", uuid: "u1", parentUuid: null, timestamp: t(0), message: { role: "user", content: "hi" } },
+      {
+        ...rec,
+        type: "assistant",
+        uuid: "a1",
+        parentUuid: "u1",
+        timestamp: t(1),
+        message: {
+          id: "msg_1",
+          model: "claude-x",
+          role: "assistant",
+          content: ["alpha", "zeta"].map((s, i) => ({ type: "tool_use", id: `toolu_${i}`, name: `mcp__${s}__lookup_part`, input: {} })),
+          usage: { input_tokens: 3, cache_creation_input_tokens: 100, cache_read_input_tokens: 0, output_tokens: 5 },
+        },
+      },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join("\n") + "\n",
+  );
+  const log = [
+    {
+      dir: "in",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    },
+    { dir: "out", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "lab", version: "1" } } },
+    { dir: "in", id: 2, method: "tools/list" },
+    { dir: "out", id: 2, result: { tools: [{ name: "lookup_part", description: "d", inputSchema: { type: "object" } }] } },
+  ];
+  for (const s of ["alpha", "zeta"])
+    writeFileSync(join(d, `${s}.jsonl`), log.map((m, i) => JSON.stringify({ t: t(i), jsonrpc: "2.0", ...m })).join("\n") + "\n");
+  // As run.json has them: the first log, and every log by the server it belongs to.
+  writeFileSync(
+    join(d, "m.json"),
+    JSON.stringify([{ label: "two", session: "t.jsonl", rpcLog: "alpha.jsonl", rpcLogs: { alpha: "alpha.jsonl", zeta: "zeta.jsonl" } }]),
+  );
+  const r = await runCli(["compare", join(d, "m.json")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /server unknown/);
+});
