@@ -21,7 +21,8 @@ import type { CommandSpec } from "./registry.js";
 import { compareRow, envText } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
-import { OUTPUT } from "./options.js";
+import { COMMON_OPTIONS, OUTPUT } from "./options.js";
+import { SEARCH_HINT } from "../sources/discover.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -47,6 +48,11 @@ export const compareCommand: CommandSpec = {
       describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}`,
     },
     chart: { type: "string", describe: "also write an SVG chart of each run's first-request delta against the baseline" },
+    // Here a label, not a target (session or transcript) as for the other commands.
+    baseline: {
+      ...COMMON_OPTIONS.baseline,
+      describe: 'LABEL whose runs\' mean first request the deltas are against (default: runs marked "baseline": true, else the label none)',
+    },
   },
   run: (argv) => runCompare(String(argv["manifest-or-runs-dir"] ?? ""), argv as CompareOptions),
 };
@@ -99,7 +105,10 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
         .split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
-      const read = rest.length ? `${head} ${rest.join(", ")}` : head;
+      // A runs dir's run is looked up in its own folder only: --claude-dir and CLAUDE_CONFIG_DIR would not help.
+      const hint = spec.confined ? head.replace(SEARCH_HINT, RUN_FOLDER_HINT) : head;
+      const tail = spec.confined ? rest.map((l) => l.replace(SEARCH_HINT, RUN_FOLDER_HINT)) : rest;
+      const read = tail.length ? `${hint} ${tail.join(", ")}` : hint;
       const msg = spec.runFailed ? `${spec.runFailed}; ${read}` : read;
       warnings.push(`${spec.name} (${spec.from}): ${msg}`);
       rows.push({ ...emptyRow(spec), error: msg });
@@ -206,3 +215,6 @@ async function readOtherLogs(spec: RunSpec): Promise<Array<Gathered<RpcEvidence>
   for (const path of spec.rpcLogs.filter((p) => p !== spec.rpcLog)) out.push(await readRpcEvidence(evidenceInput(path, "rpc-log")));
   return out;
 }
+
+/** Where a runs dir's session must be, in place of the lookup's --claude-dir hint. */
+const RUN_FOLDER_HINT = "(a runs dir's session is looked up only in its run folder's own config dir: claude/, or the run.json claudeDir)";

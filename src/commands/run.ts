@@ -45,6 +45,12 @@ export const runCommand: CommandSpec = {
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
     only: { type: "string", array: true, describe: "run only the configurations with these labels (repeatable)" },
     "skip-existing": { type: "boolean", describe: "keep run folders that already have a run.json and run the rest" },
+    // Not where claude writes (its CLAUDE_CONFIG_DIR, else ~/.claude) nor where the session is copied from.
+    "claude-dir": {
+      // Own options go to the catalog as JSON: no coerce here, the value is made a list where it is used.
+      type: "string",
+      describe: "a config dir --out must not be written into (repeatable), beside CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude",
+    },
     "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run, and what it started, after this long (0 = never)" },
   },
   run: (argv) => runMatrix(argv),
@@ -92,7 +98,8 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     env,
     only: argv.only as string[] | undefined,
   });
-  guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
+  const claudeDirs = argv.claudeDir === undefined ? undefined : ([] as string[]).concat(argv.claudeDir as string | string[]);
+  guardOutDir(outDir, plans, claudeDirs, env, argv.cwd);
   preflightServers(plans, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);

@@ -128,8 +128,11 @@ function confine(spec: RunSpec, v: JsonObject, folder: string, realFolder: strin
   for (const [k, p] of named) {
     const abs = resolve(folder, p);
     // Said apart before anything is resolved: a path that leaves the folder as written is not even stat'ed.
-    const inside = within(abs, resolve(folder)) && within(realish(abs), realFolder);
-    if (!inside) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
+    const written = within(abs, resolve(folder));
+    if (!written) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
+    // Inside as written, outside once resolved: a symlink leads out, and the message says so.
+    if (!within(realish(abs), realFolder))
+      return refuse(`run.json "${k}" names a path that links outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
   }
   if (spec.claudeDir !== undefined) return spec;
   // The default config dir is held to the same rule: a `claude` link out of the folder is not followed.

@@ -243,3 +243,18 @@ test("several servers' logs named by server: a tool both list is told apart by i
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /server unknown/);
 });
+
+test("hints say what a runs dir and --baseline are: no --claude-dir hint a runs dir ignores; --baseline a label; run's --claude-dir only protects", async () => {
+  const runs = editedRuns({ "none-a": (j) => ({ ...j, session: "deadbeef-0000-4000-8000-000000000000" }) });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1);
+  const row = JSON.parse(r.stdout).runs.find((x: any) => x.run === "none-a");
+  assert.match(row.error, /^no session matches "deadbeef-0000-4000-8000-000000000000"/);
+  assert.doesNotMatch(row.error, /--claude-dir|CLAUDE_CONFIG_DIR/);
+  assert.match(row.error, /looked up only in its run folder's own config dir/);
+  const help = await runCli(["compare", "--help"]);
+  assert.match(help.stdout, /--baseline\s+LABEL whose runs/);
+  assert.doesNotMatch(help.stdout, /\(target\)/);
+  const run = await runCli(["run", "--help"]);
+  assert.match(run.stdout, /--claude-dir\s+a config dir --out must not be written into/);
+});
