@@ -21,7 +21,8 @@ import type { CommandSpec } from "./registry.js";
 import { compareRow, envText } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
-import { OUTPUT } from "./options.js";
+import { COMMON_OPTIONS, OUTPUT } from "./options.js";
+import { SEARCH_HINT } from "../sources/discover.js";
 
 export interface CompareOptions extends CommonOptions {
   columns?: string;
@@ -47,6 +48,11 @@ export const compareCommand: CommandSpec = {
       describe: `comma list of columns (default ${DEFAULT_COLUMNS.join(",")}); any of: ${Object.keys(COMPARE_COLUMNS).join(", ")}`,
     },
     chart: { type: "string", describe: "also write an SVG chart of each run's first-request delta against the baseline" },
+    // Here a label, not a target (session or transcript) as for the other commands.
+    baseline: {
+      ...COMMON_OPTIONS.baseline,
+      describe: 'LABEL whose runs\' mean first request the deltas are against (default: runs marked "baseline": true, else the label none)',
+    },
   },
   run: (argv) => runCompare(String(argv["manifest-or-runs-dir"] ?? ""), argv as CompareOptions),
 };
@@ -69,9 +75,13 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     try {
       const ev = await gatherSession(spec.session, runGatherOptions(opts, spec));
       const more = await readOtherLogs(spec);
-      // Every server's tools/list counts for the tool annotations, not only the first log's.
-      if (ev.rpc && more.length)
-        ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [...ev.rpc.result.tools, ...more.flatMap((m) => m.result.tools)] } };
+      // Every server's tools/list counts for the tool annotations, not only the first log's; each tool keeps
+      // the server run.json names its log by, so tools of the same name on two servers are told apart.
+      if (ev.rpc && more.length) {
+        const own = (g: Gathered<RpcEvidence>) =>
+          g.result.tools.map((t) => ({ ...t, server: t.server ?? spec.rpcLogServers?.[g.input.path] ?? null }));
+        ev.rpc = { ...ev.rpc, result: { ...ev.rpc.result, tools: [ev.rpc, ...more].flatMap(own) } };
+      }
       const s = assembleSession({ ...ev, otherRpc: more, rpcServers: spec.rpcLogServers }, { probe, wrapperTokens: null });
       healths.push(s.health);
       alongside.push(...more.map((m) => m.health));
@@ -81,7 +91,13 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       );
       warnings.push(...s.warnings.map((w) => `${spec.name}: ${w}`));
       const logs = [...(s.rpc ? [s.rpc.result] : []), ...more.map((m) => m.result.rpc)];
-      rows.push(compareRow(spec, s, logs));
+      const row = compareRow(spec, s, logs);
+      if (spec.runFailed) {
+        // Its figures are shown (they are what the transcript holds), but a cut-short run is no measurement.
+        warnings.push(`${spec.name} (${spec.from}): ${spec.runFailed}; left out of the groups, the baseline and the fit`);
+        row.error = spec.runFailed;
+      }
+      rows.push(row);
     } catch (e) {
       // One broken run must not hide the others: it gets a row with its error.
       // Whole, on one line: "searched:" and the dirs after it are what a reader needs to mend the manifest.
@@ -89,7 +105,11 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
         .split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
-      const msg = rest.length ? `${head} ${rest.join(", ")}` : head;
+      // A runs dir's run is looked up in its own folder only: --claude-dir and CLAUDE_CONFIG_DIR would not help.
+      const hint = spec.confined ? head.replace(SEARCH_HINT, RUN_FOLDER_HINT) : head;
+      const tail = spec.confined ? rest.map((l) => l.replace(SEARCH_HINT, RUN_FOLDER_HINT)) : rest;
+      const read = tail.length ? `${hint} ${tail.join(", ")}` : hint;
+      const msg = spec.runFailed ? `${spec.runFailed}; ${read}` : read;
       warnings.push(`${spec.name} (${spec.from}): ${msg}`);
       rows.push({ ...emptyRow(spec), error: msg });
     }
@@ -99,13 +119,25 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     ...healths.map((h) => ({ health: h, share: "whole" as const })),
     ...alongside.map((h) => ({ health: h, share: "bad-lines" as const })),
   ]);
-  const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
+  // Only the runs that were read and finished are measurements: the baseline, the groups and the fit are theirs.
+  const good = rows.map((r, i) => [r, i] as const).filter(([r]) => r.error === null);
+  const baseline = applyBaselines(
+    good.map(([r]) => r),
+    { cli: opts.baseline, perRun: good.map(([, i]) => specs[i]!.baseline) },
+  );
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
     throw new UsageError(
       `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,
     );
-  const groups = groupRows(rows);
+  const groups = groupRows(good.map(([r]) => r));
   const fit = compareFit(rows);
+  const leftOut = rows.filter((r) => r.error !== null);
+  const groupsTable = compareGroupsTable(groups, baseline);
+  if (leftOut.length)
+    groupsTable.notes = [
+      ...(groupsTable.notes ?? []),
+      `left out of the groups, the baseline and the fit (their error says why): ${leftOut.map((r) => r.run).join(", ")}`,
+    ];
   const cost = totalCost(rows);
   const files: OutputFile[] = [];
   const chart = compareChart(rows, manifest);
@@ -124,7 +156,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     command: "compare",
     inputs: envelopeInputs(...inputs),
     health,
-    ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read (see the warnings)` } : {}),
+    ...(failed ? { failure: `${failed} of ${rows.length} run(s) could not be read or did not finish (see the warnings)` } : {}),
     data: { baseline, runs: rows, groups, totalCostUsd: cost, fit },
     files,
     document: {
@@ -137,7 +169,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
       ],
       tables: [
         compareRunsTable(rows, columns),
-        compareGroupsTable(groups, baseline),
+        groupsTable,
         ...(groups.some((g) => g.runs > 1) ? [compareSpreadsTable(groups)] : []),
         // Two numbers need two sizes of one script at least; below that there is nothing to show.
         ...(fit.scripts.some((f) => f.wrapperFrom !== null) ? [compareFitTable(fit), compareResidualsTable(fit)] : []),
@@ -183,3 +215,6 @@ async function readOtherLogs(spec: RunSpec): Promise<Array<Gathered<RpcEvidence>
   for (const path of spec.rpcLogs.filter((p) => p !== spec.rpcLog)) out.push(await readRpcEvidence(evidenceInput(path, "rpc-log")));
   return out;
 }
+
+/** Where a runs dir's session must be, in place of the lookup's --claude-dir hint. */
+const RUN_FOLDER_HINT = "(a runs dir's session is looked up only in its run folder's own config dir: claude/, or the run.json claudeDir)";

@@ -45,7 +45,13 @@ export const runCommand: CommandSpec = {
     "dry-run": { type: "boolean", describe: "print the planned commands; run and write nothing" },
     only: { type: "string", array: true, describe: "run only the configurations with these labels (repeatable)" },
     "skip-existing": { type: "boolean", describe: "keep run folders that already have a run.json and run the rest" },
-    "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run after this long (0 = never)" },
+    // Not where claude writes (its CLAUDE_CONFIG_DIR, else ~/.claude) nor where the session is copied from.
+    "claude-dir": {
+      // Own options go to the catalog as JSON: no coerce here, the value is made a list where it is used.
+      type: "string",
+      describe: "a config dir --out must not be written into (repeatable), beside CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude",
+    },
+    "timeout-ms": { type: "number", default: 600000, describe: "stop a claude run, and what it started, after this long (0 = never)" },
   },
   run: (argv) => runMatrix(argv),
 };
@@ -55,9 +61,14 @@ export interface RunRow {
   label: string;
   repeat: string;
   folder: string;
-  status: "ran" | "skipped" | "planned";
+  /** `failed`: claude exited non-zero, was killed, or left nothing `compare` can read; `timeout`: stopped by --timeout-ms. */
+  status: "ran" | "failed" | "timeout" | "skipped" | "planned";
   session: string | null;
   exitCode: number | null;
+  /** The signal that ended claude (SIGTERM after --timeout-ms), else null. */
+  signal: string | null;
+  /** Why the run failed, else null. */
+  error: string | null;
   durationMs: number | null;
   startedAt: string | null;
   answer: string | null;
@@ -83,10 +94,12 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     cliPath,
     nodePath: process.execPath,
     matrixDir: dirname(resolve(argv.cwd, file)),
+    cwd: argv.cwd,
     env,
     only: argv.only as string[] | undefined,
   });
-  guardOutDir(outDir, plans, argv.claudeDir, env, argv.cwd);
+  const claudeDirs = argv.claudeDir === undefined ? undefined : ([] as string[]).concat(argv.claudeDir as string | string[]);
+  guardOutDir(outDir, plans, claudeDirs, env, argv.cwd);
   preflightServers(plans, env);
   const existing = plans.filter((p) => existsSync(p.dir) && readdirSync(p.dir).length > 0);
   const skip = new Set(argv.skipExisting ? existing.filter((p) => existsSync(join(p.dir, RUN_FILES.runJson))).map((p) => p.folder) : []);
@@ -121,26 +134,35 @@ export async function runMatrix(argv: Argv): Promise<CommandOutput> {
     mergeHealth(health, done.health);
     const r = row(p, "ran", done.json);
     r.answer = done.run.result?.result ?? null;
-    rows.push(r);
     argv.stderr.write(
       // The session id is what claude printed: evidence, escaped as the warnings are.
       `ccforensics run: ${sanitize(`${p.folder}: exit ${done.json.exitCode ?? done.json.signal}, ${done.json.durationMs} ms, session ${done.json.session ?? "none"}`)}\n`,
     );
-    if (done.json.timedOut) warnings.push(`${p.folder}: stopped after --timeout-ms ${timeoutMs}`);
+    const why: string[] = [];
+    if (done.json.timedOut) why.push(`stopped after --timeout-ms ${timeoutMs}`);
     else if (done.json.exitCode !== 0)
-      warnings.push(`${p.folder}: claude exited ${done.json.exitCode ?? done.json.signal}; see ${join(p.dir, RUN_FILES.stderr)}`);
-    if (!done.json.session) warnings.push(`${p.folder}: no session id in ${RUN_FILES.streamJson} (no init or result event)`);
-    else if (!done.json.claudeDir)
-      warnings.push(
-        `${p.folder}: the transcript of session ${done.json.session} was not found under ${p.claudeDir ?? "~/.claude or ~/.config/claude"}; the run folder holds no copy, so compare cannot read it`,
+      why.push(
+        `claude ${done.json.signal ? `killed by ${done.json.signal}` : `exited ${done.json.exitCode}`}; see ${join(p.dir, RUN_FILES.stderr)}`,
       );
+    // A claude that exits 0 but leaves no session compare can read is a failed run too: the runs dir lacks it.
+    if (!done.json.session) why.push(`no session id in ${RUN_FILES.streamJson} (no init or result event)`);
+    else if (!done.json.claudeDir)
+      why.push(
+        `the transcript of session ${done.json.session} was not found under ${p.claudeDir ?? "~/.claude or ~/.config/claude"}; the run folder holds no copy, so compare cannot read it`,
+      );
+    warnings.push(...why.map((w) => `${p.folder}: ${w}`));
+    if (why.length) {
+      r.status = done.json.timedOut ? "timeout" : "failed";
+      r.error = why.join("; ");
+    }
+    rows.push(r);
   }
   if (dryRun && existing.length)
     warnings.push(
       `already exist (a real run would ${argv.skipExisting ? "skip those with run.json and refuse the rest" : "refuse"}): ${existing.map((p) => p.folder).join(", ")}`,
     );
 
-  const failed = rows.filter((r) => r.status === "ran" && r.exitCode !== 0).length;
+  const failed = rows.filter((r) => r.status === "failed" || r.status === "timeout").length;
   return {
     command: "run",
     inputs,
@@ -168,6 +190,8 @@ function row(p: PlannedRun, status: RunRow["status"], json: RunJson | null): Run
     status,
     session: json?.session ?? null,
     exitCode: json?.exitCode ?? null,
+    signal: json?.signal ?? null,
+    error: null,
     durationMs: json?.durationMs ?? null,
     startedAt: json?.startedAt ?? null,
     answer: null,

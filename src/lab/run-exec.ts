@@ -56,7 +56,7 @@ export interface ExecutedRun {
 }
 
 export interface ExecOptions {
-  /** Kill `claude` after this long (SIGTERM, then SIGKILL 5 s later); 0 = never. */
+  /** Kill `claude` and its process group after this long (SIGTERM, then SIGKILL 5 s later); 0 = never. */
   timeoutMs: number;
 }
 
@@ -130,27 +130,55 @@ function spawnAndWait(
   timeoutMs: number,
 ): Promise<{ code: number | null; signal: string | null; timedOut: boolean }> {
   return new Promise((res, rej) => {
-    const child = spawn(p.claude, p.args, { cwd, env: p.childEnv, stdio: ["ignore", out, err] });
+    // In its own process group (POSIX), so a timeout stops what claude started too (its Bash commands, MCP
+    // servers), not only claude. Windows has no groups: the child alone is killed there.
+    const group = process.platform !== "win32";
+    const child = spawn(p.claude, p.args, { cwd, env: p.childEnv, stdio: ["ignore", out, err], detached: group });
+    const stop = (signal: NodeJS.Signals) => {
+      if (group && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, signal);
+          return;
+        } catch {
+          // The group is gone, or cannot be signalled: the child alone.
+        }
+      }
+      child.kill(signal);
+    };
+    // Detached, claude no longer gets the terminal's Ctrl-C: when we are stopped or exit, its group goes too.
+    const onExit = () => stop("SIGKILL");
+    const onSignal = (signal: NodeJS.Signals) => {
+      stop("SIGTERM");
+      cleanUp();
+      process.kill(process.pid, signal);
+    };
+    const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    process.once("exit", onExit);
+    for (const s of signals) process.once(s, onSignal);
     let timedOut = false;
     let kill: NodeJS.Timeout | undefined;
     const timer =
       timeoutMs > 0
         ? setTimeout(() => {
             timedOut = true;
-            child.kill("SIGTERM");
-            kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+            stop("SIGTERM");
+            kill = setTimeout(() => stop("SIGKILL"), 5000);
           }, timeoutMs)
         : undefined;
-    const done = () => {
+    const cleanUp = () => {
       clearTimeout(timer);
       clearTimeout(kill);
+      process.off("exit", onExit);
+      for (const s of signals) process.off(s, onSignal);
     };
     child.on("error", (e) => {
-      done();
+      cleanUp();
       rej(new RuntimeError(`cannot run ${p.claude}: ${e.message}`));
     });
     child.on("close", (code, signal) => {
-      done();
+      cleanUp();
+      // Stopped by the timeout: whatever of its group outlived claude (a child that ignores SIGTERM) goes now.
+      if (timedOut) stop("SIGKILL");
       res({ code, signal, timedOut });
     });
   });

@@ -85,8 +85,10 @@ export interface PlanOptions {
   /** Absolute path of this ccforensics' dist/cli.js, run by `nodePath`. */
   cliPath: string;
   nodePath: string;
-  /** Where a relative `claude` path in the matrix is resolved. */
+  /** Where a relative `claude` path, `CLAUDE_CONFIG_DIR` or path argument in the matrix is resolved. */
   matrixDir: string;
+  /** Where a relative `CLAUDE_CONFIG_DIR` inherited from our environment is resolved (default: the process's). */
+  cwd?: string;
   env: NodeJS.ProcessEnv;
   only?: string[];
 }
@@ -132,7 +134,7 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
     "--debug-file",
     join(dir, RUN_FILES.debugFile),
     ...settings,
-    ...c.args,
+    ...absoluteArgs(c.args, o.matrixDir),
   ];
   const childEnv: Record<string, string> = {};
   const envRemoved: string[] = [];
@@ -141,11 +143,16 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
     if (ENCLOSING_SESSION_VARS.includes(k) && !(k in c.env)) envRemoved.push(k);
     else childEnv[k] = v;
   }
-  Object.assign(childEnv, c.env);
+  // claude runs in an empty temp dir: a relative config dir would be taken from there, and the transcript
+  // written and left there. The matrix's is relative to the matrix file, an inherited one to our cwd.
+  const env = { ...c.env };
+  if (env.CLAUDE_CONFIG_DIR) env.CLAUDE_CONFIG_DIR = absoluteDir(env.CLAUDE_CONFIG_DIR, o.matrixDir);
+  else if (childEnv.CLAUDE_CONFIG_DIR) childEnv.CLAUDE_CONFIG_DIR = absoluteDir(childEnv.CLAUDE_CONFIG_DIR, o.cwd ?? process.cwd());
+  Object.assign(childEnv, env);
   const envInherited: Record<string, string> = {};
   for (const k of EXPERIMENT_VARS) if (!(k in c.env) && o.env[k] !== undefined) envInherited[k] = o.env[k]!;
   const configDir = childEnv.CLAUDE_CONFIG_DIR;
-  const claudeDir = configDir ? (configDir.includes(",") ? configDir : resolve(configDir)) : undefined;
+  const claudeDir = configDir || undefined;
   return {
     label: c.label,
     repeat,
@@ -154,7 +161,7 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
     servers,
     claude,
     args,
-    env: c.env,
+    env,
     childEnv,
     envRemoved: envRemoved.sort(),
     envInherited,
@@ -166,4 +173,35 @@ function planOne(c: MatrixConfig, repeat: string, claude: string, o: PlanOptions
 /** One server keeps seed 000's `rpc-log.jsonl`; with several, each writes `rpc-log-<name>.jsonl`, one handshake per file. */
 export function rpcLogName(server: string, servers: number): string {
   return servers === 1 ? RUN_FILES.rpcLog : `rpc-log-${server}.jsonl`;
+}
+
+/** A relative dir made absolute against `base`; a comma list (several config dirs) is left as it is. */
+function absoluteDir(dir: string, base: string): string {
+  return dir.includes(",") ? dir : resolve(base, dir);
+}
+
+/**
+ * claude's flags that take a path, each made absolute against the matrix's folder (claude runs in an
+ * empty temp dir, where a relative path finds nothing). `--add-dir` takes several; `--settings` may be
+ * JSON text instead of a file.
+ */
+const PATH_FLAGS = new Set(["--settings", "--add-dir", "--system-prompt-file", "--append-system-prompt-file", "--plugin-dir"]);
+const MULTI_PATH_FLAGS = new Set(["--add-dir"]);
+
+export function absoluteArgs(args: string[], base: string): string[] {
+  const abs = (v: string) => (v === "" || v.trimStart().startsWith("{") || isAbsolute(v) ? v : resolve(base, v));
+  const out: string[] = [];
+  let taking: string | null = null;
+  for (const a of args) {
+    if (a.startsWith("-")) {
+      const eq = a.indexOf("=");
+      const flag = eq > 0 ? a.slice(0, eq) : a;
+      taking = PATH_FLAGS.has(flag) && eq < 0 ? flag : null;
+      out.push(PATH_FLAGS.has(flag) && eq > 0 ? `${flag}=${abs(a.slice(eq + 1))}` : a);
+      continue;
+    }
+    out.push(taking ? abs(a) : a);
+    if (taking && !MULTI_PATH_FLAGS.has(taking)) taking = null;
+  }
+  return out;
 }

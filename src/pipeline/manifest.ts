@@ -1,4 +1,4 @@
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import { UsageError } from "../errors.js";
@@ -38,6 +38,12 @@ export interface RunSpec {
   baseline?: boolean | string;
   /** Why the run has nothing to read (`"session": null`: claude failed before a session existed), or why it is refused. */
   failed?: string;
+  /**
+   * run.json says claude did not finish (a non-zero exit, a signal, `--timeout-ms`) though a session exists:
+   * its transcript may be cut short, so `compare` shows its row with this as the error and leaves it out of
+   * the groups, the baseline and the fit.
+   */
+  runFailed?: string;
   /**
    * From a runs dir's run.json (evidence, not a file the user named): every path stays in the run's folder,
    * `session` is a session id looked up only in the run's own config dir (`claudeDir`, default `claude`).
@@ -87,9 +93,18 @@ async function readRunsDir(dir: string): Promise<RunSpec[]> {
       runs.push({ label: name, name, session: "", rpcLogs: [], env: {}, failed: `refused: ${why}`, from: file, confined: true });
       continue;
     }
-    for await (const [, v] of streamJson(file, "values")) {
-      if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object`);
-      runs.push(confine(toSpec(v, folder, name, file, true), v, folder, real));
+    // One bad run.json (cut short, a wrong type) is that run's row with the error, not the end of the comparison.
+    try {
+      const values: unknown[] = [];
+      for await (const [, v] of streamJson(file, "values")) values.push(v);
+      if (values.length === 0) throw new UsageError(`${file}: empty, expected a JSON object`);
+      for (const v of values) {
+        if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object`);
+        runs.push(confine(toSpec(v, folder, name, file, true), v, folder, real));
+      }
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      runs.push({ label: name, name, session: "", rpcLogs: [], env: {}, failed: `bad run.json: ${e.message}`, from: file, confined: true });
     }
   }
   if (runs.length === 0) throw new UsageError(`${dir}: no run folders (<dir>/<run>/run.json) found`);
@@ -113,8 +128,11 @@ function confine(spec: RunSpec, v: JsonObject, folder: string, realFolder: strin
   for (const [k, p] of named) {
     const abs = resolve(folder, p);
     // Said apart before anything is resolved: a path that leaves the folder as written is not even stat'ed.
-    const inside = within(abs, resolve(folder)) && within(realish(abs), realFolder);
-    if (!inside) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
+    const written = within(abs, resolve(folder));
+    if (!written) return refuse(`run.json "${k}" names a path outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
+    // Inside as written, outside once resolved: a symlink leads out, and the message says so.
+    if (!within(realish(abs), realFolder))
+      return refuse(`run.json "${k}" names a path that links outside the run folder (${JSON.stringify(p.slice(0, 200))})`);
   }
   if (spec.claudeDir !== undefined) return spec;
   // The default config dir is held to the same rule: a `claude` link out of the folder is not followed.
@@ -128,14 +146,19 @@ function confine(spec: RunSpec, v: JsonObject, folder: string, realFolder: strin
 const RUN_CLAUDE_DIR = "claude";
 
 function toSpec(v: JsonObject, base: string, name: string, from: string, confined = false): RunSpec {
-  for (const k of Object.keys(v))
-    if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
+  // A manifest is written by hand: an unknown key is most likely a typo. A run.json is written by `run`,
+  // maybe a newer one: a key this version does not know is passed over (forward compatible).
+  if (!confined)
+    for (const k of Object.keys(v))
+      if (!KEYS.has(k) && !RUN_JSON_EXTRAS.has(k)) throw new UsageError(`${from}: unknown key "${k}" (expected ${[...KEYS].join(", ")})`);
   if (typeof v.label !== "string" || v.label === "") throw new UsageError(`${from}: "label" must be a non-empty string`);
   const env = envOf(v.env, from);
   if (v.session === null) return { label: v.label, name, session: "", rpcLogs: [], env, failed: failure(v), from };
   if (typeof v.session !== "string" || v.session === "")
     throw new UsageError(`${from}: "session" must be a session id or a transcript path (or null for a run that failed)`);
   const spec: RunSpec = { label: v.label, name, session: v.session, rpcLogs: [], env, from, ...(confined ? { confined } : {}) };
+  const unfinished = howItFailed(v);
+  if (unfinished !== undefined) spec.runFailed = `claude did not finish: ${unfinished}${seeStderr(v)}`;
   // In a manifest (a file the user named) a session that names an existing file (relative to it) is a
   // transcript path; a run.json's session is only ever an id, never stat'ed.
   const asPath = resolve(base, v.session);
@@ -168,16 +191,19 @@ function envOf(v: unknown, from: string): Record<string, string> {
 
 /** What run.json says of a run with no session: its exit, signal or timeout, and where claude's stderr went. */
 function failure(v: JsonObject): string {
-  const how =
-    v.timedOut === true
-      ? "stopped by --timeout-ms"
-      : typeof v.signal === "string"
-        ? `claude killed by ${v.signal}`
-        : typeof v.exitCode === "number"
-          ? `claude exited ${v.exitCode}`
-          : "claude gave no session id";
-  return `no session: ${how}${typeof v.stderr === "string" ? ` (see ${v.stderr})` : ""}`;
+  const how = howItFailed(v) ?? (typeof v.exitCode === "number" ? `claude exited ${v.exitCode}` : "claude gave no session id");
+  return `no session: ${how}${seeStderr(v)}`;
 }
+
+/** A timeout, a signal or a non-zero exit in run.json; undefined for a run that finished (or a manifest that says nothing). */
+function howItFailed(v: JsonObject): string | undefined {
+  if (v.timedOut === true) return "stopped by --timeout-ms";
+  if (typeof v.signal === "string") return `claude killed by ${v.signal}`;
+  if (typeof v.exitCode === "number" && v.exitCode !== 0) return `claude exited ${v.exitCode}`;
+  return undefined;
+}
+
+const seeStderr = (v: JsonObject): string => (typeof v.stderr === "string" ? ` (see ${v.stderr})` : "");
 
 /** Keys `ccforensics run` adds to run.json beside the manifest keys; read and ignored here. */
 const RUN_JSON_EXTRAS = new Set([
@@ -208,6 +234,7 @@ async function* streamJson(path: string, mode: "array" | "values"): AsyncGenerat
   try {
     for await (const item of parser as AsyncIterable<{ key: number; value: unknown }>) yield [item.key, item.value];
   } catch (e) {
-    throw new UsageError(`${basename(path)}: not a valid JSON ${mode === "array" ? "array of runs" : "object"} (${(e as Error).message})`);
+    // The path as given: in a runs dir every file is a run.json, so the name alone does not say which.
+    throw new UsageError(`${path}: not a valid JSON ${mode === "array" ? "array of runs" : "object"} (${(e as Error).message})`);
   }
 }

@@ -30,7 +30,8 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
   const axis = sanitize(delta ? `Δ request-1 tokens vs ${against}` : "request-1 tokens (no baseline: --baseline LABEL)");
   const title = chartTitle(`${axis} — ${source}`);
   const values = rows.map((r) => {
-    const v = delta ? r.deltaVsBaseline : r.firstRequestTokens;
+    // A run that failed is no measurement, even when its transcript has figures.
+    const v = r.error ? null : delta ? r.deltaVsBaseline : r.firstRequestTokens;
     const isBase = delta && r.baselineLabel === r.label;
     const text =
       v === null

@@ -11,7 +11,10 @@ export function compareRunsTable(rows: CompareRow[], chosen: Array<keyof Compare
   const failed = rows.some((r) => r.error);
   // A run that could not be read must say why in the table itself, whatever columns were chosen.
   const columns: Array<keyof CompareRow> = failed && !chosen.includes("error") ? [...chosen, "error"] : chosen;
-  if (failed) notes.push("runs with an error could not be read: the error column says why, stderr has the details");
+  if (failed)
+    notes.push(
+      "runs with an error could not be read, or claude did not finish (figures shown, no Δ): the error column says why, stderr has the details",
+    );
   if (rows.some((r) => r.instructionsRequest !== null && r.instructionsRequest > 1))
     notes.push(
       "instr. request > 1: the instructions arrived after request 1 (a late server), so request 1's Δ does not measure them and tokens/char is left blank",

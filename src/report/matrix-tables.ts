@@ -7,6 +7,8 @@ export interface MatrixRun {
   status: string;
   session: string | null;
   exitCode: number | null;
+  signal?: string | null;
+  error?: string | null;
   durationMs: number | null;
   answer: string | null;
   command: string[];
@@ -15,8 +17,9 @@ export interface MatrixRun {
   servers: Array<{ name: string; kind: string; args: string[]; env: Record<string, string> }>;
 }
 
-/** The runs `run` did or skipped. */
+/** The runs `run` did or skipped; a failed one says why in the table itself (`-o`, markdown), not only on stderr. */
 export function matrixRunsTable(rows: MatrixRun[]): Table {
+  const failed = rows.some((r) => r.error);
   return {
     id: "run:runs",
     title: "Runs",
@@ -25,11 +28,13 @@ export function matrixRunsTable(rows: MatrixRun[]): Table {
       col("folder", "folder", "path"),
       col("status", "status", "text", { priority: 1 }),
       col("session", "session", "id"),
-      col("exitCode", "exit", "int"),
+      // A run killed by a signal has no exit code: the signal is its exit.
+      col("exitCode", "exit", "text"),
       col("durationMs", "duration", "ms"),
       col("answer", "answer"),
+      ...(failed ? [col("error", "error", "text", { priority: 1 })] : []),
     ],
-    rows: rows.map((r) => ({ ...r })),
+    rows: rows.map((r) => ({ ...r, exitCode: r.exitCode ?? r.signal ?? null })),
   };
 }
 

@@ -227,9 +227,7 @@ export function findSession(
     const skippedNote = passed
       .map((s) => (s.reason.startsWith(CANNOT_LIST) ? `  not searched ${s.path}: ${s.reason}\n` : `  skipped ${s.path}: ${s.reason}\n`))
       .join("");
-    throw new UsageError(
-      `no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)`,
-    );
+    throw new UsageError(`no session matches "${idOrPrefix}"; searched:\n${searched.join("\n")}\n${skippedNote}${SEARCH_HINT}`);
   }
   const list = unique.map((s) => `  ${s.id}  ${shownPath(s)}`).join("\n");
   throw new UsageError(`session id "${idOrPrefix}" is ambiguous; it matches ${unique.length} sessions:\n${list}`);
@@ -563,3 +561,6 @@ function holdsTranscripts(projects: string): boolean {
   }
   return false;
 }
+
+/** The end of a "no session matches" message: where else a session can be looked for. */
+export const SEARCH_HINT = "(use --claude-dir DIR or CLAUDE_CONFIG_DIR to search elsewhere, or give a transcript path)";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { golden, parseEnvelope, runCli, sample } from "../helpers.js";
@@ -125,4 +125,136 @@ test("compare --chart draws one bar per run; markdown is the blog table", async 
   assert.equal(r.code, 0, r.stderr);
   assert.equal((readFileSync(out, "utf8").match(/aria-roledescription="bar"/g) ?? []).length, 12);
   golden("runs/compare.md", r.stdout);
+});
+
+/** samples/runs copied to a temp dir, each named run.json changed by `edit` (its text, as JSON or raw). */
+function editedRuns(edits: Record<string, (json: any, text: string) => unknown>): string {
+  const runs = join(mkdtempSync(join(tmpdir(), "ccf-cmp-runs-")), "runs");
+  cpSync(sample("runs"), runs, { recursive: true });
+  for (const [run, edit] of Object.entries(edits)) {
+    const f = join(runs, run, "run.json");
+    const text = readFileSync(f, "utf8");
+    const out = edit(JSON.parse(text), text);
+    writeFileSync(f, typeof out === "string" ? out : JSON.stringify(out));
+  }
+  return runs;
+}
+
+test("a run whose claude timed out or exited non-zero: its row shows why, it is left out of the groups and the fit, exit 1", async () => {
+  const runs = editedRuns({
+    "en-1000-a": (j) => ({ ...j, exitCode: null, signal: "SIGTERM", timedOut: true, stderr: "stderr.txt" }),
+    "en-5000-a": (j) => ({ ...j, exitCode: 3 }),
+  });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /2 of 12 run\(s\) could not be read or did not finish/);
+  assert.match(r.stderr, /en-1000-a \(.*run\.json\): claude did not finish: stopped by --timeout-ms \(see stderr\.txt\); left out of/);
+  const j = JSON.parse(r.stdout);
+  const by = Object.fromEntries(j.runs.map((x: any) => [x.run, x]));
+  assert.equal(by["en-1000-a"].error, "claude did not finish: stopped by --timeout-ms (see stderr.txt)");
+  assert.equal(by["en-5000-a"].error, "claude did not finish: claude exited 3");
+  // What the transcript holds is still shown, but it is no measurement: no delta.
+  assert.deepEqual([by["en-1000-a"].firstRequestTokens, by["en-1000-a"].deltaVsBaseline], [20515, null]);
+  assert.equal(by["en-1000-b"].error, null);
+  assert.equal(by["en-1000-b"].deltaVsBaseline, 377);
+  const g = Object.fromEntries(j.groups.map((x: any) => [x.label, x]));
+  assert.deepEqual([g["en-1000"].runs, g["en-5000"].runs, g["none"].runs], [1, 1, 2]);
+  assert.ok(!j.fit.residuals.some((x: any) => x.run === "en-1000-a" || x.run === "en-5000-a"));
+  assert.ok(j.fit.residuals.some((x: any) => x.run === "en-1000-b"));
+  const md = await runCli(["compare", runs, "--format", "markdown"]);
+  assert.equal(md.code, 1);
+  assert.match(md.stdout, /left out of the groups, the baseline and the fit \(their error says why\): en-1000-a, en-5000-a/);
+  assert.match(md.stdout, /\| en-1000 \| en-1000-a \| 20,515 \|.*\| claude did not finish: stopped by --timeout-ms \(see stderr\.txt\) \|/);
+  // A baseline run that failed does not set the mean the others are measured against.
+  const failedBase = await runCli(["compare", editedRuns({ "none-a": (j) => ({ ...j, exitCode: 1 }) }), "--json"]);
+  assert.equal(failedBase.code, 1);
+  const base = JSON.parse(failedBase.stdout);
+  assert.equal(base.groups.find((x: any) => x.label === "none").runs, 1);
+  assert.equal(base.runs.find((x: any) => x.run === "en-1000-a").deltaVsBaseline, 377);
+});
+
+test("a bad run.json is that run's row naming its folder, the others are compared, exit 1; an unknown run.json key is passed over", async () => {
+  const runs = editedRuns({
+    "en-1000-a": (_, text) => text.slice(0, 60),
+    "en-5000-a": (j) => ({ ...j, session: 42 }),
+    "ja-3000-a": (j) => ({ ...j, newField: 1 }),
+  });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.runs.length, 12);
+  const by = Object.fromEntries(j.runs.map((x: any) => [x.run, x]));
+  assert.ok(
+    by["en-1000-a"].error.startsWith(`bad run.json: ${join(runs, "en-1000-a", "run.json")}: not a valid JSON object`),
+    by["en-1000-a"].error,
+  );
+  assert.match(by["en-5000-a"].error, /^bad run\.json: .*en-5000-a\/run\.json: "session" must be/);
+  assert.equal(by["ja-3000-a"].error, null, "a newer run's extra key is not an error");
+  assert.equal(by["ja-3000-a"].firstRequestTokens, 21865);
+  assert.equal(by["en-1000-b"].deltaVsBaseline, 377);
+  assert.match(r.stderr, /2 of 12 run\(s\) could not be read/);
+});
+
+test("several servers' logs named by server: a tool both list is told apart by its log's server, no 'server unknown' warning", async () => {
+  const d = mkdtempSync(join(tmpdir(), "ccf-cmp-two-"));
+  const t = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+  const rec = { sessionId: "s1", cwd: "/w", version: "1" };
+  writeFileSync(
+    join(d, "t.jsonl"),
+    [
+      { ...rec, type: "user", uuid: "u1", parentUuid: null, timestamp: t(0), message: { role: "user", content: "hi" } },
+      {
+        ...rec,
+        type: "assistant",
+        uuid: "a1",
+        parentUuid: "u1",
+        timestamp: t(1),
+        message: {
+          id: "msg_1",
+          model: "claude-x",
+          role: "assistant",
+          content: ["alpha", "zeta"].map((s, i) => ({ type: "tool_use", id: `toolu_${i}`, name: `mcp__${s}__lookup_part`, input: {} })),
+          usage: { input_tokens: 3, cache_creation_input_tokens: 100, cache_read_input_tokens: 0, output_tokens: 5 },
+        },
+      },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join("\n") + "\n",
+  );
+  const log = [
+    {
+      dir: "in",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    },
+    { dir: "out", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "lab", version: "1" } } },
+    { dir: "in", id: 2, method: "tools/list" },
+    { dir: "out", id: 2, result: { tools: [{ name: "lookup_part", description: "d", inputSchema: { type: "object" } }] } },
+  ];
+  for (const s of ["alpha", "zeta"])
+    writeFileSync(join(d, `${s}.jsonl`), log.map((m, i) => JSON.stringify({ t: t(i), jsonrpc: "2.0", ...m })).join("\n") + "\n");
+  // As run.json has them: the first log, and every log by the server it belongs to.
+  writeFileSync(
+    join(d, "m.json"),
+    JSON.stringify([{ label: "two", session: "t.jsonl", rpcLog: "alpha.jsonl", rpcLogs: { alpha: "alpha.jsonl", zeta: "zeta.jsonl" } }]),
+  );
+  const r = await runCli(["compare", join(d, "m.json")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /server unknown/);
+});
+
+test("hints say what a runs dir and --baseline are: no --claude-dir hint a runs dir ignores; --baseline a label; run's --claude-dir only protects", async () => {
+  const runs = editedRuns({ "none-a": (j) => ({ ...j, session: "deadbeef-0000-4000-8000-000000000000" }) });
+  const r = await runCli(["compare", runs, "--json"]);
+  assert.equal(r.code, 1);
+  const row = JSON.parse(r.stdout).runs.find((x: any) => x.run === "none-a");
+  assert.match(row.error, /^no session matches "deadbeef-0000-4000-8000-000000000000"/);
+  assert.doesNotMatch(row.error, /--claude-dir|CLAUDE_CONFIG_DIR/);
+  assert.match(row.error, /looked up only in its run folder's own config dir/);
+  const help = await runCli(["compare", "--help"]);
+  assert.match(help.stdout, /--baseline\s+LABEL whose runs/);
+  assert.doesNotMatch(help.stdout, /\(target\)/);
+  const run = await runCli(["run", "--help"]);
+  assert.match(run.stdout, /--claude-dir\s+a config dir --out must not be written into/);
 });

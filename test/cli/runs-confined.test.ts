@@ -61,6 +61,8 @@ test("compare <runs-dir>: run.json paths, session and claudeDir that leave the r
     assert.match(r.stderr, new RegExp(`${name} \\(.*\\): refused`));
   }
   assert.match(byRun["no-claude"] ?? "", /^no session matches/, "looked up in the run folder only");
+  // Inside as written, out through a link: the message names the link, not a path that looks inside.
+  assert.match(byRun["link-debug"] ?? "", /^refused: run\.json "debugFile" names a path that links outside the run folder/);
   for (const i of j.inputs as Array<{ path: string }>) assert.ok(i.path.startsWith(join(runs, "good") + sep), i.path);
 });
 

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseMatrix, repeatLetter } from "../../src/lab/matrix.js";
-import { planRuns } from "../../src/lab/run-plan.js";
+import { absoluteArgs, planRuns } from "../../src/lab/run-plan.js";
 import { codewordsFor } from "../../src/lab/instructions-text.js";
 import { CLI, parseEnvelope, runCli } from "../helpers.js";
 import { writeFakeClaude } from "./fake-claude.js";
@@ -191,6 +191,8 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
     prompt: PROMPT,
     repeat: 2,
     args: ["--max-turns", "1"],
+    // The fake writes its transcript only there: without one, a run has nothing compare can read and fails.
+    env: { CLAUDE_CONFIG_DIR: join(dir, "claude-config") },
     configs: [
       { label: "en-5000", serverArgs: ["--chars", "5000"] },
       { label: "dual", serverArgs: ["--chars", "1000", "--dual"], env: { FAKE_MARK: "set-by-config" } },
@@ -216,9 +218,10 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
   assert.match(r.stderr, /run: 1\/4 en-5000-a/);
 
   const run = JSON.parse(readFileSync(join(out, "en-5000-a", "run.json"), "utf8"));
-  assert.deepEqual(Object.keys(run).slice(0, 8), [
+  assert.deepEqual(Object.keys(run).slice(0, 9), [
     "label",
     "session",
+    "claudeDir",
     "debugFile",
     "rpcLog",
     "streamJson",
@@ -230,7 +233,7 @@ test("run: claude -p per config × repeat with a fake claude; run.json, real rpc
     [run.label, run.debugFile, run.rpcLog, run.streamJson, run.exitCode, run.repeat],
     ["en-5000", "debug.txt", "rpc-log.jsonl", "stream.jsonl", 0, "a"],
   );
-  assert.equal("claudeDir" in run, false, "default config dir");
+  assert.equal(run.claudeDir, "claude", "the copy in the run folder");
   assert.match(run.session, /^[0-9a-f-]{36}$/);
   assert.equal(j.runs[0].session, run.session);
   assert.ok(run.durationMs > 0 && !Number.isNaN(Date.parse(run.startedAt)));
@@ -291,14 +294,19 @@ test("run: a failing claude is recorded (exit code, warning), csv/markdown rows;
   assert.match(csv.stderr, /none-a: claude exited 3/);
   assert.match(csv.stderr, /1 of 1 claude run\(s\) failed/);
   const [head, row] = csv.stdout.trim().split(/\r?\n/);
-  assert.equal(head, "label,folder,status,session,exitCode,durationMs,answer");
-  assert.match(row!, /^none,.*none-a,ran,[0-9a-f-]{36},3,\d+,BEGIN=NONE END=NONE LAST=NONE$/);
+  assert.equal(head, "label,folder,status,session,exitCode,durationMs,answer,error");
+  assert.match(
+    row!,
+    /^none,.*none-a,failed,[0-9a-f-]{36},3,\d+,BEGIN=NONE END=NONE LAST=NONE,"claude exited 3; see \S+stderr\.txt; the transcript/,
+  );
   const run = JSON.parse(readFileSync(join(out, "none-a", "run.json"), "utf8"));
   assert.equal(run.exitCode, 3);
   assert.equal("rpcLog" in run, false, "no server, no message log");
 
   const md = await runCli(["run", f, "--out", join(dir, "md"), "--format", "markdown"]);
-  assert.match(md.stdout, /\| label \| folder \| status \| session \| exit \| duration \| answer \|/);
+  // Eight columns with the error: one run's table is turned, a line per field.
+  assert.match(md.stdout, /\| label \| none \|\n\|---\|---\|\n\| folder \| .*\n\| status \| failed \|\n\| session \| .*\n\| exit \| 3 \|/);
+  assert.match(md.stdout, /\| error \| claude exited 3; see /);
 
   const missing = await runCli([
     "run",
@@ -348,3 +356,97 @@ test("run: a session id claude printed with control, bidi and invisible characte
   assert.doesNotMatch(text, raw);
   assert.equal(JSON.parse(text).session, session, "the same value, escaped");
 });
+
+test("run: a relative CLAUDE_CONFIG_DIR and path args in a matrix are taken from the matrix's folder, not claude's empty temp dir", async () => {
+  const dir = tmp();
+  const bin = writeFakeClaude(dir);
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    claude: join(bin, "claude"),
+    configs: [{ label: "rel", server: "none", env: { CLAUDE_CONFIG_DIR: "relcfg" }, args: ["--settings", "s.json"] }],
+  });
+  writeFileSync(join(dir, "s.json"), "{}");
+  const out = join(dir, "runs");
+  const r = await runCli(["run", f, "--out", out, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /was not found/);
+  const run = JSON.parse(readFileSync(join(out, "rel-a", "run.json"), "utf8"));
+  assert.equal(run.claudeDir, "claude", "the transcript was found and copied");
+  assert.equal(run.sourceClaudeDir, join(dir, "relcfg"));
+  assert.equal(run.env.CLAUDE_CONFIG_DIR, join(dir, "relcfg"), "run.json records the dir claude was given");
+  assert.ok(existsSync(join(dir, "relcfg", "projects")));
+  const debug = readFileSync(join(out, "rel-a", "debug.txt"), "utf8");
+  assert.ok(debug.includes(`fake: settings=${join(dir, "s.json")}\n`), "--settings s.json from the matrix's folder");
+  assert.deepEqual(
+    absoluteArgs(["--add-dir", "a", "/b", "--max-turns", "1", '--settings={"x":1}', "--plugin-dir=p", "x", "--settings", "{}"], "/m"),
+    ["--add-dir", "/m/a", "/b", "--max-turns", "1", '--settings={"x":1}', "--plugin-dir=/m/p", "x", "--settings", "{}"],
+  );
+});
+
+test("run: a claude that exits 0 but leaves no session, or no transcript to copy, is a failed run (exit 1) saying why", async () => {
+  const dir = tmp();
+  const silent = join(dir, "silent-claude");
+  writeFileSync(silent, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const bin = writeFakeClaude(dir);
+  const f = matrixFile(dir, {
+    prompt: PROMPT,
+    configs: [
+      { label: "silent", server: "none" },
+      { label: "nocopy", server: "none" },
+    ],
+  });
+  // Two matrices: the silent claude, and the fake one with no config dir, whose transcript goes nowhere.
+  const m = JSON.parse(readFileSync(f, "utf8"));
+  writeFileSync(f, JSON.stringify({ ...m, claude: silent, configs: [m.configs[0]] }));
+  const r = await runCli(["run", f, "--out", join(dir, "a"), "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual([j.runs[0].status, j.runs[0].exitCode], ["failed", 0]);
+  assert.match(j.runs[0].error, /^no session id in stream\.jsonl/);
+  assert.match(r.stderr, /1 of 1 claude run\(s\) failed/);
+  writeFileSync(f, JSON.stringify({ ...m, claude: join(bin, "claude"), configs: [m.configs[1]] }));
+  const t = await runCli(["run", f, "--out", join(dir, "b"), "--format", "markdown"]);
+  assert.equal(t.code, 1, t.stderr);
+  assert.match(t.stdout, /\| status \| failed \|/);
+  assert.match(t.stdout, /\| error \| the transcript of session \S+ was not found/);
+  assert.match(t.stderr, /nocopy-a: the transcript of session [0-9a-f-]{36} was not found/);
+});
+
+test("run: a timed-out run is 'timeout' in the table, its exit cell the signal", async () => {
+  const dir = tmp();
+  const hang = join(dir, "hang-claude");
+  writeFileSync(hang, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
+  const f = matrixFile(dir, { prompt: PROMPT, claude: hang, configs: [{ label: "hang", server: "none" }] });
+  const r = await runCli(["run", f, "--out", join(dir, "runs"), "--timeout-ms", "300", "--format", "csv"]);
+  assert.equal(r.code, 1, r.stderr);
+  const row = r.stdout.trim().split(/\r?\n/)[1]!;
+  assert.match(row, /^hang,\S+hang-a,timeout,,SIGTERM,\d+,,stopped after --timeout-ms 300; no session id/);
+});
+
+test(
+  "run --timeout-ms stops claude's whole process group, not only claude: nothing it started outlives the run",
+  { skip: process.platform === "win32" },
+  async () => {
+    const dir = tmp();
+    const pidFile = join(dir, "grandchild.pid");
+    const hang = join(dir, "hang-claude");
+    // A claude whose Bash tool is still running: a child of its own that would be orphaned.
+    writeFileSync(hang, `#!/bin/sh\nsleep 31337 &\necho $! > '${pidFile}'\nwait\n`, { mode: 0o755 });
+    const f = matrixFile(dir, { prompt: PROMPT, claude: hang, configs: [{ label: "hang", server: "none" }] });
+    const r = await runCli(["run", f, "--out", join(dir, "runs"), "--timeout-ms", "500"]);
+    assert.equal(r.code, 1, r.stderr);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
+    const left = alive();
+    if (left) process.kill(pid, "SIGKILL");
+    assert.equal(left, false, "the grandchild was stopped with claude");
+  },
+);
