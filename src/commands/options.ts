@@ -31,7 +31,7 @@ export const COMMON_OPTIONS = {
   "stream-json": { type: "string", describe: "output of claude -p --output-format stream-json|json" },
   baseline: { type: "string", describe: "a run without the thing measured (target), for deltas" },
   redact: { type: "boolean", describe: "home dirs to ~, ids shortened (for publishing)" },
-  strict: { type: "boolean", describe: "exit 1 when any line is malformed" },
+  strict: { type: "boolean", describe: "exit 1 when any line is malformed or damaged (health.damaged)" },
   subagents: { type: "boolean", default: true, describe: "read the session's subagent transcripts (--no-subagents turns off)" },
   color: { type: "boolean", describe: "colour even when not a terminal (FORCE_COLOR too); --no-color turns it off, NO_COLOR wins" },
   wide: { type: "boolean", describe: "terminal tables: every column at full width, not fitted to the terminal" },

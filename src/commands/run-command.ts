@@ -95,9 +95,18 @@ export async function runCommand(
     if (shown.next) io.stderr.write(`${sanitize(shown.next)}\n`);
     if (out.failure) throw new RuntimeError(out.failure);
     // After the document: a script that gates on malformed input still gets what was read (exit 1 says it).
-    if (a.strict && out.health.malformedCount > 0) {
-      const first = out.health.malformed.slice(0, 10).map((m) => `  ${m.file}:${m.line}: ${m.reason}`);
-      throw new StrictError(`--strict: ${out.health.malformedCount} malformed line(s):\n${first.join("\n")}`);
+    // A damaged line was read, but it is not JSON as written (CONTRACT: a JSON text is UTF-8; FORMATS 1.15): the same failure.
+    const h = out.health;
+    if (a.strict && (h.malformedCount > 0 || h.damagedCount > 0)) {
+      const first = [
+        ...h.malformed.map((m) => `  ${m.file}:${m.line}: ${m.reason}`),
+        ...h.damaged.map((d) => `  ${d.file}:${d.line}: ${d.reason} (read all the same)`),
+      ].slice(0, 10);
+      const what = [
+        h.malformedCount > 0 ? `${h.malformedCount} malformed line(s)` : "",
+        h.damagedCount > 0 ? `${h.damagedCount} damaged line(s)` : "",
+      ].filter(Boolean);
+      throw new StrictError(`--strict: ${what.join(" and ")}:\n${first.join("\n")}`);
     }
   });
 }

@@ -1,4 +1,5 @@
 import type { SkippedEntry } from "../sources/guard.js";
+import type { LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import type { InvalidValue } from "./values.js";
 
@@ -7,6 +8,18 @@ export interface MalformedEntry {
   line: number;
   reason: string;
   excerpt: string;
+}
+
+/**
+ * A line read as a record despite damage: NUL bytes before the record (skipped), bytes that are not UTF-8
+ * (read as U+FFFD). The record counts in `records`; the line is listed here, and `--strict` fails on it.
+ */
+export interface DamagedEntry {
+  file: string;
+  line: number;
+  reason: string;
+  /** The bytes skipped or replaced. */
+  bytes: number;
 }
 
 /** A field whose value is not what it claims (a token count of `1e308`, a timestamp of `"garbage"`): unknown, not 0. */
@@ -41,6 +54,9 @@ export interface Health {
   malformed: MalformedEntry[];
   /** All malformed lines; `malformed` lists at most MAX_LISTED of them. */
   malformedCount: number;
+  /** Lines read despite damage, one entry per kind of damage (a line can have two); at most MAX_LISTED. */
+  damaged: DamagedEntry[];
+  damagedCount: number;
   unknownTypes: Record<string, number>;
   /** At most MAX_LISTED; `invalidValueCount` counts them all. */
   invalidValues: InvalidValueEntry[];
@@ -62,6 +78,8 @@ export function emptyHealth(): Health {
     records: 0,
     malformed: [],
     malformedCount: 0,
+    damaged: [],
+    damagedCount: 0,
     unknownTypes: {},
     invalidValues: [],
     invalidValueCount: 0,
@@ -85,12 +103,19 @@ export interface RecordFacts {
   notRequest?: string;
   /** The record's line was scanned as it streamed. */
   scanned?: { bytes: number; textKept: boolean } | undefined;
+  /** What was wrong with the record's line, read all the same. */
+  damaged?: readonly LineDamage[] | undefined;
 }
 
 export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined): void {
   h.records += 1;
   if (facts === undefined) return;
   if (facts.scanned && (h.scanned ??= []).length < MAX_LISTED) h.scanned.push({ file: pos.file, line: pos.line, ...facts.scanned });
+  if (facts.damaged)
+    for (const d of facts.damaged) {
+      h.damagedCount += 1;
+      if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: pos.line, reason: d.reason, bytes: d.bytes });
+    }
   if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
   if (facts.invalid?.length)
     addInvalid(
@@ -114,6 +139,8 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.records += from.records;
   into.malformedCount += from.malformedCount;
   for (const m of from.malformed) if (into.malformed.length < MAX_LISTED) into.malformed.push(m);
+  into.damagedCount += from.damagedCount;
+  for (const d of from.damaged) if (into.damaged.length < MAX_LISTED) into.damaged.push(d);
   if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
   if (from.scanned?.length) into.scanned = [...(into.scanned ?? []), ...from.scanned].slice(0, MAX_LISTED);
   for (const [k, v] of Object.entries(from.unknownTypes)) into.unknownTypes[k] = (into.unknownTypes[k] ?? 0) + v;
@@ -128,7 +155,7 @@ export function mergeHealth(into: Health, from: Health): Health {
  * How one input's health joins a document's. `whole`: its lines and records are what the command
  * reports on (transcripts, `claude -p` output, the log a `debug`/`rpc` command was given). `bad-lines`:
  * a log read alongside a session; its lines are not session records, but its malformed lines (and
- * invalid values, skipped files) are still listed, so `--strict` sees them.
+ * damaged lines, invalid values, skipped files) are still listed, so `--strict` sees them.
  */
 export type HealthShare = "whole" | "bad-lines";
 
@@ -148,6 +175,8 @@ export function documentHealth(parts: Iterable<InputHealth>): Health {
         ...emptyHealth(),
         malformed: h.malformed,
         malformedCount: h.malformedCount,
+        damaged: h.damaged,
+        damagedCount: h.damagedCount,
         invalidValues: h.invalidValues,
         invalidValueCount: h.invalidValueCount,
         skipped: h.skipped,

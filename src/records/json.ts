@@ -1,9 +1,21 @@
+import { isUtf8 } from "node:buffer";
 import type { RawLine } from "../sources/lines.js";
 import { parseSkeleton, SKELETON_MIN_LINE, type JsonObject } from "./skeleton.js";
 
 export type { JsonObject };
 
-export type ParsedLine = { ok: true; value: JsonObject } | { ok: false; reason: string; excerpt: string } | { ok: "blank" };
+/**
+ * What was wrong with a line that was read all the same: NUL bytes before its record (a crash remnant the
+ * next write landed after), bytes that are not UTF-8 (read as U+FFFD). Health lists it (`damaged`).
+ */
+export interface LineDamage {
+  reason: string;
+  /** The bytes skipped (NULs) or replaced (not UTF-8). */
+  bytes: number;
+}
+
+export type ParsedLine =
+  { ok: true; value: JsonObject; damage?: LineDamage[] } | { ok: false; reason: string; excerpt: string } | { ok: "blank" };
 
 export { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper, parseJsonBounded } from "../sources/json-depth.js";
 import { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper } from "../sources/json-depth.js";
@@ -18,14 +30,24 @@ export function parseLine(raw: RawLine): ParsedLine {
     // The skeleton pass checked the depth itself; walking the value here would decode every long string.
     // A NUL byte fails it as it fails JSON.parse (no JSON text holds a raw U+0000), so no NUL scan first:
     // such a line goes on to parseWhole, which says where the NULs are.
-    const value = parseSkeleton(raw.buf, MAX_DEPTH);
-    if (value !== undefined) return { ok: true, value };
+    // Decoding replaces bytes that are not UTF-8 with U+FFFD; the skeleton's counts are not made for that.
+    const utf8 = isUtf8(raw.buf);
+    if (utf8) {
+      const value = parseSkeleton(raw.buf, MAX_DEPTH, true);
+      if (value !== undefined) return { ok: true, value };
+    }
+    return whole(raw, utf8);
   }
-  return parseWhole(raw);
+  return whole(raw, undefined);
 }
 
 /** `parseLine` without the skeleton pass: decode the line, JSON.parse it, check it. The fast path's reference. */
 export function parseWhole(raw: RawLine): ParsedLine {
+  return whole(raw, undefined);
+}
+
+/** `parseWhole`; `utf8` says whether the line is valid UTF-8 when the caller has checked already (one SIMD pass a line). */
+function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
   if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
   if (raw.buf.length === 0) return { ok: "blank" };
   if (raw.buf.length >= DEEP_CHECK_MIN && nestsDeeper(raw.buf, MAX_DEPTH)) {
@@ -41,25 +63,124 @@ export function parseWhole(raw: RawLine): ParsedLine {
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };
   let value: unknown;
+  let nuls: LineDamage | undefined;
+  /** What a reason says first when NULs were skipped before the value. */
+  let after = "";
   try {
     value = JSON.parse(text);
   } catch (err) {
     // Only a line JSON.parse rejects can hold a NUL (JSON allows no raw U+0000, in strings or between
     // tokens), so the scan for one runs here, not over every line.
     const nulAt = raw.buf.indexOf(0);
-    if (nulAt >= 0) {
-      const kind = nulAt === 0 || text.trim().replace(/\u0000/g, "") === "" ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
+    if (nulAt < 0) return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
+    const lead = leadingNuls(raw.buf);
+    // NULs after the line began, or NULs and nothing else: no record to read.
+    if (lead.nuls === 0 || lead.end === raw.buf.length) {
+      const kind = lead.end === raw.buf.length ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
       return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
     }
-    return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
+    const later = raw.buf.indexOf(0, lead.end);
+    if (later >= 0)
+      return { ok: false, reason: `NUL bytes from byte ${nulAt + 1} and from byte ${later + 1} (crash remnant)`, excerpt: excerptOf(text) };
+    // A crash remnant the next write landed after: read what follows the NULs. Spaces in their place keep every
+    // column JSON.parse names where it was (the run is one byte per character).
+    const rest = " ".repeat(lead.end) + text.slice(lead.end);
+    after = `${nulsBefore(lead.nuls, lead.end)}, then `;
+    try {
+      value = JSON.parse(rest);
+    } catch (again) {
+      return { ok: false, reason: after + jsonReason(rest, (again as Error).message, raw.unterminated), excerpt: excerptOf(text) };
+    }
+    nuls = nulDamage(lead.nuls, lead.end);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
     if (Array.isArray(value) && depthExceeds(value, MAX_DEPTH))
-      return { ok: false, reason: `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt: excerptOf(text) };
-    return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt: excerptOf(text) };
+      return { ok: false, reason: `${after}not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt: excerptOf(text) };
+    return { ok: false, reason: `${after}expected a JSON object, got ${what}`, excerpt: excerptOf(text) };
   }
-  return checked(value as JsonObject, raw.buf);
+  const out = checked(value as JsonObject, raw.buf);
+  if (out.ok !== true) return out;
+  // Decoding put U+FFFD for every bad sequence, silently: the record is read, and the damage said.
+  const replaced = (utf8 ?? isUtf8(raw.buf)) ? undefined : notUtf8(raw.buf);
+  if (nuls || replaced) out.damage = nuls && replaced ? [nuls, replaced] : [(nuls ?? replaced)!];
+  return out;
+}
+
+/** The run of NUL and whitespace bytes a line starts with: where it ends, and how many NULs it holds. */
+function leadingNuls(buf: Buffer): { end: number; nuls: number } {
+  let i = 0;
+  let nuls = 0;
+  for (; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (b === 0) nuls++;
+    else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
+  }
+  return { end: i, nuls };
+}
+
+/**
+ * The bytes of `buf` that are not UTF-8, as Buffer#toString replaces them (WHATWG: one U+FFFD per maximal
+ * bad subpart). Only run on a line buffer.isUtf8 failed.
+ */
+export function notUtf8(buf: Buffer): LineDamage | undefined {
+  let bad = 0;
+  let first = -1;
+  let need = 0;
+  let seen = 0;
+  let start = 0;
+  let lo = 0x80;
+  let hi = 0xbf;
+  const badRun = (from: number, to: number) => {
+    if (first < 0) first = from;
+    bad += to - from;
+  };
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (need > 0) {
+      if (b >= lo && b <= hi) {
+        lo = 0x80;
+        hi = 0xbf;
+        if (++seen === need) need = 0;
+        continue;
+      }
+      // The sequence so far is one U+FFFD; this byte starts afresh.
+      badRun(start, i);
+      need = 0;
+      lo = 0x80;
+      hi = 0xbf;
+    }
+    if (b < 0x80) continue;
+    start = i;
+    seen = 0;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else badRun(i, i + 1);
+  }
+  if (need > 0) badRun(start, buf.length);
+  return bad === 0 ? undefined : utf8Damage(bad, first);
+}
+
+/** NUL bytes a line starts with (whitespace among them), the record from byte `end` (0-based) on. */
+export function nulsBefore(nuls: number, end: number): string {
+  return `${nuls} NUL byte${nuls === 1 ? "" : "s"} before byte ${end + 1} (crash remnant)`;
+}
+
+/** The damage entry for a NUL run skipped before the record — one wording for every path. */
+export function nulDamage(nuls: number, end: number): LineDamage {
+  return { reason: `${nulsBefore(nuls, end)}, skipped`, bytes: nuls };
+}
+
+/** The damage entry for `bytes` bytes that are not UTF-8, the first at `first` (0-based) — one wording for every path. */
+export function utf8Damage(bytes: number, first: number): LineDamage {
+  return { reason: `${bytes} byte${bytes === 1 ? "" : "s"} of invalid UTF-8 from byte ${first + 1}, read as U+FFFD`, bytes };
 }
 
 function checked(value: JsonObject, buf: Buffer): ParsedLine {

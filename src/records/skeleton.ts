@@ -34,9 +34,10 @@ let scratch = Buffer.allocUnsafe(1 << 16);
  * (not valid UTF-8, a short `\u0000` string that could pass for a placeholder, nesting past `maxDepth`) or the
  * line is no well-formed object: the caller then parses it whole and says exactly what is wrong.
  */
-export function parseSkeleton(line: Buffer, maxDepth: number): JsonObject | undefined {
+export function parseSkeleton(line: Buffer, maxDepth: number, knownUtf8 = false): JsonObject | undefined {
   // Decoding replaces bad bytes with U+FFFD; counting those from bytes is not worth the risk.
-  if (!isUtf8(line)) return undefined;
+  // `knownUtf8`: the caller ran buffer.isUtf8 on the line already (parseLine does, to say what was replaced).
+  if (!knownUtf8 && !isUtf8(line)) return undefined;
   const mem = loadBytes(line);
   const cuts = scanLine(mem ?? line, line, maxDepth, mem !== null);
   if (!cuts) return undefined;

@@ -1,4 +1,4 @@
-import { excerptOf, type JsonObject, type ParsedLine } from "./json.js";
+import { excerptOf, nulDamage, nulsBefore, utf8Damage, type JsonObject, type LineDamage, type ParsedLine } from "./json.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
 import { MAX_KEY, StringToken } from "./stream-token.js";
@@ -73,6 +73,11 @@ export class StreamScanner {
   private headBytes = 0;
   private nulAt = -1;
   private onlyNulWs = true;
+  /** NUL bytes before the value (whitespace among them), skipped as parseWhole skips them; where the value starts. */
+  private leadNuls = 0;
+  private firstAt = -1;
+  /** The first NUL from `firstAt` on: one the value cannot get past. */
+  private laterNul = -1;
   // The string in progress.
   private readonly body = new StringBody();
   private isKey = false;
@@ -107,6 +112,7 @@ export class StreamScanner {
     }
     const nul = c.indexOf(0);
     if (nul >= 0 && this.nulAt < 0) this.nulAt = this.at + nul;
+    this.body.base = this.at;
     let i = 0;
     const n = c.length;
     let from = 0; // where the string in progress starts in this chunk
@@ -125,7 +131,16 @@ export class StreamScanner {
         continue;
       }
       const b = c[i]!;
-      if (this.onlyNulWs && b !== 0 && !isWs(b)) this.onlyNulWs = false;
+      if (this.onlyNulWs && b !== 0 && !isWs(b)) {
+        this.onlyNulWs = false;
+        this.firstAt = this.at + i;
+      }
+      if (b === 0 && this.onlyNulWs) {
+        // Before the value: a crash remnant the next write landed after (parseWhole skips the same run).
+        this.leadNuls++;
+        i++;
+        continue;
+      }
       if (this.mode === LITERAL) {
         if (b !== this.lit.charCodeAt(this.litAt)) {
           this.fail(`unexpected byte at byte ${this.at + i + 1} in the literal ${this.lit}`);
@@ -165,6 +180,10 @@ export class StreamScanner {
       i++;
     }
     if (this.mode === STRING) this.keepPiece(c, from, n, true);
+    if (nul >= 0 && this.laterNul < 0 && this.firstAt >= 0) {
+      const k = c.indexOf(0, Math.max(0, this.firstAt - this.at));
+      if (k >= 0) this.laterNul = this.at + k;
+    }
   }
 
   end(unterminated: boolean): ScannedLine {
@@ -176,9 +195,16 @@ export class StreamScanner {
     const blank = this.onlyNulWs && this.nulAt < 0;
     if (blank && this.mode === VALUE && this.stack.length === 0) return { ok: "blank" };
     const excerpt = excerptOf(Buffer.concat(this.head).toString("utf8"));
+    // The same verdicts as parseWhole: NULs only, NULs past the start, NULs at two places; NULs before the value are skipped.
+    let after = "";
     if (this.nulAt >= 0) {
-      const kind = this.nulAt === 0 || this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
-      return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+      if (this.leadNuls === 0 || this.onlyNulWs) {
+        const kind = this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
+        return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
+      }
+      if (this.laterNul >= 0)
+        return { ok: false, reason: `NUL bytes from byte ${this.nulAt + 1} and from byte ${this.laterNul + 1} (crash remnant)`, excerpt };
+      after = `${nulsBefore(this.leadNuls, this.firstAt)}, then `;
     }
     const limit = this.o.maxDepth;
     if (this.tooDeep)
@@ -187,17 +213,20 @@ export class StreamScanner {
         reason: this.rootArray ? `not a JSON object (an array nested deeper than ${limit} levels)` : `nested deeper than ${limit} levels`,
         excerpt,
       };
-    if (this.mode === FAILED) return { ok: false, reason: `invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
+    if (this.mode === FAILED) return { ok: false, reason: `${after}invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
     if (this.mode !== DONE) {
       const what = `Unexpected end of JSON input, in a line of ${this.at} bytes`;
-      return { ok: false, reason: unterminated ? `half-written last line (${what})` : `truncated record (${what})`, excerpt };
+      return { ok: false, reason: after + (unterminated ? `half-written last line (${what})` : `truncated record (${what})`), excerpt };
     }
     const v = this.root;
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       const what = Array.isArray(v) ? "an array" : v === null ? "null" : `a ${typeof v}`;
-      return { ok: false, reason: `expected a JSON object, got ${what}`, excerpt };
+      return { ok: false, reason: `${after}expected a JSON object, got ${what}`, excerpt };
     }
-    return { ok: true, value: v as JsonObject };
+    const damage: LineDamage[] = [];
+    if (this.leadNuls > 0) damage.push(nulDamage(this.leadNuls, this.firstAt));
+    if (this.body.badBytes > 0) damage.push(utf8Damage(this.body.badBytes, this.body.firstBad));
+    return damage.length ? { ok: true, value: v as JsonObject, damage } : { ok: true, value: v as JsonObject };
   }
 
   /** A byte outside strings, literals and numbers; false when it ends the scan. */

@@ -55,6 +55,14 @@ function fastWindow(c: Buffer): FastWindow | null {
 export class StringBody {
   units = 0;
   error = "";
+  /** Line offset of the chunk being scanned: the scanner sets it, so bad bytes can be placed. */
+  base = 0;
+  /** Bytes that are not UTF-8 (each read as part of a U+FFFD), over every string since the body was made; `reset` keeps them. */
+  badBytes = 0;
+  /** Line offset of the first of them, or -1. */
+  firstBad = -1;
+  /** Line offset of the lead byte of the sequence in progress. */
+  private seqAt = 0;
   // UTF-8 sequence in progress: bytes still needed, bytes seen, the next byte's allowed range, 4-byte lead.
   private need = 0;
   private seen = 0;
@@ -124,6 +132,7 @@ export class StringBody {
         }
         // A cut sequence decodes to one U+FFFD; the byte that cut it starts afresh.
         this.units++;
+        this.bad(this.seqAt, this.base + i);
         this.need = 0;
         this.lo = 0x80;
         this.hi = 0xbf;
@@ -139,6 +148,7 @@ export class StringBody {
       }
       this.seen = 0;
       this.four = false;
+      this.seqAt = this.base + i;
       if (b >= 0xc2 && b <= 0xdf) this.need = 1;
       else if (b >= 0xe0 && b <= 0xef) {
         this.need = 2;
@@ -149,10 +159,18 @@ export class StringBody {
         this.four = true;
         if (b === 0xf0) this.lo = 0x90;
         if (b === 0xf4) this.hi = 0x8f;
-      } else this.units++;
+      } else {
+        this.units++;
+        this.bad(this.seqAt, this.seqAt + 1);
+      }
       i++;
     }
     return BODY_MORE;
+  }
+
+  private bad(from: number, to: number): void {
+    if (this.firstBad < 0) this.firstBad = from;
+    this.badBytes += to - from;
   }
 
   private fail(why: string): number {

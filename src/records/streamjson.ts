@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import streamArray from "stream-json/streamers/stream-array.js";
 import streamValues from "stream-json/streamers/stream-values.js";
-import { excerptOf, isObject, parseLine, type JsonObject } from "./json.js";
+import { excerptOf, isObject, parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -75,7 +75,7 @@ export const headlessSource: Source<HeadlessRecord> = {
   facts: (rec) => {
     switch (rec.kind) {
       case "event":
-        return { unknownType: KNOWN_TYPES.has(rec.type) ? undefined : rec.type, invalid: rec.invalid };
+        return { unknownType: KNOWN_TYPES.has(rec.type) ? undefined : rec.type, invalid: rec.invalid, damaged: damagedLines.get(rec) };
       case "malformed":
         return undefined;
       default:
@@ -104,14 +104,20 @@ async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: st
   else yield* streamed(rest(), input.file, layout);
 }
 
+/** Events read from a damaged line (records/json.ts LineDamage), for health; not a field of the event. */
+const damagedLines = new WeakMap<object, LineDamage[]>();
+
 function ndjsonDecoder(file: string) {
   return {
     line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine>) {
       const pos: Pos = { file, line: raw.line };
       const parsed = parseLine(raw);
       if (parsed.ok === "blank") out.push({ kind: "blank", pos });
-      else if (parsed.ok) out.push(event(parsed.value, pos, "lines"));
-      else out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
+      else if (parsed.ok) {
+        const ev = event(parsed.value, pos, "lines");
+        if (parsed.damage) damagedLines.set(ev, parsed.damage);
+        out.push(ev);
+      } else out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
     },
     end() {},
   };

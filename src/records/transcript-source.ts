@@ -1,5 +1,5 @@
 import type { RecordFacts } from "./health.js";
-import { MAX_DEPTH, parseLine, type ParsedLine } from "./json.js";
+import { MAX_DEPTH, parseLine, type LineDamage, type ParsedLine } from "./json.js";
 import { decodeLines, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
 import { StreamScanner, type ScannedLine } from "./stream-scan.js";
 import { ChainSplitter, type ChainHome } from "./chains.js";
@@ -13,8 +13,12 @@ import { toRecord, type AnyRecord } from "./transcript.js";
  */
 export const STREAM_LINE_BYTES = 8 * 1024 * 1024;
 
-/** Records that came from a scanned line, for health (not a field of the record: rows stay as they are). */
-const scannedLines = new WeakMap<object, { bytes: number; textKept: boolean }>();
+/** What health learns from a record's line: scanned as it streamed, read despite damage (not a field of the record: rows stay as they are). */
+interface LineFacts {
+  scanned?: { bytes: number; textKept: boolean };
+  damaged?: LineDamage[];
+}
+const lineFacts = new WeakMap<object, LineFacts>();
 
 /** Transcript JSONL (FORMATS.md 4): one JSON object per physical line; bad lines become `malformed` records of the chain. */
 function transcriptDecoder(file: string, home: ChainHome, streamAt: number): LineDecoder<AnyRecord> {
@@ -29,7 +33,11 @@ function transcriptDecoder(file: string, home: ChainHome, streamAt: number): Lin
       else if (parsed.ok) {
         const rec = toRecord(parsed.value, pos, chain);
         rec.chain = split.chainOf(rec);
-        if (scanned) scannedLines.set(rec, { bytes: raw.bytes, textKept: scanned.textKept });
+        if (scanned || parsed.damage)
+          lineFacts.set(rec, {
+            scanned: scanned ? { bytes: raw.bytes, textKept: scanned.textKept } : undefined,
+            damaged: parsed.damage,
+          });
         out.push(rec);
       } else out.push({ kind: "malformed", pos, chain, reason: parsed.reason, excerpt: parsed.excerpt });
     },
@@ -45,9 +53,9 @@ function transcriptDecoder(file: string, home: ChainHome, streamAt: number): Lin
 function facts(rec: AnyRecord): RecordFacts | undefined {
   switch (rec.kind) {
     case "assistant": {
-      const scanned = scannedLines.get(rec);
-      if (rec.invalid.length === 0 && rec.notRequest === undefined && scanned === undefined) return undefined;
-      return { invalid: rec.invalid, notRequest: rec.notRequest, scanned };
+      const line = lineFacts.get(rec);
+      if (rec.invalid.length === 0 && rec.notRequest === undefined && line === undefined) return undefined;
+      return { invalid: rec.invalid, notRequest: rec.notRequest, scanned: line?.scanned, damaged: line?.damaged };
     }
     case "user":
     case "attachment":
@@ -55,12 +63,14 @@ function facts(rec: AnyRecord): RecordFacts | undefined {
     case "progress":
     case "content-replacement":
     case "meta": {
-      const scanned = scannedLines.get(rec);
-      if (rec.invalid.length === 0 && scanned === undefined) return undefined;
-      return { invalid: rec.invalid, scanned };
+      const line = lineFacts.get(rec);
+      if (rec.invalid.length === 0 && line === undefined) return undefined;
+      return { invalid: rec.invalid, scanned: line?.scanned, damaged: line?.damaged };
     }
-    case "unknown":
-      return { unknownType: rec.type, invalid: rec.invalid, scanned: scannedLines.get(rec) };
+    case "unknown": {
+      const line = lineFacts.get(rec);
+      return { unknownType: rec.type, invalid: rec.invalid, scanned: line?.scanned, damaged: line?.damaged };
+    }
     case "malformed":
       return undefined;
     default:

@@ -53,7 +53,9 @@ export function* evidenceLines(level: number, ids: ShortIds, evidence: MarkdownE
     const unknown = Object.values(h.unknownTypes).reduce((a, b) => a + b, 0);
     yield (
       `Parse health: ${INT.format(h.lines)} lines, ${INT.format(h.records)} records, ${INT.format(h.blankLines)} blank, ` +
-      `${INT.format(h.malformedCount)} malformed, ${INT.format(unknown)} of an unknown type.`
+      `${INT.format(h.malformedCount)} malformed, ` +
+      (h.damagedCount ? `${INT.format(h.damagedCount)} damaged (read all the same), ` : "") +
+      `${INT.format(unknown)} of an unknown type.`
     );
   }
 }

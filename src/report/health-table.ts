@@ -3,12 +3,13 @@ import { CANNOT_LIST, type SkippedEntry } from "../sources/guard.js";
 import { formatInt } from "./int-format.js";
 import { col, type Table } from "./model.js";
 
-/** Parse health as a table: one row per malformed line, with unknown types in the notes. */
+/** Parse health as a table: one row per malformed or damaged line, with unknown types in the notes. */
 export function healthTable(h: Health): Table {
   const notes = [
     `${n(h.lines)} lines, ${n(h.records)} records, ${n(h.blankLines)} blank, ${n(h.malformedCount)} malformed` +
       (h.malformedCount > h.malformed.length ? ` (first ${h.malformed.length} listed)` : ""),
   ];
+  if (h.damagedCount) notes.push(damagedNote(h.damagedCount) + listed(h.damagedCount, h.damaged.length));
   const unknown = Object.entries(h.unknownTypes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (unknown.length) notes.push(`unknown record types (passed over): ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
   if (h.invalidValueCount)
@@ -31,11 +32,16 @@ export function healthTable(h: Health): Table {
     ],
     rows: [
       ...h.malformed.map((m) => ({ ...m, excerpt: cut(m.excerpt) })),
+      ...h.damaged.map((d) => ({ file: d.file, line: d.line, reason: `read despite damage: ${d.reason}`, excerpt: "" })),
       ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: cut(v.value) })),
       ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
     ],
     notes,
   };
+}
+
+function damagedNote(k: number): string {
+  return `${n(k)} damaged line${k === 1 ? "" : "s"} read as records (NUL bytes skipped, or bytes that are not UTF-8 read as U+FFFD)`;
 }
 
 function scannedNote(h: Health): string {
@@ -55,6 +61,11 @@ export function healthWarnings(h: Health, max = 10): string[] {
     w.push(`${h.malformedCount} malformed line${h.malformedCount === 1 ? "" : "s"} (not records; counted in health):`);
     for (const m of h.malformed.slice(0, max)) w.push(`  ${m.file}:${m.line}: ${m.reason}`);
     if (h.malformedCount > max) w.push(`  … and ${h.malformedCount - max} more (see health in --json)`);
+  }
+  if (h.damagedCount > 0) {
+    w.push(`${damagedNote(h.damagedCount)}; counted in health:`);
+    for (const d of h.damaged.slice(0, max)) w.push(`  ${d.file}:${d.line}: ${d.reason}`);
+    if (h.damagedCount > max) w.push(`  … and ${h.damagedCount - max} more (see health.damaged in --json)`);
   }
   const unknown = Object.entries(h.unknownTypes);
   if (unknown.length) w.push(`unknown record types passed over: ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { isUtf8 } from "node:buffer";
 import MarkdownIt from "markdown-it";
 import type { CliResult } from "../helpers.js";
 import { splitLines } from "./mutators.js";
@@ -35,24 +36,38 @@ export interface LineOracle {
   blank: number[];
   /** Lines that cannot be a record whatever the tool does: not JSON, or JSON that is not an object. */
   bad: number[];
+  /**
+   * Lines that are a record only once repaired: NULs (among whitespace) before an object, or bytes that are
+   * not UTF-8 inside one. The tool may read them, but never silently: each is listed as damaged or malformed.
+   */
+  damaged: number[];
 }
 
 /** Counts lines and bad lines independently of the tool: JSON.parse per physical line. */
 export function jsonlOracle(bytes: Buffer): LineOracle {
-  const out: LineOracle = { lines: 0, blank: [], bad: [] };
+  const out: LineOracle = { lines: 0, blank: [], bad: [], damaged: [] };
   splitLines(bytes).forEach((raw, k) => {
     let b = raw;
     if (k === 0 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
     if (b[b.length - 1] === 0x0d) b = b.subarray(0, -1);
     out.lines++;
     if (b.length === 0) return void out.blank.push(k + 1);
-    let v: unknown;
-    try {
-      v = JSON.parse(b.toString("utf8"));
-    } catch {
-      return void out.bad.push(k + 1);
+    const object = (text: string) => {
+      try {
+        const v: unknown = JSON.parse(text);
+        return v !== null && typeof v === "object" && !Array.isArray(v);
+      } catch {
+        return false;
+      }
+    };
+    const text = b.toString("utf8");
+    if (object(text)) {
+      if (!isUtf8(b)) out.damaged.push(k + 1);
+      return;
     }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) out.bad.push(k + 1);
+    const lead = /^[\0 \t\r\n]*/.exec(text)![0];
+    if (lead.includes("\0") && object(text.slice(lead.length))) return void out.damaged.push(k + 1);
+    out.bad.push(k + 1);
   });
   return out;
 }
@@ -67,6 +82,10 @@ export function assertBadLinesReported(j: Record<string, any>, file: string, ora
     [],
     `${what}: bad lines not reported in health.malformed: ${missing.join(", ")} (reported: ${[...listed].join(", ")})`,
   );
+  const damaged = new Set<number>(h.damaged.filter((m: any) => m.file === file).map((m: any) => m.line));
+  const silent = oracle.damaged.filter((n) => !listed.has(n) && !damaged.has(n));
+  assert.deepEqual(silent, [], `${what}: damaged lines read silently: ${silent.join(", ")} (damaged: ${[...damaged].join(", ")})`);
+  assert.ok(h.damagedCount >= h.damaged.length, `${what}: damagedCount ${h.damagedCount} < listed ${h.damaged.length}`);
   assert.ok(h.malformedCount >= h.malformed.length, `${what}: malformedCount ${h.malformedCount} < listed ${h.malformed.length}`);
   for (const m of h.malformed) {
     assert.ok(

@@ -8,7 +8,7 @@ import { csvCells, jsonlOracle } from "./checks.js";
 const doc = Buffer.from('{"type":"user","n":1}\n{"type":"assistant","message":{"usage":{"input_tokens":3}}}\n{"type":"user","n":3}\n');
 
 test("oracle: clean JSONL has no bad lines; blank, BOM and CRLF are not bad", () => {
-  assert.deepEqual(jsonlOracle(doc), { lines: 3, blank: [], bad: [] });
+  assert.deepEqual(jsonlOracle(doc), { lines: 3, blank: [], bad: [], damaged: [] });
   const o = jsonlOracle(applyOps(doc, [{ op: "crlf" }, { op: "bom" }, { op: "dup", line: 2 }]));
   assert.deepEqual(o.bad, []);
   assert.equal(o.lines, 4);
@@ -22,6 +22,10 @@ test("mutations break the lines they say they break", () => {
   assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bytes", at: 0, hex: "ff" }])).bad, [1]);
   // Inside a string an invalid byte decodes to U+FFFD and the line still parses: not bad by this oracle.
   assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bytes", at: 2, hex: "ff" }])).bad, []);
+  // ...but it is damage the tool must say, as are NULs before a record (a crash remnant the next write landed after).
+  assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bytes", at: 2, hex: "ff" }])).damaged, [1]);
+  const nul = jsonlOracle(applyOps(doc, [{ op: "nul", at: 0, n: 3 }]));
+  assert.deepEqual([nul.bad, nul.damaged], [[], [1]]);
   assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bom" }, { op: "bom" }])).bad, [1]);
   assert.deepEqual(jsonlOracle(Buffer.from('[1]\n"s"\n7\nnull\n{"a":1}\n')).bad, [1, 2, 3, 4]);
 });

@@ -182,7 +182,7 @@ export function humanFormats(
   };
 }
 
-/** --strict exits 1 exactly when the same run without it lists a malformed line. */
+/** --strict exits 1 exactly when the same run without it lists a malformed or damaged line. */
 export function strictExit(name: string, targets: Target[], pool: Sample[]): Prop<{ c: Case; t: Target }> {
   return {
     name,
@@ -196,9 +196,10 @@ export function strictExit(name: string, targets: Target[], pool: Sample[]): Pro
         ]);
         const what = describe(t, c, " --strict");
         assertExit(plain, 0, what);
-        const bad = parseJson(plain, t.command, what).health.malformedCount > 0;
+        const h = parseJson(plain, t.command, what).health;
+        const bad = h.malformedCount > 0 || h.damagedCount > 0;
         assertExit(strict, bad ? 1 : 0, what);
-        if (bad) assert.match(strict.stderr, /malformed/, `${what}: --strict failure does not say why`);
+        if (bad) assert.match(strict.stderr, /malformed|damaged/, `${what}: --strict failure does not say why`);
       }),
   };
 }

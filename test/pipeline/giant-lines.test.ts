@@ -122,6 +122,49 @@ test("stdin: the same requests and outputs with long lines scanned, long strings
   }
 });
 
+test("damaged lines, held or scanned: the record after a NUL run is read, bad UTF-8 read as U+FFFD, both listed in health.damaged", async () => {
+  const rec = (o: unknown) => Buffer.from(JSON.stringify(o));
+  // A long user record with the bytes of a UTF-16 surrogate (not UTF-8) inside its text.
+  const [before, after] = JSON.stringify(userText(`${big(60)}@BAD@`)).split("@BAD@") as [string, string];
+  const text = Buffer.concat([
+    rec(userText("start")),
+    Buffer.from("\n"),
+    Buffer.alloc(4096), // the crash remnant: zeros, then the next write with no newline between
+    rec(assistant({ id: "msg_1", usage: { cache_read_input_tokens: 900 }, blocks: [{ type: "text", text: big(60) }] })),
+    Buffer.from("\n"),
+    Buffer.from(before),
+    Buffer.from([0xed, 0xa0, 0x80]),
+    Buffer.from(after),
+    Buffer.from("\n"),
+    Buffer.alloc(300),
+    Buffer.from("\n"),
+    rec(assistant({ id: "msg_2", usage: { cache_read_input_tokens: 1900 } })),
+    Buffer.from("\n"),
+  ]);
+  const file = join(dir, "damaged.jsonl");
+  writeFileSync(file, text);
+  const held = await run(file, undefined);
+  const scanned = await run(file, 1024);
+  assert.equal(scanned.scanned.length, 2, "the two long lines were scanned");
+  const { scanned: _a, ...heldRest } = held;
+  const { scanned: _b, ...scannedRest } = scanned;
+  assert.deepStrictEqual(scannedRest, heldRest);
+  assert.deepStrictEqual(
+    held.requests.map((r) => [r.messageId, r.line]),
+    [
+      ["msg_1", 2],
+      ["msg_2", 5],
+    ],
+  );
+  assert.deepStrictEqual(held.health.damaged, [
+    { file, line: 2, reason: "4096 NUL bytes before byte 4097 (crash remnant), skipped", bytes: 4096 },
+    { file, line: 3, reason: `3 bytes of invalid UTF-8 from byte ${Buffer.byteLength(before) + 1}, read as U+FFFD`, bytes: 3 },
+  ]);
+  assert.equal(held.health.damagedCount, 2);
+  assert.deepStrictEqual(held.malformed, [[file, 4, "\u0000".repeat(120) + "…"]], "NULs only stay malformed");
+  assert.equal(held.health.lines, held.health.records + held.health.blankLines + held.health.malformedCount);
+});
+
 /** What a sink saw, for the splitter's own test. */
 class Recorder implements LineSink {
   readonly parts: Buffer[] = [];

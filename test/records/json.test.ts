@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_DEPTH, nestsDeeper, parseJsonBounded, parseLine } from "../../src/records/json.js";
+import fc from "fast-check";
+import { MAX_DEPTH, nestsDeeper, parseJsonBounded, parseLine, parseWhole } from "../../src/records/json.js";
+import { SKELETON_MIN_LINE } from "../../src/records/skeleton.js";
 
 const raw = (s: string | Buffer, extra: Partial<{ unterminated: boolean; tooLong: boolean }> = {}) => {
   const buf = typeof s === "string" ? Buffer.from(s) : s;
@@ -55,4 +57,63 @@ test("a long line nested too deep is reported from its bytes, before JSON.parse 
   const deep = "[".repeat(20_000);
   assert.equal(parseJsonBounded(deep, "too deep"), "too deep");
   assert.deepEqual(parseJsonBounded(`{"a":[1]}`, "too deep"), { a: [1] });
+});
+
+test("bytes that are not UTF-8 in a record: read as U+FFFD as before, and said as damage with where and how many", () => {
+  const line = (bad: number[], pad = "") =>
+    Buffer.concat([Buffer.from(`{"type":"user","pad":"${pad}","t":"ab`), Buffer.from(bad), Buffer.from('"}')]);
+  for (const pad of ["", "x".repeat(SKELETON_MIN_LINE)]) {
+    const at = 32 + pad.length; // 1-based byte of the first bad one
+    const cases: Array<[number[], number]> = [
+      [[0xed, 0xa0, 0x80], 3], // a surrogate: three U+FFFD
+      [[0xff], 1],
+      [[0xc3], 1], // cut short by the quote
+      [[0xe6, 0x97, 0xe6, 0x97, 0xa5], 2], // a lead where a continuation byte belongs: one U+FFFD, then 日
+      [[0xf0, 0x9f, 0x98], 3],
+    ];
+    for (const [bad, bytes] of cases) {
+      const buf = line(bad, pad);
+      for (const parse of [parseLine, parseWhole]) {
+        const p = parse(raw(buf));
+        assert.equal(p.ok, true, `${parse.name} ${bad}`);
+        if (p.ok !== true) continue;
+        assert.equal(p.value.t, JSON.parse(buf.toString("utf8")).t, "the value is what it was");
+        assert.deepStrictEqual(p.damage, [
+          { reason: `${bytes} byte${bytes === 1 ? "" : "s"} of invalid UTF-8 from byte ${at}, read as U+FFFD`, bytes },
+        ]);
+      }
+    }
+    const ok = parseLine(raw(line([0xe6, 0x97, 0xa5, 0xef, 0xbf, 0xbd], pad))); // 日 and a real U+FFFD
+    assert.equal(ok.ok === true && ok.damage, undefined);
+  }
+  // Outside a string the line is no JSON: malformed, as before, not damaged.
+  const p = parseLine(raw(Buffer.concat([Buffer.from('{"t":1'), Buffer.from([0xff]), Buffer.from("}")])));
+  assert.equal(p.ok, false);
+});
+
+test("the bytes counted as not UTF-8 are exactly those Buffer#toString replaced, on every mix", () => {
+  const piece = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom([0x61], [0xc3, 0xa9], [0xe6, 0x97, 0xa5], [0xf0, 0x9f, 0x98, 0x80]) },
+    { weight: 2, arbitrary: fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 4 }) },
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), fc.boolean(), (pieces, long) => {
+      const body = Buffer.from(pieces.flat());
+      const pad = long ? "x".repeat(SKELETON_MIN_LINE) : "";
+      const buf = Buffer.concat([Buffer.from(`{"pad":"${pad}","t":"`), body, Buffer.from('"}')]);
+      const text = buf.toString("utf8");
+      // The characters that are not U+FFFD are the valid sequences: what is left of the bytes was replaced.
+      const realFffd = (body.toString("latin1").match(/\xef\xbf\xbd/g) ?? []).length;
+      const replaced = buf.length - Buffer.byteLength(text.replace(/\ufffd/g, "")) - 3 * realFffd;
+      const p = parseLine(raw(buf));
+      assert.equal(p.ok, true);
+      if (p.ok !== true) return;
+      assert.equal(p.value.t, JSON.parse(text).t);
+      assert.deepStrictEqual(
+        p.damage?.map((d) => d.bytes),
+        replaced ? [replaced] : undefined,
+      );
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -54,13 +54,19 @@ function agrees(got: ParsedLine, whole: ParsedLine, where: string): number {
     if (got.ok !== true) return 0;
     const lazies = lengthsHold(got.value, where);
     assert.deepStrictEqual(got.value, whole.value, where);
+    // What was wrong with the line (NULs skipped, bytes that are not UTF-8) is said the same way.
+    assert.deepStrictEqual(got.damage, whole.damage, `${where}: damage`);
     return lazies;
   }
   if (whole.ok === "blank") assert.deepStrictEqual(got, whole, where);
   else {
     assert.equal(got.ok, false, where);
-    if (got.ok === false && !/^(invalid JSON|truncated record|two JSON|trailing garbage)/.test(whole.reason))
-      assert.equal(got.reason, whole.reason, where);
+    // A parser's message differs between the two; what comes before it (NULs skipped first) does not.
+    const parserSays =
+      /^((?:\d+ NUL bytes? before byte \d+ \(crash remnant\), then )?)(invalid JSON|truncated record|two JSON|trailing garbage)/;
+    const m = parserSays.exec(whole.reason);
+    if (got.ok === false && !m) assert.equal(got.reason, whole.reason, where);
+    if (got.ok === false && m) assert.ok(got.reason.startsWith(m[1]!), `${where}: ${got.reason} / ${whole.reason}`);
     if (got.ok === false) assert.equal(got.excerpt, whole.excerpt, `${where}: excerpt`);
   }
   return 0;
@@ -113,6 +119,34 @@ const HOSTILE: Array<[string, Buffer]> = [
   ["\\u0000 inside a string", line(withLong(`"e":"${"y".repeat(500)}\\u0000"`))],
   ["a raw NUL", line(withLong(`"e":"y\u0000"`))],
   ["NUL bytes only", Buffer.alloc(700)],
+  ["NUL bytes and whitespace only", Buffer.concat([Buffer.alloc(300), line(" \t "), Buffer.alloc(300), line("  ")])],
+  ["NUL bytes before a record (a crash remnant the next write landed after)", Buffer.concat([Buffer.alloc(700), line(withLong('"a":1'))])],
+  [
+    "NUL bytes and whitespace before a record",
+    Buffer.concat([line(" "), Buffer.alloc(9), line("\t "), Buffer.alloc(3), line(withLong('"a":1'))]),
+  ],
+  ["NUL bytes before a half-written record", Buffer.concat([Buffer.alloc(40), line(`{"type":"user","t":"${LONG}`)])],
+  ["NUL bytes before an array", Buffer.concat([Buffer.alloc(40), line(`["${LONG}"]`)])],
+  ["NUL bytes before and after a record", Buffer.concat([Buffer.alloc(40), line(withLong('"a":1')), Buffer.alloc(5)])],
+  ["NUL bytes before a record with a raw NUL in a string", Buffer.concat([Buffer.alloc(40), line(withLong(`"e":"y\u0000"`))])],
+  [
+    "NUL bytes before a record that is not UTF-8",
+    Buffer.concat([Buffer.alloc(40), line(`{"type":"user","t":"${LONG}`), Buffer.from([0xed, 0xa0, 0x80]), line('"}')]),
+  ],
+  [
+    "invalid UTF-8 in a key",
+    Buffer.concat([line(`{"type":"user","pad":"${LONG}","k`), Buffer.from([0xc3, 0xff, 0xe6, 0x97]), line('":1}')]),
+  ],
+  [
+    "invalid UTF-8 in two strings",
+    Buffer.concat([
+      line(`{"type":"user","pad":"${LONG}","a":"`),
+      Buffer.from([0xf0, 0x9f, 0x98]),
+      line(`","b":"${LONG}`),
+      Buffer.from([0x80, 0xbf]),
+      line('"}'),
+    ]),
+  ],
   ["blank", line(" \t \r ".repeat(100))],
   ["duplicate keys, long then short", line(withLong(`"d":"${"y".repeat(500)}","d":"short"`))],
   ["duplicate keys, short then long", line(withLong(`"d":"short","d":"${"y".repeat(500)}"`))],
@@ -312,5 +346,27 @@ test("a streamed line nested too deep stops at the limit: no frame per level (a 
     assert.equal(r.ok, false);
     assert.equal((r as { reason: string }).reason, why);
     assert.ok((s as unknown as { stack: unknown[] }).stack.length <= MAX_DEPTH);
+  }
+});
+
+test("a streamed line: NULs before the record are skipped and bad UTF-8 counted, both said as damage", () => {
+  const scan = (buf: Buffer, size: number) => {
+    const file = join(dir, `d${fileNo++}.json`);
+    writeFileSync(file, buf);
+    return scanChunks(file, buf, bySize(buf.length, size), 16);
+  };
+  const rec = Buffer.concat([line(`{"type":"assistant","t":"${LONG}`), Buffer.from([0xed, 0xa0, 0x80]), line('"}')]);
+  const bad = 26 + LONG.length; // 1-based, after the 25 bytes of `{"type":"assistant","t":"`
+  for (const size of [1, 7, 4096]) {
+    const p = scan(Buffer.concat([Buffer.alloc(40), rec]), size);
+    assert.equal(p.ok, true, `/${size}: ${p.ok === false ? p.reason : ""}`);
+    assert.deepStrictEqual(p.ok === true && p.damage, [
+      { reason: "40 NUL bytes before byte 41 (crash remnant), skipped", bytes: 40 },
+      { reason: `3 bytes of invalid UTF-8 from byte ${40 + bad}, read as U+FFFD`, bytes: 3 },
+    ]);
+    const only = scan(Buffer.alloc(700), size);
+    assert.deepStrictEqual(only.ok === false && only.reason, "NUL bytes only (crash remnant)");
+    const clean = scan(line(withLong('"a":1')), size);
+    assert.equal(clean.ok === true && clean.damage, undefined);
   }
 });
