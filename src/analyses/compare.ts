@@ -103,7 +103,8 @@ export function applyBaselines(rows: CompareRow[], opts: { cli?: string; perRun:
   const fallback = opts.cli ?? marked[0] ?? (labels.has("none") ? "none" : labels.has("baseline") ? "baseline" : null);
   const mean = (label: string): number | null => {
     const v = rows.filter((r) => r.label === label && r.firstRequestTokens !== null).map((r) => r.firstRequestTokens!);
-    return v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null;
+    // Exact: rounded, two baseline runs of 20,138 and 20,141 would put every delta half a token off.
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
   };
   rows.forEach((r, i) => {
     const own = typeof opts.perRun[i] === "string" ? (opts.perRun[i] as string) : fallback;
@@ -136,7 +137,7 @@ export function groupRows(rows: CompareRow[]): CompareGroup[] {
       firstRequestMin: min,
       firstRequestMax: max,
       spread: min !== null && max !== null ? max - min : null,
-      deltaVsBaseline: deltas.length ? Math.round(deltas.reduce((a, b) => a + b, 0) / deltas.length) : null,
+      deltaVsBaseline: deltas.length ? deltas.reduce((a, b) => a + b, 0) / deltas.length : null,
       instructionChars: one(rs.map((r) => r.instructionChars)),
       truncated: one(rs.map((r) => r.truncated)),
       answersAgree: answers.size === 1,

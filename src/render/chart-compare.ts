@@ -13,7 +13,9 @@ export interface CompareChartRow {
   error?: string | null;
 }
 
-const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n < 0 ? `−${(-n).toLocaleString("en-US")}` : "0");
+// One decimal at most: a delta against a baseline mean can be half a token (+375.5).
+const num = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
+const signed = (n: number) => (n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : "0");
 
 /**
  * What the write-up is about is the difference a configuration makes (+377, +721, +1,727 tokens on a
