@@ -35,9 +35,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     "chars = JS string length (the unit of the 2,048 cap), marker included; kept = chars before the 13-char `… [truncated]` marker; source = original length from the debug log",
     "rendered = characters the model saw for the whole carrier (heading and <system-reminder> wrapper included), shared by the servers in it",
   ];
+  // Said once, as the empty table's own sentence: also a note, the terminal and HTML printed it twice.
   const none =
     "no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section";
-  if (rows.length === 0) notes.unshift(none);
   if (rows.some((r) => r.splitSurrogate)) notes.push("§ the cut split a surrogate pair: the kept text ends in a lone high surrogate");
   const fromLog = [...new Set(rows.filter((r) => r.sourceFrom === "rpc-log").map((r) => r.server))];
   if (fromLog.length)
