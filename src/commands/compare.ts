@@ -99,7 +99,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     ...healths.map((h) => ({ health: h, share: "whole" as const })),
     ...alongside.map((h) => ({ health: h, share: "bad-lines" as const })),
   ]);
-  const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline) });
+  const baseline = applyBaselines(rows, { cli: opts.baseline, perRun: specs.map((s) => s.baseline), envs: specs.map((s) => s.env) });
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
     throw new UsageError(
       `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,

@@ -10,6 +10,8 @@ export interface CompareChartRow {
   firstRequestTokens: number | null;
   deltaVsBaseline: number | null;
   baselineLabel: string | null;
+  /** The baseline ran with another configuration (analyses/compare.ts): the bar is no instructions' cost. */
+  baselineDiffers?: string | null;
   error?: string | null;
 }
 
@@ -40,7 +42,7 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
           ? "failed (see warnings)"
           : "no data"
         : delta
-          ? `${signed(v)}${isBase ? " (baseline)" : ""}`
+          ? `${signed(v)}${isBase ? " (baseline)" : r.baselineDiffers ? " † (baseline differs)" : ""}`
           : v.toLocaleString("en-US");
     return { label: r.label, run: r.run, value: v ?? 0, text, baseline: r.baselineLabel ?? "", tokens: r.firstRequestTokens };
   });

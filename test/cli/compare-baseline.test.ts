@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, runCli, sample } from "../helpers.js";
+import { compareChart } from "../../src/render/chart.js";
 
 /** A runs dir of sample runs; `edit` changes a copied file (path under the dir) before compare reads it. */
 function runsDir(folders: string[], edit: (dir: string) => void = () => {}): string {
@@ -63,4 +64,54 @@ test("compare: the fit takes the exact deltas", async () => {
   const j = parseEnvelope(await runCli(["compare", dir, "--json"]), "compare");
   const res = Object.fromEntries(j.fit.residuals.map((r: any) => [r.run, r.deltaTokens]));
   assert.deepEqual([res["en-1000-a"], res["en-5000-a"], res["ja-3000-a"]], [375.5, 719.5, 1725.5]);
+});
+
+test("compare: a tool-search-off run has no comparable baseline: its Δ is kept, marked and explained in every format", async () => {
+  const dir = runsDir(["none-a", "none-b", "en-1000-a", "en-5000-a"], (d) => {
+    cpSync(join(d, "en-1000-a"), join(d, "en-1000-nts-a"), { recursive: true });
+    const f = join(d, "en-1000-nts-a", "run.json");
+    const run = JSON.parse(readFileSync(f, "utf8"));
+    writeFileSync(f, JSON.stringify({ ...run, label: "en-1000-nts", env: { ENABLE_TOOL_SEARCH: "false" } }));
+  });
+  const j = parseEnvelope(await runCli(["compare", dir, "--json"]), "compare");
+  const by = Object.fromEntries(j.runs.map((r: any) => [r.run, r]));
+  const nts = by["en-1000-nts-a"];
+  assert.equal(nts.deltaVsBaseline, 377, "the number stays");
+  assert.equal(nts.baselineDiffers, "ENABLE_TOOL_SEARCH=false (none: unset)");
+  assert.equal(nts.tokensPerChar, null, "no cost per char against another configuration");
+  assert.equal(by["en-1000-a"].baselineDiffers, null);
+  assert.equal(by["none-a"].baselineDiffers, null);
+  assert.equal(j.groups.find((g: any) => g.label === "en-1000-nts").baselineDiffers, "ENABLE_TOOL_SEARCH=false (none: unset)");
+  assert.ok(!j.fit.residuals.some((r: any) => r.run === "en-1000-nts-a"), "left out of the fit");
+  const note = /† no comparable baseline: en-1000-nts ran with ENABLE_TOOL_SEARCH=false \(none: unset\)/;
+  const table = (await runCli(["compare", dir, "--columns", "label,run,deltaVsBaseline"])).stdout;
+  assert.match(table, /en-1000-nts-a\s+│\s+\+377 † │/);
+  assert.match(table, /en-1000-a\s+│\s+\+377 │/);
+  assert.match(table, note);
+  const md = (await runCli(["compare", dir, "--format", "markdown", "--columns", "label,run,deltaVsBaseline"])).stdout;
+  assert.match(md, /\| en-1000-nts \| en-1000-nts-a \| \+377 † \|/);
+  assert.match(md, note);
+  const csv = (await runCli(["compare", dir, "--format", "csv", "--columns", "label,run,deltaVsBaseline"])).stdout;
+  assert.match(csv, /^table,label,run,deltaVsBaseline,baselineDiffersMark\r\n/);
+  assert.match(csv, /runs,en-1000-nts,en-1000-nts-a,377,true\r\n/);
+  assert.match(csv, /runs,en-1000,en-1000-a,377,false\r\n/);
+  const chart = compareChart(j.runs, "m").spec;
+  assert.match(JSON.stringify(chart), /\+377 † \(baseline differs\)/);
+});
+
+test("compare: the same variable in the run and its baseline is a comparable baseline; without any, CSV has no mark column", async () => {
+  const dir = runsDir(["none-a", "en-1000-a"], (d) => {
+    for (const r of ["none-a", "en-1000-a"]) {
+      const f = join(d, r, "run.json");
+      writeFileSync(f, JSON.stringify({ ...JSON.parse(readFileSync(f, "utf8")), env: { ENABLE_TOOL_SEARCH: "false" } }));
+    }
+  });
+  const j = parseEnvelope(await runCli(["compare", dir, "--json"]), "compare");
+  assert.deepEqual(
+    j.runs.map((r: any) => r.baselineDiffers),
+    [null, null],
+  );
+  const csv = (await runCli(["compare", runsDir(["none-a", "en-1000-a"]), "--format", "csv", "--columns", "label,run,deltaVsBaseline"]))
+    .stdout;
+  assert.match(csv, /^table,label,run,deltaVsBaseline\r\n/);
 });
