@@ -174,7 +174,8 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
     out.push(["instructions cost (request 1 − baseline)", b.deltaTokens, "signed"]);
     if (b.tokensPerChar !== null)
       out.push([
-        "tokens per char of text",
+        // The delta is the whole carrier: heading and wrapper (≈51 tokens) count as the text's here; --wrapper-tokens takes them out.
+        "tokens per char (delta over the text's chars, wrapper included)",
         `${R2.format(b.tokensPerChar)} (${R2.format(b.charsPerToken ?? 0)} chars/token over ${INT.format(b.chars)} chars: ${b.servers.join(", ")})`,
       ]);
     if (b.textCharsPerToken !== null)

@@ -115,3 +115,30 @@ test("compare: the same variable in the run and its baseline is a comparable bas
     .stdout;
   assert.match(csv, /^table,label,run,deltaVsBaseline\r\n/);
 });
+
+test("compare on the sample runs: the fit labels its slope ratio and prints the write-up's 2.4× beside it", async () => {
+  const out = (await runCli(["compare", "samples/runs", "--wide"])).stdout;
+  assert.match(out, /│ × latin per char │ Δ × latin same chars │ at chars │/);
+  assert.match(out, /│ cjk .*│ +2\.49 │ +2\.40 │ +2,061 │/);
+  assert.match(out, /cjk 1,727 \/ latin 721 at 2,061 chars/);
+  const j = parseEnvelope(await runCli(["compare", "samples/runs", "--json"]), "compare");
+  const cjk = j.fit.scripts.find((s: any) => s.script === "cjk");
+  assert.deepEqual([cjk.deltaRatio, cjk.deltaRatioChars], [1727 / 721, 2061]);
+});
+
+test("instructions --baseline: the per-char figure says the wrapper is in it", async () => {
+  const out = (
+    await runCli([
+      "instructions",
+      "e1000000",
+      "--claude-dir",
+      "samples/instructions/en-1000",
+      "--claude-dir",
+      "samples/instructions/baseline",
+      "--baseline",
+      "b0000000",
+    ])
+  ).stdout;
+  assert.match(out, /tokens per char \(delta over the text's chars, wrapper included\): 0\.377/);
+  assert.doesNotMatch(out, /tokens per char of text/);
+});
