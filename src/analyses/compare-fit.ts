@@ -21,8 +21,18 @@ export interface ScriptFit {
   charsPerToken: number | null;
   /** Where the wrapper came from: fitted on this script's runs, or shared from the others'. */
   wrapperFrom: "fitted" | "shared" | null;
-  /** tokensPerChar / the first fitted script's (the write-up's "2.4× as many tokens"). */
+  /**
+   * tokensPerChar / the first fitted script's: the text alone, wrapper left out (2.49 for the write-up's
+   * Japanese). Not the write-up's 2.4×, which is deltaRatio.
+   */
   ratio: number | null;
+  /**
+   * The write-up's "2.4×": this script's mean Δ over the first fitted script's at the same delivered chars
+   * (1,727 / 721 at 2,061), wrapper included; at the largest size both have, null when they share none.
+   */
+  deltaRatio: number | null;
+  /** The delivered chars deltaRatio compares at. */
+  deltaRatioChars: number | null;
 }
 
 export interface FitResidual extends FitPoint {
@@ -63,6 +73,14 @@ export function fitInstructions(points: FitPoint[]): InstructionsFit {
     if (chars > 0) fits.set(script, { a: shared, b: ps.reduce((n, p) => n + p.deltaTokens - shared, 0) / chars, from: "shared" });
   }
   const reference = [...fits.values()].find((f) => f.from === "fitted")?.b ?? null;
+  const refScript = [...fits].find(([, f]) => f.from === "fitted")?.[0];
+  const meanAt = (script: string, chars: number): number | null => {
+    const ds = byScript
+      .get(script)!
+      .filter((p) => p.chars === chars)
+      .map((p) => p.deltaTokens);
+    return ds.length ? ds.reduce((a, b) => a + b, 0) / ds.length : null;
+  };
   const scripts = [...byScript].map(([script, ps]): ScriptFit => {
     const f = fits.get(script)!;
     return {
@@ -74,8 +92,19 @@ export function fitInstructions(points: FitPoint[]): InstructionsFit {
       charsPerToken: f.b ? 1 / f.b : null,
       wrapperFrom: f.from,
       ratio: f.b !== null && reference ? f.b / reference : null,
+      ...sameChars(script),
     };
   });
+  function sameChars(script: string): Pick<ScriptFit, "deltaRatio" | "deltaRatioChars"> {
+    // The first fitted script is what the others are held against: nothing to compare it with.
+    if (refScript === undefined || script === refScript) return { deltaRatio: null, deltaRatioChars: null };
+    const ref = new Set(byScript.get(refScript)!.map((p) => p.chars));
+    const at = Math.max(-Infinity, ...byScript.get(script)!.flatMap((p) => (ref.has(p.chars) ? [p.chars] : [])));
+    if (at === -Infinity) return { deltaRatio: null, deltaRatioChars: null };
+    const mine = meanAt(script, at)!;
+    const theirs = meanAt(refScript, at)!;
+    return { deltaRatio: theirs !== 0 ? mine / theirs : null, deltaRatioChars: at };
+  }
   const residuals = points.map((p): FitResidual => {
     const f = fits.get(p.script)!;
     const at = f.a !== null && f.b !== null ? f.a + f.b * p.chars : null;

@@ -16,6 +16,12 @@ export interface CompareRow {
   compactions: number | null;
   deltaVsBaseline: number | null;
   baselineLabel: string | null;
+  /**
+   * A variable that changes request 1 by itself (REQUEST1_VARS) set otherwise than in the baseline's runs,
+   * as `ENABLE_TOOL_SEARCH=false (none: unset)`: the delta is kept but measures that too, so it is not the
+   * instructions' cost (seed 000: the tool-search-off runs have no matching baseline). Null: same configuration.
+   */
+  baselineDiffers: string | null;
   instructionServers: string | null;
   instructionChars: number | null;
   /** The first request that carried instructions: a late server's arrive after request 1, which then does not measure them. */
@@ -80,6 +86,8 @@ export interface CompareGroup {
   firstRequestMax: number | null;
   spread: number | null;
   deltaVsBaseline: number | null;
+  /** Its runs' `baselineDiffers`, each once. */
+  baselineDiffers: string | null;
   instructionChars: number | null;
   truncated: boolean | null;
   answersAgree: boolean;
@@ -92,18 +100,35 @@ export interface CompareGroup {
   drift: boolean;
 }
 
+/** Variables that change request 1 by themselves: tool search off sends every tool definition (seed 000: 36,871 tokens). */
+export const REQUEST1_VARS = ["ENABLE_TOOL_SEARCH"];
+
 /**
  * Baselines and deltas. The baseline of a run is its own `baseline` label, else `--baseline LABEL`, else
  * the runs marked `baseline: true`, else a label named `none` or `baseline`; its value is the mean of
- * that label's first requests (repeats of one configuration agree to a few tokens).
+ * that label's first requests (repeats of one configuration agree to a few tokens). `envs`: each run's
+ * variables (run.json `env`), to tell a baseline of another configuration.
  */
-export function applyBaselines(rows: CompareRow[], opts: { cli?: string; perRun: Array<boolean | string | undefined> }): string | null {
+export function applyBaselines(
+  rows: CompareRow[],
+  opts: { cli?: string; perRun: Array<boolean | string | undefined>; envs?: Array<Record<string, string>> },
+): string | null {
   const labels = new Set(rows.map((r) => r.label));
   const marked = rows.filter((_, i) => opts.perRun[i] === true).map((r) => r.label);
   const fallback = opts.cli ?? marked[0] ?? (labels.has("none") ? "none" : labels.has("baseline") ? "baseline" : null);
   const mean = (label: string): number | null => {
     const v = rows.filter((r) => r.label === label && r.firstRequestTokens !== null).map((r) => r.firstRequestTokens!);
-    return v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null;
+    // Exact: rounded, two baseline runs of 20,138 and 20,141 would put every delta half a token off.
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+  };
+  const envOf = (i: number): Record<string, string> => opts.envs?.[i] ?? {};
+  const differs = (i: number, label: string): string | null => {
+    const base = rows.flatMap((r, j) => (r.label === label ? [envOf(j)] : []));
+    const mine = envOf(i);
+    const diff = REQUEST1_VARS.filter((k) => base.some((b) => b[k] !== mine[k]));
+    if (!diff.length) return null;
+    const shown = (v: string | undefined) => (v === undefined ? "unset" : v);
+    return diff.map((k) => `${k}=${shown(mine[k])} (${label}: ${[...new Set(base.map((b) => shown(b[k])))].join(" / ")})`).join(", ");
   };
   rows.forEach((r, i) => {
     const own = typeof opts.perRun[i] === "string" ? (opts.perRun[i] as string) : fallback;
@@ -111,9 +136,10 @@ export function applyBaselines(rows: CompareRow[], opts: { cli?: string; perRun:
     const b = mean(own);
     r.baselineLabel = own;
     r.deltaVsBaseline = b !== null && r.firstRequestTokens !== null ? r.firstRequestTokens - b : null;
+    r.baselineDiffers = r.label === own ? null : differs(i, own);
     // The write-up's cost per character of instructions (heading and wrapper included in the delta);
-    // only when request 1, the one measured, carried them.
-    if (r.deltaVsBaseline !== null && r.instructionChars && r.instructionsRequest === 1)
+    // only when request 1, the one measured, carried them, against a baseline of the same configuration.
+    if (r.deltaVsBaseline !== null && r.instructionChars && r.instructionsRequest === 1 && r.baselineDiffers === null)
       r.tokensPerChar = r.deltaVsBaseline / r.instructionChars;
   });
   return fallback;
@@ -136,7 +162,8 @@ export function groupRows(rows: CompareRow[]): CompareGroup[] {
       firstRequestMin: min,
       firstRequestMax: max,
       spread: min !== null && max !== null ? max - min : null,
-      deltaVsBaseline: deltas.length ? Math.round(deltas.reduce((a, b) => a + b, 0) / deltas.length) : null,
+      deltaVsBaseline: deltas.length ? deltas.reduce((a, b) => a + b, 0) / deltas.length : null,
+      baselineDiffers: [...new Set(rs.map((r) => r.baselineDiffers).filter((d): d is string => d !== null))].join("; ") || null,
       instructionChars: one(rs.map((r) => r.instructionChars)),
       truncated: one(rs.map((r) => r.truncated)),
       answersAgree: answers.size === 1,
@@ -183,7 +210,8 @@ export function compareFit(rows: CompareRow[]): InstructionsFit {
         r.script !== null &&
         r.instructionServers !== null &&
         !r.instructionServers.includes(",") &&
-        !/(^| )ENABLE_TOOL_SEARCH=/.test(r.env ?? ""),
+        r.baselineDiffers === null &&
+        !REQUEST1_VARS.some((k) => new RegExp(`(^| )${k}=`).test(r.env ?? "")),
     )
     .map((r) => ({ run: r.run, label: r.label, script: r.script!, chars: r.instructionChars!, deltaTokens: r.deltaVsBaseline! }));
   return fitInstructions(points);

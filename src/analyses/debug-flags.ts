@@ -8,6 +8,8 @@ interface FlagInput {
   servers: ReadonlyArray<{
     name: string;
     status: string;
+    transport: string | null;
+    protocolEra: string | null;
     lateByMs: number | null;
     connectMs: number | null;
     lastError: string | null;
@@ -24,11 +26,8 @@ interface FlagInput {
 /** What the seed flagged, and what else a reader should not miss. */
 export function debugFlags(r: FlagInput): string[] {
   const f: string[] = [];
-  if (r.runtimeArm === "v2" && r.runtimeArmSource !== "env") {
-    f.push(
-      `mcp runtime arm v2 with no opt-in variable (source: ${r.runtimeArmSource}): MCP_SDK_GENERATION was not set, yet the v2 runtime probes servers with server/discover before initialize`,
-    );
-  }
+  const arm = runtimeArmFlag(r);
+  if (arm) f.push(arm);
   for (const sv of r.servers) {
     if (sv.lateByMs !== null) {
       f.push(
@@ -60,6 +59,41 @@ export function debugFlags(r: FlagInput): string[] {
       `${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`,
     );
   return f;
+}
+
+const ARM_SOURCE: Record<string, string> = {
+  env: "an environment variable, MCP_SDK_GENERATION",
+  growthbook: "a feature flag, not MCP_SDK_GENERATION",
+  default: "the build's default, not MCP_SDK_GENERATION",
+};
+
+/**
+ * Seed 000: the docs say the v2 runtime probes HTTP servers with server/discover, and stdio servers only
+ * with MCP_PROTOCOL_NEGOTIATION=auto; the variable was unset, yet stdio was probed 20/20. A debug log
+ * records the arm and its source, not the variable, and no probe: a stdio server's `protocolEra` modern
+ * means it answered server/discover (the modern era has no initialize, FORMATS.md 9.2); legacy is
+ * reached with or without a probe first, which only the MCP message log's first method shows.
+ */
+function runtimeArmFlag(r: FlagInput): string | null {
+  const stdio = r.servers.filter((sv) => sv.transport === "stdio");
+  if (r.runtimeArm !== "v2" || stdio.length === 0) return null;
+  const how = ARM_SOURCE[r.runtimeArmSource ?? ""];
+  const servers = (xs: typeof stdio) => `stdio ${xs.length > 1 ? "servers" : "server"} ${xs.map((sv) => `"${sv.name}"`).join(", ")}`;
+  const probed = stdio.filter((sv) => sv.protocolEra === "modern");
+  const unseen = stdio.filter((sv) => sv.protocolEra !== "modern");
+  const evidence = [
+    ...(probed.length ? [`${servers(probed)}: connected in the modern era, so probed with server/discover`] : []),
+    ...(unseen.length
+      ? [
+          `${servers(unseen)}: ${unseen.every((sv) => sv.protocolEra === "legacy") ? "connected legacy, " : ""}the log shows no probe either way (the MCP message log's first method does)`,
+        ]
+      : []),
+  ];
+  return [
+    `mcp runtime arm v2 (source: ${r.runtimeArmSource ?? "not given"}${how ? `: ${how}` : ""})`,
+    "the docs: v2 probes HTTP servers with server/discover, stdio servers only with MCP_PROTOCOL_NEGOTIATION=auto, which a debug log does not record",
+    ...evidence,
+  ].join("; ");
 }
 
 /** A multi-line message (a ZodError's issue list) condensed to one line for a finding or a cell. */

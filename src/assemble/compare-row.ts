@@ -47,6 +47,7 @@ export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResu
     compactions: main ? main.compactions : null,
     deltaVsBaseline: null,
     baselineLabel: null,
+    baselineDiffers: null,
     instructionServers: instr.length ? [...new Set(instr.map((r) => r.server))].join(", ") : null,
     instructionChars: sum((r) => r.chars),
     instructionsRequest: carried.length ? Math.min(...carried) : null,

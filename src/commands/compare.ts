@@ -123,7 +123,7 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
   const good = rows.map((r, i) => [r, i] as const).filter(([r]) => r.error === null);
   const baseline = applyBaselines(
     good.map(([r]) => r),
-    { cli: opts.baseline, perRun: good.map(([, i]) => specs[i]!.baseline) },
+    { cli: opts.baseline, perRun: good.map(([, i]) => specs[i]!.baseline), envs: good.map(([, i]) => specs[i]!.env) },
   );
   if (opts.baseline && !rows.some((r) => r.label === opts.baseline))
     throw new UsageError(

@@ -10,10 +10,14 @@ export interface CompareChartRow {
   firstRequestTokens: number | null;
   deltaVsBaseline: number | null;
   baselineLabel: string | null;
+  /** The baseline ran with another configuration (analyses/compare.ts): the bar is no instructions' cost. */
+  baselineDiffers?: string | null;
   error?: string | null;
 }
 
-const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n < 0 ? `−${(-n).toLocaleString("en-US")}` : "0");
+// One decimal at most: a delta against a baseline mean can be half a token (+375.5).
+const num = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
+const signed = (n: number) => (n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : "0");
 
 /**
  * What the write-up is about is the difference a configuration makes (+377, +721, +1,727 tokens on a
@@ -39,7 +43,7 @@ export function compareChart(rows: CompareChartRow[], source: string): Chart {
           ? "failed (see warnings)"
           : "no data"
         : delta
-          ? `${signed(v)}${isBase ? " (baseline)" : ""}`
+          ? `${signed(v)}${isBase ? " (baseline)" : r.baselineDiffers ? " † (baseline differs)" : ""}`
           : v.toLocaleString("en-US");
     return { label: r.label, run: r.run, value: v ?? 0, text, baseline: r.baselineLabel ?? "", tokens: r.firstRequestTokens };
   });

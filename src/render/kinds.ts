@@ -47,7 +47,16 @@ const part = (row: Row, c: Column, i: number): unknown => {
 const intOrZero = (v: unknown) => INT.format(typeof v === "number" ? v : 0);
 
 export const int = numeric((n) => INT.format(n));
-export const signed = numeric((n) => (n > 0 ? `+${INT.format(n)}` : INT.format(n)));
+// A mean's difference (a delta against two baseline runs of 20,138 and 20,141) is not whole: one decimal, never rounded away.
+let tenthFormat: Intl.NumberFormat | undefined;
+const signedText = (x: number): string => {
+  const n = x + 0; // no -0
+  const s = Number.isInteger(n)
+    ? INT.format(n)
+    : (tenthFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })).format(n);
+  return n > 0 ? `+${s}` : s;
+};
+export const signed = numeric(signedText);
 /** A null growth with a trigger in `parts[0]` is a compaction's reset, not an unknown: say so, with the context it replaced. */
 export const delta: Formatter = (v, row, c) => {
   if (typeof v === "number") return signed(v, row, c);

@@ -15,6 +15,7 @@ export const COMPARE_COLUMNS: Record<keyof CompareRow, [string, ColumnKind]> = {
   compactions: ["compactions", "int"],
   deltaVsBaseline: ["Δ vs baseline", "signed"],
   baselineLabel: ["baseline", "text"],
+  baselineDiffers: ["baseline differs", "text"],
   instructionServers: ["servers", "text"],
   instructionChars: ["instr. chars", "int"],
   instructionsRequest: ["instr. request", "int"],

@@ -21,6 +21,8 @@ export function compareRunsTable(rows: CompareRow[], chosen: Array<keyof Compare
     );
   const compacted = rows.some((r) => (r.compactions ?? 0) > 0);
   if (compacted) notes.push(COMPACTION_NOTE);
+  const differs = rows.some((r) => r.baselineDiffers !== null);
+  if (differs) notes.push(differsNote(rows));
   return {
     id: "runs",
     title: "Runs",
@@ -30,15 +32,21 @@ export function compareRunsTable(rows: CompareRow[], chosen: Array<keyof Compare
       col(k, COMPARE_COLUMNS[k][0], COMPARE_COLUMNS[k][1], {
         priority: i === 0 || KEY_COLUMNS.has(k) || k === "error" ? 1 : 2,
         ...(i === 0 && compacted ? { marks: [{ key: "compacted", text: " §" }] } : {}),
+        ...(k === "deltaVsBaseline" && differs ? { marks: [DIFFERS_MARK] } : {}),
       }),
     ),
-    rows: rows.map((r) => ({ ...r, compacted: (r.compactions ?? 0) > 0 })),
+    rows: rows.map((r) => ({
+      ...r,
+      compacted: (r.compactions ?? 0) > 0,
+      ...(differs ? { baselineDiffersMark: r.baselineDiffers !== null } : {}),
+    })),
     notes,
   };
 }
 
 /** Repeats of a label grouped, with their spread and the delta against the baseline. */
 export function compareGroupsTable(groups: CompareGroup[], baseline: string | null): Table {
+  const differs = groups.some((g) => g.baselineDiffers !== null);
   return {
     id: "groups",
     title: "Per configuration (repeats grouped)",
@@ -48,7 +56,7 @@ export function compareGroupsTable(groups: CompareGroup[], baseline: string | nu
       col("firstRequestMin", "request 1 min", "int", { priority: 2 }),
       col("firstRequestMax", "request 1 max", "int", { priority: 2 }),
       col("spread", "spread", "int", { priority: 2 }),
-      col("deltaVsBaseline", `Δ vs ${baseline ?? "baseline"}`, "signed", { priority: 1 }),
+      col("deltaVsBaseline", `Δ vs ${baseline ?? "baseline"}`, "signed", { priority: 1, ...(differs ? { marks: [DIFFERS_MARK] } : {}) }),
       col("instructionChars", "instr. chars", "int", { priority: 2 }),
       col("truncated", "truncated", "bool", { priority: 3 }),
       col("answersAgree", "answers agree", "bool", { priority: 3 }),
@@ -56,12 +64,23 @@ export function compareGroupsTable(groups: CompareGroup[], baseline: string | nu
       col("era", "era", "text", { priority: 3 }),
       col("costUsd", "cost (sum)", "usd", { priority: 3 }),
     ],
-    rows: groups.map((g) => ({ ...g })),
+    rows: groups.map((g) => ({ ...g, ...(differs ? { baselineDiffersMark: g.baselineDiffers !== null } : {}) })),
     notes: [
       `largest spread between repeats of one label: ${Math.max(0, ...groups.map((g) => g.spread ?? 0))} tokens`,
       ...driftNotes(groups),
+      ...(differs ? [differsNote(groups)] : []),
     ],
   };
+}
+
+/** Marks a delta whose baseline ran with another configuration (CSV gets the flag only then). */
+const DIFFERS_MARK = { key: "baselineDiffersMark", text: " †" };
+
+/** Seed 000: "the ENABLE_TOOL_SEARCH=false runs have no matching baseline, so only the total is reported". */
+function differsNote(rows: Array<{ label: string; baselineDiffers: string | null }>): string {
+  const by = new Map<string, string>();
+  for (const r of rows) if (r.baselineDiffers !== null && !by.has(r.label)) by.set(r.label, r.baselineDiffers);
+  return `† no comparable baseline: ${[...by].map(([l, d]) => `${l} ran with ${d}`).join("; ")}. That variable changes request 1 by itself (tool search off sends every tool definition), so this Δ is the whole difference, not what the instructions cost; tokens/char is left blank and the fit leaves the run out`;
 }
 
 /** Request 1 should not move between repeats of one configuration; say where it did, by how much. */

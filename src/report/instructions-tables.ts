@@ -35,9 +35,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     "chars = JS string length (the unit of the 2,048 cap), marker included; kept = chars before the 13-char `… [truncated]` marker; source = original length from the debug log",
     "rendered = characters the model saw for the whole carrier (heading and <system-reminder> wrapper included), shared by the servers in it",
   ];
+  // Said once, as the empty table's own sentence: also a note, the terminal and HTML printed it twice.
   const none =
     "no MCP server instructions in these records: no mcp_instructions_delta attachment, no rendered `# MCP Server Instructions` section";
-  if (rows.length === 0) notes.unshift(none);
   if (rows.some((r) => r.splitSurrogate)) notes.push("§ the cut split a surrogate pair: the kept text ends in a lone high surrogate");
   const fromLog = [...new Set(rows.filter((r) => r.sourceFrom === "rpc-log").map((r) => r.server))];
   if (fromLog.length)
@@ -174,7 +174,8 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
     out.push(["instructions cost (request 1 − baseline)", b.deltaTokens, "signed"]);
     if (b.tokensPerChar !== null)
       out.push([
-        "tokens per char of text",
+        // The delta is the whole carrier: heading and wrapper (≈51 tokens) count as the text's here; --wrapper-tokens takes them out.
+        "tokens per char (delta over the text's chars, wrapper included)",
         `${R2.format(b.tokensPerChar)} (${R2.format(b.charsPerToken ?? 0)} chars/token over ${INT.format(b.chars)} chars: ${b.servers.join(", ")})`,
       ]);
     if (b.textCharsPerToken !== null)

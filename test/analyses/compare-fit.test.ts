@@ -41,3 +41,23 @@ test("script: bytes per code point, the truncation marker's … still latin", ()
   assert.equal(scriptOf(2061, 5467), "cjk");
   assert.equal(scriptOf(1000, 1800), "mixed");
 });
+
+test("fit: the write-up's 2.4× is the whole deltas' ratio at the same chars (1,727 / 721), not the slopes' 2.49", () => {
+  const f = fitInstructions([
+    pt("en-1000-a", "latin", 1000, 377),
+    pt("en-1000-b", "latin", 1000, 377),
+    pt("en-5000-a", "latin", 2061, 721),
+    pt("en-5000-b", "latin", 2061, 721),
+    pt("en-20000-a", "latin", 20000, 6578),
+    pt("ja-3000-a", "cjk", 2061, 1727),
+    pt("ja-3000-b", "cjk", 2061, 1727),
+  ]);
+  const [latin, cjk] = f.scripts;
+  assert.equal(Math.round(cjk!.ratio! * 100) / 100, 2.49, "slopes, wrapper left out");
+  assert.equal(cjk!.deltaRatio, 1727 / 721);
+  assert.equal(cjk!.deltaRatioChars, 2061);
+  assert.deepEqual([latin!.deltaRatio, latin!.deltaRatioChars], [null, null], "the reference is not compared with itself");
+  // No size in common: no same-chars ratio.
+  const apart = fitInstructions([pt("a", "latin", 1000, 377), pt("b", "latin", 2061, 721), pt("c", "cjk", 3000, 2500)]);
+  assert.deepEqual([apart.scripts[1]!.deltaRatio, apart.scripts[1]!.deltaRatioChars], [null, null]);
+});

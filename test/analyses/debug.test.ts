@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
 import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
+import { debugFlags } from "../../src/analyses/debug-flags.js";
 import { readDebugLog } from "../read.js";
 import { sample } from "../helpers.js";
 
@@ -47,7 +48,14 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
   assert.equal(lab.lateByMs, null);
   assert.equal(lab.closed, "STDIO connection closed after 6s (cleanly)");
   assert.equal(r.flags.length, 2);
-  assert.match(r.flags[0]!, /^mcp runtime arm v2 with no opt-in variable \(source: growthbook\)/);
+  // What the log shows: the arm, its source, the variable the docs tie stdio probing to; no probe claimed.
+  assert.match(r.flags[0]!, /^mcp runtime arm v2 \(source: growthbook: a feature flag, not MCP_SDK_GENERATION\)/);
+  assert.match(r.flags[0]!, /stdio servers only with MCP_PROTOCOL_NEGOTIATION=auto, which a debug log does not record/);
+  assert.match(r.flags[0]!, /stdio server "lab": connected legacy, the log shows no probe either way/);
+  assert.doesNotMatch(
+    r.flags[0]!,
+    /MCP_SDK_GENERATION was not set|probes servers with server\/discover before initialize|was probed|so probed/,
+  );
   assert.match(r.flags[1]!, /instructions truncated from 20,000 to 2,048/);
   assert.equal(r.events[0]!.kind, "startup");
   assert.equal(r.events[13]!.offsetMs, 6761);
@@ -60,6 +68,34 @@ test("modern era: protocolEra modern, negotiated 2026-07-28", async () => {
     ["modern", "2026-07-28", 212],
   );
   assert.equal(r.servers[0]!.instructionsTruncatedFrom, null);
+  // A stdio server in the modern era answered server/discover: that is the evidence of a probe.
+  assert.match(r.flags[0]!, /stdio server "lab": connected in the modern era, so probed with server\/discover$/);
+});
+
+test("runtime arm finding: only with a stdio server in the log, and a probe only where the era shows one", () => {
+  const server = (name: string, transport: string | null, protocolEra: string | null) => ({
+    name,
+    status: "connected",
+    transport,
+    protocolEra,
+    lateByMs: null,
+    connectMs: 10,
+    lastError: null,
+    forcedShutdown: null,
+    closed: null,
+    instructionsTruncatedFrom: null,
+    instructionsTruncatedTo: null,
+  });
+  const flags = (arm: string, source: string, servers: ReturnType<typeof server>[]) =>
+    debugFlags({ runtimeArm: arm, runtimeArmSource: source, servers, countTokens: [], countTokensFailures: 0, events: [] });
+  // HTTP only: v2 probing it is what the docs say, nothing to flag.
+  assert.deepEqual(flags("v2", "growthbook", [server("docs", "http", "legacy")]), []);
+  assert.deepEqual(flags("v1", "default", [server("lab", "stdio", "legacy")]), []);
+  const [f] = flags("v2", "env", [server("a", "stdio", "modern"), server("b", "stdio", null), server("c", "stdio", "legacy")]);
+  assert.match(f!, /^mcp runtime arm v2 \(source: env: an environment variable, MCP_SDK_GENERATION\)/);
+  assert.match(f!, /stdio server "a": connected in the modern era, so probed with server\/discover/);
+  // An era the log does not give is not called legacy.
+  assert.match(f!, /stdio servers "b", "c": the log shows no probe either way/);
 });
 
 test("late server: connected 7,514 ms after request 1 went out", async () => {

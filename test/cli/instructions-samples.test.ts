@@ -164,6 +164,11 @@ test("no instructions at all: empty list, the answer check says nothing delivere
   const table = await runCli(["instructions", s.id, "--claude-dir", s.dir, "--no-color"]);
   assert.match(table.stdout, /answer check: nothing delivered: no instructions to check the answer against/);
   assert.doesNotMatch(table.stdout, /matches what was delivered/);
+  // The empty table says so once, in every human format (it was both the table's sentence and a note).
+  for (const format of ["table", "markdown", "html"]) {
+    const out = (await runCli(["instructions", s.id, "--claude-dir", s.dir, "--no-color", "--format", format])).stdout;
+    assert.equal(out.match(/no MCP server instructions in these records/gi)?.length, 1, format);
+  }
 });
 
 test("late server: pending at init, request 1 went out without it, the delta rides on request 2", async () => {

@@ -16,6 +16,11 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [208, {}, {}, "+208"],
     [-1234, {}, {}, "-1,234"],
     [0, {}, {}, "0"],
+    // A delta against a baseline mean: the half token shows, never rounded to +376 or -2 (nor -0).
+    [375.5, {}, {}, "+375.5"],
+    [1725.5, {}, {}, "+1,725.5"],
+    [-1.5, {}, {}, "-1.5"],
+    [-0, {}, {}, "0"],
   ],
   delta: [
     [208, {}, {}, "+208"],
