@@ -29,6 +29,13 @@ export type ColumnKind =
   | "time"
   | "bool"
   | "text"
+  /**
+   * A log entry's text, whole in the row: the human formats show its first line, cut at 160 characters,
+   * and ` (+N lines)`; CSV, a data format, writes all of it.
+   */
+  | "entry"
+  /** An error message, whole in the row: the human formats join its lines with spaces and cut it at 160 characters; CSV writes all of it. */
+  | "message"
   /** Session, message, tool-use ids, labels a reader matches by prefix. */
   | "id"
   | "path"
@@ -161,6 +168,8 @@ export function widthOf(kind: ColumnKind): WidthClass {
     case "path":
       return "path";
     case "text":
+    case "entry":
+    case "message":
     case "mixed":
       return "text";
     default:
