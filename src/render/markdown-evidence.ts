@@ -57,7 +57,7 @@ export const filesReadHeading = (inputs: MarkdownEvidence["inputs"]) => `Files r
 /** The files the list names (the first MAX_LISTED_FILES), as plain text for the format to escape: kind, path, size. */
 export function listedFiles(inputs: MarkdownEvidence["inputs"]): Array<{ kind: string; path: string; size: string }> {
   return inputs.slice(0, MAX_LISTED_FILES).map((f) => ({
-    kind: KIND_NAMES[f.kind] ?? f.kind,
+    kind: f.toolsList ? "tools/list response" : (KIND_NAMES[f.kind] ?? f.kind),
     path: f.path === "-" ? "stdin" : f.path,
     size: formatBytes(f.bytes),
   }));

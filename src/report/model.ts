@@ -78,6 +78,8 @@ export interface Column {
   align?: "left" | "right";
   /** Printed for a null cell instead of the renderer's blank (e.g. `none` for a request that never came). */
   empty?: string;
+  /** A zero reads as nothing added: the human formats leave its cell blank; the row (and CSV) keeps the 0. */
+  blankZero?: true;
 }
 
 export type Row = Record<string, unknown>;
@@ -177,7 +179,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
   }
 }
 
-export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty">>;
+export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero">>;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
   key,
@@ -189,6 +191,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.marks ? { marks: o.marks } : {}),
   ...(o.align ? { align: o.align } : {}),
   ...(o.empty !== undefined ? { empty: o.empty } : {}),
+  ...(o.blankZero ? { blankZero: true as const } : {}),
 });
 
 /** A key/value row of a `mixed` table: the kind travels with the value. */
