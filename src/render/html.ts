@@ -113,7 +113,7 @@ function* evidenceChunks(evidence: MarkdownEvidence | undefined): Generator<stri
   yield '<section class="evidence"><h2>Evidence</h2>\n';
   if (inputs.length > 0) {
     yield `<p>${text(filesReadHeading(inputs))}</p>\n<ul>\n`;
-    for (const f of listedFiles(inputs)) yield `<li>${text(f.kind)}: <code>${text(f.path)}</code> (${text(f.size)})</li>\n`;
+    for (const f of listedFiles(inputs)) yield `<li>${text(f.kind)}: ${text(f.path)} (${text(f.size)})</li>\n`;
     const more = moreFiles(inputs);
     if (more) yield `<li>${text(more)}</li>\n`;
     yield "</ul>\n";

@@ -8,7 +8,7 @@ test("Evidence list: the --tools file is a tools/list response, not an MCP messa
   assert.match(md.stdout, /^- tools\/list response: .*big-tools-list\.json \(801 bytes\)$/m);
   assert.match(md.stdout, /^- MCP message log: .*rpc-log\.jsonl/m);
   const html = await runCli(["demo", "--format", "html"]);
-  assert.match(html.stdout, /<li>tools\/list response: <code>[^<]*big-tools-list\.json<\/code>/);
+  assert.match(html.stdout, /<li>tools\/list response: [^<]*big-tools-list\.json/);
   // CONTRACT's kind is unchanged in JSON.
   const j = parseEnvelope(await runCli(["demo", "--json"]), "demo");
   const tools = (j.inputs as Array<{ path: string; kind: string }>).find((i) => i.path.endsWith("big-tools-list.json"));
