@@ -79,7 +79,10 @@ export interface ToolResultRow {
   afterCompaction: boolean;
   /** That compaction; a boundary after this result's line means the result went into the summary, not into a request as such. */
   compaction: Compaction | null;
-  /** deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. */
+  /**
+   * deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. When the
+   * request carried several results, over their summed resultChars (the same for each).
+   */
   tokensPerChar: number | null;
   /** Total input of the last request of this chain (the write-up's "final request"). */
   lastRequestTokens: number | null;
@@ -128,7 +131,25 @@ export function assembleOutputs(c: OutputsCollected, ev: OutputEvidence): ToolRe
   const byId = new Map(rows.map((r) => [r.toolUseId, r]));
   const naming = usesNaming(rows, c.toolUses);
   for (const row of rows) if (row.savedPath !== null) linkReads(row, naming.get(baseName(row.savedPath)) ?? [], byId);
+  shareRates(rows);
   return rows;
+}
+
+/**
+ * A request that carried several results grew once for all of them: each row keeps that growth as its
+ * `deltaTokens` (CONTRACT: what the request that carried it grew by), but tok/char is the growth over the
+ * results' summed size, the same for each of them. Charging the whole growth to each result's own size made
+ * five results in one request read five times their cost; `servers` counts a request once too.
+ */
+function shareRates(rows: ToolResultRow[]): void {
+  const sums = new Map<string, number>();
+  const key = (r: ToolResultRow) => `${r.sessionId ?? ""}\0${r.chain}\0${r.requestIndex}`;
+  const shared = rows.filter((r) => (r.resultsInRequest ?? 0) > 1 && r.deltaTokens !== null && r.requestIndex !== null);
+  for (const r of shared) if (r.resultChars) sums.set(key(r), (sums.get(key(r)) ?? 0) + r.resultChars);
+  for (const r of shared) {
+    const chars = sums.get(key(r));
+    r.tokensPerChar = chars ? r.deltaTokens! / chars : null;
+  }
 }
 
 /** Saved file name → the tool calls (in order) whose inputs contain it, found in one pass over the calls. */

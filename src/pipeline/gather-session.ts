@@ -50,7 +50,10 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
   target = found;
   const debug = await gatherDebug(transcripts, opts);
   const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
-  const toolsList = opts.tools !== undefined ? await readToolsList(evidenceInput(opts.tools, "rpc-log"), { stdin: opts.stdin }) : null;
+  const toolsList =
+    opts.tools !== undefined
+      ? await readToolsList({ ...evidenceInput(opts.tools, "rpc-log"), toolsList: true }, { stdin: opts.stdin })
+      : null;
   const baseline = await gatherBaseline(opts);
   const saved = await gatherSaved(transcripts.results.outputs, transcripts, opts.verbose);
   return {

@@ -22,7 +22,7 @@ export async function gatherTools(opts: { tools?: string; rpcLog?: string }): Pr
   if (opts.tools === undefined && opts.rpcLog === undefined) return out;
   const all: ToolMeta[] = [];
   if (opts.tools !== undefined) {
-    const ev = await readToolsList(evidenceInput(opts.tools, "rpc-log"));
+    const ev = await readToolsList({ ...evidenceInput(opts.tools, "rpc-log"), toolsList: true });
     out.inputs.push(ev.input);
     out.parts.push({ health: ev.health, share: "bad-lines" });
     if (ev.result.error) out.warnings.push(`${opts.tools}: stopped reading the tools/list response: ${ev.result.error}`);

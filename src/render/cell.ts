@@ -13,7 +13,7 @@ export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnK
   const v = row[c.key];
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
-  if (blank(v)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");
+  if (blank(v) || (v === 0 && c.blankZero)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");
   else s = isCount(v) ? `${countText(v.count)} ${sanitize(v.noun)}` : format(c.kind)(v, row, c);
   // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);

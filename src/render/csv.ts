@@ -16,11 +16,20 @@ export function renderCsv(report: OutputDocument): string {
   return [...csvLines(report)].join("");
 }
 
-/** The CSV document a record at a time (each with its CRLF), so long tables are written as they are formatted. */
+/**
+ * The CSV document a record at a time (each with its CRLF), so long tables are written as they are formatted.
+ * A table with no rows is left out, as markdown and HTML leave it out: a header-only block is a junk row to
+ * a spreadsheet or `read_csv`, and would make a one-table document take the `table` column. When every
+ * table is empty, the first with columns (the command's main table) is written as its header alone, so
+ * the document still says which columns it would have.
+ */
 export function* csvLines(report: OutputDocument): Generator<string> {
-  const many = report.tables.length > 1;
+  const filled = report.tables.filter((t) => t.rows.length > 0 || (t.footer?.length ?? 0) > 0);
+  const main = report.tables.find((t) => t.columns.length > 0);
+  const tables = filled.length > 0 ? filled : main ? [main] : [];
+  const many = tables.length > 1;
   let first = true;
-  for (const t of report.tables) {
+  for (const t of tables) {
     if (many && !first) yield "\r\n";
     first = false;
     const keys = csvKeys(t);

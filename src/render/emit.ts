@@ -51,7 +51,7 @@ export async function documentChunks(
     case "html": {
       // Charts are drawn (asynchronously, by vega) only for the one format that shows them.
       const { chartFigures, htmlChunks } = await import("./html.js");
-      return htmlChunks(out.document, await chartFigures(out.document));
+      return htmlChunks(out.document, await chartFigures(out.document), out);
     }
     case "table":
       return (await import("./table.js")).terminalChunks(out.document, palette, layout);

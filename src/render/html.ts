@@ -6,7 +6,9 @@ import { sanitize } from "./sanitize.js";
 import { safeSvg } from "./svg-safe.js";
 import { cellText, formatValue } from "./cell.js";
 import { alignOf } from "./kinds.js";
+import { hasRows, sentence, statements } from "./empty-tables.js";
 import { Clock, seeTimes } from "./markdown-clock.js";
+import { filesReadHeading, healthLine, listedFiles, moreFiles, type MarkdownEvidence } from "./markdown-evidence.js";
 import { markdownFormatter } from "./markdown-style.js";
 import { displayZone } from "./zone.js";
 
@@ -41,10 +43,11 @@ export function breakable(escaped: string): string {
 
 /**
  * One self-contained HTML5 page: the markdown document's sections (title, summary, each table with its
- * notes and footer), charts as inline SVG, a stylesheet in the page and nothing fetched.
+ * notes and footer, an empty table left out or said in one sentence, the Evidence list last), charts as
+ * inline SVG, a stylesheet in the page and nothing fetched.
  */
-export async function renderHtml(report: Report): Promise<string> {
-  return [...htmlChunks(report, await chartFigures(report))].join("");
+export async function renderHtml(report: Report, evidence?: MarkdownEvidence): Promise<string> {
+  return [...htmlChunks(report, await chartFigures(report), evidence)].join("");
 }
 
 /** Beyond this many points an inline chart costs more page (and render time) than it tells; `--chart FILE` still draws it. */
@@ -65,8 +68,8 @@ export async function chartFigures(report: Report): Promise<string[]> {
   return out;
 }
 
-/** The page in pieces, a table row at a time; `figures` from chartFigures. */
-export function* htmlChunks(report: Report, figures: string[]): Generator<string> {
+/** The page in pieces, a table row at a time; `figures` from chartFigures, `evidence` the files read and their health. */
+export function* htmlChunks(report: Report, figures: string[], evidence?: MarkdownEvidence): Generator<string> {
   yield* head(report.title);
   yield `<h1>${text(report.title)}</h1>\n`;
   if (report.summary?.length) {
@@ -81,11 +84,13 @@ export function* htmlChunks(report: Report, figures: string[]): Generator<string
     yield "</ul>\n";
   }
   const charts = report.charts ?? [];
-  const sections = new Set(report.tables.map((t) => t.section));
+  // As in markdown, an empty table is left out unless its absence says something.
+  const tables = report.tables.filter((t) => hasRows(t) || statements(t).length > 0);
+  const sections = new Set(tables.map((t) => t.section));
   // A chart whose section is not in the document still shows, after the summary.
   for (const [i, c] of charts.entries()) if (c.section === undefined || !sections.has(c.section)) yield `${figures[i] ?? ""}\n`;
   let section: string | undefined;
-  for (const t of report.tables) {
+  for (const t of tables) {
     if (t.section !== section) {
       if (section !== undefined) yield "</section>\n";
       if (t.section !== undefined) {
@@ -97,7 +102,24 @@ export function* htmlChunks(report: Report, figures: string[]): Generator<string
     yield* tableChunks(t, t.section !== undefined ? 3 : 2);
   }
   if (section !== undefined) yield "</section>\n";
+  yield* evidenceChunks(evidence);
   yield "</main>\n</body>\n</html>\n";
+}
+
+/** The page's last section, as markdown's: the files read (kind, path, size) and the parse health in one line. */
+function* evidenceChunks(evidence: MarkdownEvidence | undefined): Generator<string> {
+  const inputs = evidence?.inputs ?? [];
+  if (inputs.length === 0 && !evidence?.health) return;
+  yield '<section class="evidence"><h2>Evidence</h2>\n';
+  if (inputs.length > 0) {
+    yield `<p>${text(filesReadHeading(inputs))}</p>\n<ul>\n`;
+    for (const f of listedFiles(inputs)) yield `<li>${text(f.kind)}: ${text(f.path)} (${text(f.size)})</li>\n`;
+    const more = moreFiles(inputs);
+    if (more) yield `<li>${text(more)}</li>\n`;
+    yield "</ul>\n";
+  }
+  if (evidence?.health) yield `<p>${text(healthLine(evidence.health))}</p>\n`;
+  yield "</section>\n";
 }
 
 function* head(title: string): Generator<string> {
@@ -124,11 +146,15 @@ function* tableChunks(t: Table, level: number): Generator<string> {
   const fmt = markdownFormatter(clock);
   /** cellText already sanitises; it composes a cell from its column's parts and marks as the other human formats do. */
   const cell = (r: Record<string, unknown>, c: Column, empty: string) => breakable(escapeHtml(cellText(r, c, empty, fmt)));
+  if (!hasRows(t)) {
+    // What its absence means, in one sentence; under a section heading, the sentence stands alone, as in markdown.
+    yield `<section class="table">${t.section === undefined ? `<h${level}>${text(t.title)}</h${level}>` : ""}\n`;
+    for (const s of statements(t)) yield `<p class="none">${text(sentence(s))}</p>\n`;
+    yield "</section>\n";
+    return;
+  }
   yield `<section class="table"><h${level}>${text(t.title)}</h${level}>\n`;
-  if (t.rows.length === 0 && !t.footer?.length) {
-    if (t.whenEmpty !== undefined) yield `<p class="none">${text(t.whenEmpty)}</p>\n`;
-    else if (!t.notes?.length) yield '<p class="none">(none)</p>\n';
-  } else {
+  {
     const cls = t.columns.map((c) => columnClass(c, t.rows));
     const tr = (cells: string[], tag: "td" | "th") =>
       `<tr>${cells.map((c, i) => `<${tag} class="${cls[i]}">${c}</${tag}>`).join("")}</tr>\n`;

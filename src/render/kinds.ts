@@ -34,6 +34,22 @@ export function formatRate(v: number): string {
 /** Evidence text, escaped for a terminal; lists joined, anything else as JSON. */
 export const text: Formatter = (v) => sanitize(typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : (JSON.stringify(v) ?? ""));
 
+/** The longest evidence text a human format's cell shows of a log entry or message; CSV and JSON keep it whole. */
+export const CELL_TEXT_MAX = 160;
+const cutCell = (t: string) => (t.length > CELL_TEXT_MAX ? `${t.slice(0, CELL_TEXT_MAX - 1)}…` : t);
+
+/** A log entry: its first line, cut, and how many lines were left out (a ZodError's issue list). */
+export const entry: Formatter = (v, row, c) => {
+  if (typeof v !== "string") return text(v, row, c);
+  const nl = v.indexOf("\n");
+  if (nl < 0) return text(cutCell(v), row, c);
+  return `${text(cutCell(v.slice(0, nl)), row, c)} (+${v.split("\n").length - 1} lines)`;
+};
+
+/** An error message on one line: its lines joined with spaces, cut. */
+export const message: Formatter = (v, row, c) =>
+  typeof v === "string" ? text(cutCell(v.replace(/\s*\n\s*/g, " ").trim()), row, c) : text(v, row, c);
+
 /** A numeric kind shows a non-number (a footer label such as `total`) as text. */
 const numeric =
   (f: (n: number) => string): Formatter =>
@@ -139,6 +155,10 @@ export function formatterFor(kind: ColumnKind): Formatter {
     case "id":
     case "path":
       return text;
+    case "entry":
+      return entry;
+    case "message":
+      return message;
     case "split":
       return split;
     case "countOf":
@@ -173,6 +193,8 @@ export function alignOf(c: Column): "left" | "right" {
     case "time":
     case "bool":
     case "text":
+    case "entry":
+    case "message":
     case "id":
     case "path":
     case "split":
@@ -200,6 +222,8 @@ const KINDS = new Set<string>([
   "time",
   "bool",
   "text",
+  "entry",
+  "message",
   "id",
   "path",
   "split",

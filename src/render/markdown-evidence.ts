@@ -32,10 +32,10 @@ export function* evidenceLines(level: number, ids: ShortIds, evidence: MarkdownE
   if (inputs.length === 0 && short.length === 0 && !evidence?.health) return;
   yield* [`${"#".repeat(level)} ${mdHeading("Evidence")}`, ""];
   if (inputs.length > 0) {
-    yield* [`Files read (${INT.format(inputs.length)}):`, ""];
-    for (const f of inputs.slice(0, MAX_LISTED_FILES))
-      yield `- ${mdInline(KIND_NAMES[f.kind] ?? f.kind)}: ${mdInline(f.path === "-" ? "stdin" : f.path)} (${formatBytes(f.bytes)})`;
-    if (inputs.length > MAX_LISTED_FILES) yield `- … and ${INT.format(inputs.length - MAX_LISTED_FILES)} more (--json lists every input)`;
+    yield* [filesReadHeading(inputs), ""];
+    for (const f of listedFiles(inputs)) yield `- ${mdInline(f.kind)}: ${mdInline(f.path)} (${f.size})`;
+    const more = moreFiles(inputs);
+    if (more) yield `- ${more}`;
     yield "";
   }
   if (short.length > 0) {
@@ -48,14 +48,32 @@ export function* evidenceLines(level: number, ids: ShortIds, evidence: MarkdownE
     }
     yield "";
   }
-  const h = evidence?.health;
-  if (h) {
-    const unknown = Object.values(h.unknownTypes).reduce((a, b) => a + b, 0);
-    yield (
-      `Parse health: ${INT.format(h.lines)} lines, ${INT.format(h.records)} records, ${INT.format(h.blankLines)} blank, ` +
-      `${INT.format(h.malformedCount)} malformed, ` +
-      (h.damagedCount ? `${INT.format(h.damagedCount)} damaged (read all the same), ` : "") +
-      `${INT.format(unknown)} of an unknown type.`
-    );
-  }
+  if (evidence?.health) yield healthLine(evidence.health);
+}
+
+/** The files-read list's lead line: `Files read (3):`. */
+export const filesReadHeading = (inputs: MarkdownEvidence["inputs"]) => `Files read (${INT.format(inputs.length)}):`;
+
+/** The files the list names (the first MAX_LISTED_FILES), as plain text for the format to escape: kind, path, size. */
+export function listedFiles(inputs: MarkdownEvidence["inputs"]): Array<{ kind: string; path: string; size: string }> {
+  return inputs.slice(0, MAX_LISTED_FILES).map((f) => ({
+    kind: f.toolsList ? "tools/list response" : (KIND_NAMES[f.kind] ?? f.kind),
+    path: f.path === "-" ? "stdin" : f.path,
+    size: formatBytes(f.bytes),
+  }));
+}
+
+/** The last item of a list cut at MAX_LISTED_FILES, or "" when every file is named. */
+export const moreFiles = (inputs: MarkdownEvidence["inputs"]) =>
+  inputs.length > MAX_LISTED_FILES ? `… and ${INT.format(inputs.length - MAX_LISTED_FILES)} more (--json lists every input)` : "";
+
+/** The parse health in one sentence. */
+export function healthLine(h: NonNullable<MarkdownEvidence["health"]>): string {
+  const unknown = Object.values(h.unknownTypes).reduce((a, b) => a + b, 0);
+  return (
+    `Parse health: ${INT.format(h.lines)} lines, ${INT.format(h.records)} records, ${INT.format(h.blankLines)} blank, ` +
+    `${INT.format(h.malformedCount)} malformed, ` +
+    (h.damagedCount ? `${INT.format(h.damagedCount)} damaged (read all the same), ` : "") +
+    `${INT.format(unknown)} of an unknown type.`
+  );
 }

@@ -1,6 +1,7 @@
 import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import { cellText, formatValue } from "./cell.js";
 import { Clock, seeTimes } from "./markdown-clock.js";
+import { hasRows, sentence, statements } from "./empty-tables.js";
 import { evidenceLines, type MarkdownEvidence } from "./markdown-evidence.js";
 import { ShortIds } from "./markdown-ids.js";
 import { blogGrids, type Grid } from "./markdown-layout.js";
@@ -44,7 +45,7 @@ function* markdownLines(report: OutputDocument, level: number, evidence: Markdow
   }
   let section: string | undefined;
   for (const t of report.tables) {
-    const shown = t.rows.length > 0 || (t.footer?.length ?? 0) > 0;
+    const shown = hasRows(t);
     const said = shown ? [] : statements(t);
     // An empty table is left out; what its absence means, when it means something, is one sentence.
     if (!shown && said.length === 0) continue;
@@ -74,17 +75,6 @@ function collectIds(report: OutputDocument): ShortIds {
   }
   return ids;
 }
-
-/** What an empty table says instead of itself: its own sentence, or the notes of a table that is only a statement. */
-function statements(t: Table): string[] {
-  if (t.whenEmpty !== undefined) return [t.whenEmpty];
-  return t.columns.length === 0 ? (t.notes ?? []) : [];
-}
-
-const sentence = (s: string) => {
-  const t = s.trim().replace(/^[a-z]/, (c) => c.toUpperCase());
-  return /[.!?)]$/.test(t) ? t : `${t}.`;
-};
 
 function* tableLines(t: Table, level: number, ids: ShortIds, zone: string): Generator<string> {
   const clock = new Clock(zone);

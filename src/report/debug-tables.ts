@@ -1,5 +1,4 @@
 import type { DebugResult } from "../analyses/debug.js";
-import { oneLine as condensed } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 
@@ -27,12 +26,11 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("errors", "errors", "int"),
       col("stderrLines", "stderr", "int"),
       col("closed", "closed", "text", { priority: 4 }),
-      col("lastError", "last error", "text", { priority: 3 }),
+      col("lastError", "last error", "message", { priority: 3 }),
     ],
     rows: r.servers.map((s) => ({
       ...s,
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
-      lastError: s.lastError === null ? null : condensed(s.lastError),
     })),
   });
   if (r.flags.length) tables.push(findingsTable(r.flags));
@@ -104,19 +102,18 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       col("level", "level", "text", { priority: 3 }),
       col("server", "server", "id", { priority: 2 }),
       col("kind", "kind", "text", { priority: 1 }),
-      col("text", "text", "text", { priority: 1 }),
+      col("text", "text", "entry", { priority: 1 }),
     ],
-    rows: shown.map((e) => ({ ...e, text: oneLine(e.text, e.server) })),
+    rows: shown.map((e) => ({ ...e, text: unprefixed(e.text, e.server) })),
     notes,
   });
   return tables;
 }
 
-/** The first line of an entry without the server prefix (already in its own column), cut for a table cell. */
-function oneLine(text: string, server: string | null): string {
-  let t = server !== null ? text.replace(/^MCP server "[^"]+":? /, "") : text;
-  const nl = t.indexOf("\n");
-  const more = nl >= 0 ? ` (+${t.split("\n").length - 1} lines)` : "";
-  if (nl >= 0) t = t.slice(0, nl);
-  return (t.length > 160 ? `${t.slice(0, 159)}…` : t) + more;
+/**
+ * An entry without the server prefix (already in its own column), whole: the human formats show its first
+ * line (the "entry" kind), CSV all of it.
+ */
+function unprefixed(text: string, server: string | null): string {
+  return server !== null ? text.replace(/^MCP server "[^"]+":? /, "") : text;
 }

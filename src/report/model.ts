@@ -29,6 +29,13 @@ export type ColumnKind =
   | "time"
   | "bool"
   | "text"
+  /**
+   * A log entry's text, whole in the row: the human formats show its first line, cut at 160 characters,
+   * and ` (+N lines)`; CSV, a data format, writes all of it.
+   */
+  | "entry"
+  /** An error message, whole in the row: the human formats join its lines with spaces and cut it at 160 characters; CSV writes all of it. */
+  | "message"
   /** Session, message, tool-use ids, labels a reader matches by prefix. */
   | "id"
   | "path"
@@ -71,6 +78,8 @@ export interface Column {
   align?: "left" | "right";
   /** Printed for a null cell instead of the renderer's blank (e.g. `none` for a request that never came). */
   empty?: string;
+  /** A zero reads as nothing added: the human formats leave its cell blank; the row (and CSV) keeps the 0. */
+  blankZero?: true;
 }
 
 export type Row = Record<string, unknown>;
@@ -161,6 +170,8 @@ export function widthOf(kind: ColumnKind): WidthClass {
     case "path":
       return "path";
     case "text":
+    case "entry":
+    case "message":
     case "mixed":
       return "text";
     default:
@@ -168,7 +179,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
   }
 }
 
-export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty">>;
+export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero">>;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
   key,
@@ -180,6 +191,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.marks ? { marks: o.marks } : {}),
   ...(o.align ? { align: o.align } : {}),
   ...(o.empty !== undefined ? { empty: o.empty } : {}),
+  ...(o.blankZero ? { blankZero: true as const } : {}),
 });
 
 /** A key/value row of a `mixed` table: the kind travels with the value. */

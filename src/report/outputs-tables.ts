@@ -67,7 +67,10 @@ export function resultsTable(l: AssembledOutputs): Table {
   const notes = [`checks: ${[...counts].map(([k, v]) => `${k} ×${v}`).join(", ") || "none"}`];
   if (l.debugLog === null) notes.push("no debug log given or found: count_tokens and persist lines unknown (--debug-file FILE)");
   const shared = l.rows.filter((r) => (r.resultsInRequest ?? 0) > 1).length;
-  if (shared) notes.push(`${shared} result(s) share their request with other results: Δ tokens covers them together`);
+  if (shared)
+    notes.push(
+      `${shared} result(s) share their request with other results: Δ tokens covers them together, and tok/char is over their summed size`,
+    );
   if (l.copies) notes.push(`${l.copies} result(s) repeat a tool_use id listed earlier (fork or resume copy of the history): listed once`);
   notes.push(...compactionNotes(l.rows.map((r) => r.compaction)));
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };

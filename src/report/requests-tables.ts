@@ -32,7 +32,7 @@ export const REQUEST_COLUMNS = [
   }),
   col("fragments", "recs", "int", { priority: 4 }),
   col("addedResults", "+results (chars)", "countOf", { priority: 3, parts: ["addedResultChars"] }),
-  col("addedUserText", "+user chars", "int", { priority: 3 }),
+  col("addedUserText", "+user chars", "int", { priority: 3, blankZero: true }),
   col("addedAttachments", "+attach (chars)", "countOf", { priority: 3, parts: ["addedAttachmentChars", "addedAttachmentCharsExact"] }),
 ];
 
@@ -169,7 +169,7 @@ function requestRow(q: RequestRow): Row {
     fragments: q.fragments,
     addedResults: a.toolResults,
     addedResultChars: a.toolResultChars,
-    addedUserText: a.userTextChars || null,
+    addedUserText: a.userTextChars,
     addedAttachments: a.attachments,
     addedAttachmentChars: a.attachmentChars,
     addedAttachmentCharsExact: a.attachmentCharsExact,

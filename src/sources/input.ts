@@ -18,6 +18,11 @@ export interface InputFile {
   chain?: string;
   /** The session a transcript belongs to, from its file name or its parent's (records/chains.ts); not in the envelope. */
   sessionId?: string;
+  /**
+   * A `--tools` tools/list response: CONTRACT lists it as an `rpc-log`, the Evidence list of markdown and HTML
+   * names it for what it is. Not in the envelope.
+   */
+  toolsList?: true;
 }
 
 /** A file read ahead of its turn (sources/prefetch.ts): its bytes, to its end, and their sha256. */

@@ -13,7 +13,7 @@ function cells(line: string): string[] {
 test("requests CSV: every token and count cell is a plain number, the 5m/1h split and the marks are columns of their own", async () => {
   const r = await runCli(["requests", BASIC, "--format", "csv"]);
   assert.equal(r.code, 0, r.stderr);
-  const [head, ...lines] = r.stdout.split("\r\n\r\n")[0]!.split("\r\n");
+  const [head, ...lines] = r.stdout.split("\r\n\r\n")[0]!.trimEnd().split("\r\n");
   const keys = cells(head!);
   for (const k of [
     "cacheCreation",

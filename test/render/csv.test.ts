@@ -60,12 +60,31 @@ test("CSV: several tables keep the layout: a table column, a blank line between,
         rows: [{ x: 'say "hi", then', ok: true, list: ["p", "q"] }],
         footer: [{ x: "total", ok: false }],
       },
-      { id: "b", title: "B", columns: [col("y", "y", "int")], rows: [] },
+      { id: "b", title: "B", columns: [col("y", "y", "int")], rows: [{ y: 1 }] },
     ],
     warnings: [],
   };
-  assert.equal(renderCsv(r), 'table,x,ok,list\r\na,"say ""hi"", then",true,p; q\r\na,total,false,\r\n\r\ntable,y\r\n');
+  assert.equal(renderCsv(r), 'table,x,ok,list\r\na,"say ""hi"", then",true,p; q\r\na,total,false,\r\n\r\ntable,y\r\nb,1\r\n');
   assert.equal(renderCsv({ title: "t", tables: [], warnings: [] }), "");
+});
+
+test("CSV: a table with no rows is left out (no header-only block), and does not count towards the table column", () => {
+  const main = { id: "requests:main", title: "Requests", columns: [col("index", "index", "int")], rows: [{ index: 1 }] };
+  const health = {
+    id: "health",
+    title: "Parse health",
+    columns: [col("file", "file"), col("line", "line", "int")],
+    rows: [],
+    notes: ["0 malformed"],
+  };
+  const statement = { id: "note", title: "Note", columns: [], rows: [], notes: ["no debug log"] };
+  const doc = (tables: OutputDocument["tables"]): OutputDocument => ({ title: "t", tables, warnings: [] });
+  // One table with rows: a plain single-table CSV, whatever empty tables follow.
+  assert.equal(renderCsv(doc([main, statement, health])), "index\r\n1\r\n");
+  // Every table empty: the first with columns is its header alone, so the document is never empty.
+  assert.equal(renderCsv(doc([statement, health, { ...main, rows: [] }])), "file,line\r\n");
+  // A footer alone keeps a table.
+  assert.equal(renderCsv(doc([{ ...main, rows: [], footer: [{ index: 2 }] }, health])), "index\r\n2\r\n");
 });
 
 /** Characters no output may carry raw (CSV's own CRLF aside): ESC, BEL, CSI (U+009B), NEL (U+0085), RLO, ZWSP, the line separator. */

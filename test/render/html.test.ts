@@ -95,16 +95,33 @@ test("html: evidence in title, summary, section, headers, cells, footer, notes a
   assert.doesNotMatch(HTML_CSP, /script-src/, "no script source is allowed");
 });
 
-test("html: empty tables say (none); footer rows and notes follow the table", async () => {
+test("html: an empty table is left out as in markdown, or said in its one sentence; the page stays whole", async () => {
   const html = await renderHtml({
     title: "t",
-    tables: [{ id: "e", title: "Empty", columns: [col("a", "a", "text")], rows: [] }],
+    tables: [
+      { id: "e", title: "Empty", columns: [col("a", "a", "text")], rows: [], notes: ["0 malformed"] },
+      { id: "w", title: "Instructions", columns: [col("a", "a", "text")], rows: [], whenEmpty: "no server sent instructions" },
+      { id: "h", title: "Parse health", section: "Parse health", columns: [col("a", "a", "text")], rows: [], notes: ["1 line"] },
+    ],
     warnings: [],
   });
-  assert.match(html, /<h2>Empty<\/h2>\n<p class="none">\(none\)<\/p>/);
+  assert.doesNotMatch(html, /Empty|0 malformed|\(none\)|Parse health/);
+  assert.match(html, /<h2>Instructions<\/h2>\n<p class="none">No server sent instructions\.<\/p>/);
   assert.doesNotMatch(html, /<table>|<figure/);
   assert.match(html, /^<!DOCTYPE html>\n<html lang="en">/);
   assert.match(html, /<\/main>\n<\/body>\n<\/html>\n$/);
+});
+
+test("html: the Evidence section lists the files read with kind and size, and the parse health once", async () => {
+  const r = await runCli(["requests", "c0ffee00", "--claude-dir", "samples/claude-home", "--format", "html"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /<section class="evidence"><h2>Evidence<\/h2>\n<p>Files read \(1\):<\/p>\n<ul>\n<li>transcript: [^<]*\/c0ffee00-1111-4222-8333-444444444444\.jsonl \(155\.9KB\)<\/li>\n<\/ul>\n<p>Parse health: 22 lines, 22 records, 0 blank, 0 malformed, 0 of an unknown type\.<\/p>\n<\/section>\n<\/main>/,
+  );
+  const report = await runCli(["report", "c0ffee00", "--claude-dir", "samples/claude-home", "--format", "html"]);
+  assert.equal(report.stdout.match(/Parse health/g)?.length, 1, "one parse-health line, no empty Parse health section");
+  assert.match(report.stdout, /<li>debug log: [^<]*\.txt/);
 });
 
 test("html: numbers right-aligned, counts with parts too, text left", async () => {

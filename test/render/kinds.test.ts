@@ -62,6 +62,15 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [["a", "b"], {}, {}, "a, b"],
     ["esc\x1b[31m", {}, {}, "esc\\x1b[31m"],
   ],
+  entry: [
+    ["Connection error: [\n  {\n  }\n]", {}, {}, "Connection error: [ (+3 lines)"],
+    ["x".repeat(200), {}, {}, `${"x".repeat(159)}…`],
+    ["esc\x1b[31m", {}, {}, "esc\\x1b[31m"],
+  ],
+  message: [
+    ["Connection error: [\n  {\n  }\n]", {}, {}, "Connection error: [ { } ]"],
+    ["y".repeat(200), {}, {}, `${"y".repeat(159)}…`],
+  ],
   id: [["toolu_01ABC", {}, {}, "toolu_01ABC"]],
   path: [["/tmp/x.jsonl", {}, {}, "/tmp/x.jsonl"]],
   split: [
