@@ -37,6 +37,8 @@ export class ChainSplitter {
   private sideOf: Map<string, string> | undefined;
   /** Labels the roots of such chains took. */
   private sideLabels: Set<string> | undefined;
+  /** The chain of the last such record: where one hanging off a main-chain record goes. */
+  private lastSide: string | undefined;
 
   constructor(private readonly home: ChainHome) {
     this.session = home.sessionId;
@@ -58,15 +60,21 @@ export class ChainSplitter {
     return agent === undefined ? s : `${agent}@${s}`;
   }
 
-  /** The chain of a main file's sidechain record with no agent id: its parent's, or a new one it is the root of. */
+  /**
+   * The chain of a main file's sidechain record with no agent id: its parent's; a new one when it is a root
+   * (no parent, as a subagent's first record is); else (its parent is a main-chain record or was never
+   * seen) the chain of the last such record, so that one subagent's records split by the main chain's do
+   * not each become a chain of their own.
+   */
   private sidechainOf(rec: ChainKeys): string {
     const of = (this.sideOf ??= new Map());
     const labels = (this.sideLabels ??= new Set());
     const { uuid } = rec;
     // A record written twice (a resume copy) stays where it was first.
     let chain = (uuid !== undefined ? of.get(uuid) : undefined) ?? (rec.parentUuid !== undefined ? of.get(rec.parentUuid) : undefined);
+    if (chain === undefined && rec.parentUuid !== undefined) chain = this.lastSide;
     if (chain === undefined) {
-      if (uuid === undefined) return "sidechain";
+      if (uuid === undefined) return (this.lastSide = "sidechain");
       chain = `sidechain-${uuid.slice(0, 8)}`;
       if (labels.has(chain)) chain = `sidechain-${uuid}`;
       // Only a uuid of 8 chars or fewer can meet a label taken already: number it.
@@ -74,6 +82,7 @@ export class ChainSplitter {
       labels.add(chain);
     }
     if (uuid !== undefined) of.set(uuid, chain);
+    this.lastSide = chain;
     return chain;
   }
 }

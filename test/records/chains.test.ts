@@ -43,7 +43,7 @@ test("subagent file: another agent's records split off; its own, with or without
   );
 });
 
-test("main file: sidechain records with no agent id follow their parent, else each root starts a chain labelled from its uuid", () => {
+test("main file: sidechain records with no agent id follow their parent, a root starts a chain labelled from its uuid, one hanging off the main chain joins the last", () => {
   const s = new ChainSplitter({ chain: "main", sessionId: "S" });
   const main = (uuid: string, parentUuid?: string) => ({ ...side(uuid, parentUuid), isSidechain: false });
   const got = [
@@ -52,11 +52,14 @@ test("main file: sidechain records with no agent id follow their parent, else ea
     side("u-2", "1234abcd-0000-4000-8000-000000000001"),
     main("m-2", "m-1"),
     side("u-3", "u-2"),
-    // A second root: parent unknown, or a main record.
-    side("9999eeee-0000-4000-8000-000000000001", "m-2"),
+    // Hanging off a main record (or a parent never seen): the last sidechain's, not a chain of its own.
+    side("u-5", "m-2"),
+    side("u-6", "never-seen"),
+    // A second root (no parent).
+    side("9999eeee-0000-4000-8000-000000000001"),
     side("u-4", "9999eeee-0000-4000-8000-000000000001"),
     // A root whose short label is taken gets its full uuid.
-    side("1234abcd-0000-4000-8000-000000000002", null as unknown as undefined),
+    side("1234abcd-0000-4000-8000-000000000002"),
     // No uuid and no known parent; a record written again stays where it was.
     side(undefined),
     side("u-3", "elsewhere"),
@@ -69,6 +72,8 @@ test("main file: sidechain records with no agent id follow their parent, else ea
     "sidechain-1234abcd",
     "sidechain-1234abcd",
     "main",
+    "sidechain-1234abcd",
+    "sidechain-1234abcd",
     "sidechain-1234abcd",
     "sidechain-9999eeee",
     "sidechain-9999eeee",
