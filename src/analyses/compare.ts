@@ -182,7 +182,8 @@ function spreadsOf(rs: CompareRow[]): Record<string, number | null> {
     const vals = rs.map((r) => r[k]);
     if (!vals.some((v) => typeof v === "number") || vals.some((v) => v !== null && typeof v !== "number")) continue;
     const nums = vals.filter((v): v is number => typeof v === "number");
-    out[k] = nums.length === rs.length ? Math.max(...nums) - Math.min(...nums) : null;
+    // To 12 significant digits: 0.381 − 0.377 is 0.0040000000000000036 in binary, which a CSV would print.
+    out[k] = nums.length === rs.length ? Number((Math.max(...nums) - Math.min(...nums)).toPrecision(12)) : null;
   }
   return out;
 }

@@ -87,9 +87,11 @@ export const delta: Formatter = (v, row, c) => {
 };
 export const bytes = numeric(formatBytes);
 export const ms = numeric((n) => `${INT.format(n)} ms`);
-export const ratio = numeric((n) => RATIO.format(n));
+/** Two decimals; a value that would read as 0.00 but is not zero keeps two significant digits (a spread of 0.004 is no 0). */
+export const ratio = numeric((n) => (n !== 0 && Math.abs(n) < 0.005 ? n.toPrecision(2) : RATIO.format(n)));
 export const rate = numeric(formatRate);
-export const usd = numeric((n) => `$${n.toFixed(4)}`);
+/** Four decimals; a cost that would read as $0.0000 but is not zero keeps two significant digits. */
+export const usd = numeric((n) => (n !== 0 && Math.abs(n) < 0.00005 ? `$${n.toPrecision(2)}` : `$${n.toFixed(4)}`));
 export const usdExact = numeric((n) => `$${n.toFixed(6)}`);
 export const bool: Formatter = (v, row, c) => (v === true ? "yes" : v === false ? "no" : text(v, row, c));
 // --tz: tables and markdown show the run's zone; UTC text passes through unchanged.

@@ -43,6 +43,10 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
   ratio: [
     [0.5, {}, {}, "0.50"],
     [2.004, {}, {}, "2.00"],
+    // A spread between repeats that is not zero does not read as 0.00.
+    [0.004, {}, {}, "0.0040"],
+    [-0.0012, {}, {}, "-0.0012"],
+    [0, {}, {}, "0.00"],
   ],
   rate: [
     [0.0031, {}, {}, "0.0031"],
@@ -50,7 +54,12 @@ const CASES: Record<ColumnKind, Array<[unknown, Row, ColumnOptions, string]>> = 
     [0, {}, {}, "0.00"],
     [1.5, {}, {}, "1.50"],
   ],
-  usd: [[0.2038021, {}, {}, "$0.2038"]],
+  usd: [
+    [0.2038021, {}, {}, "$0.2038"],
+    // A cost spread too small for four decimals is not $0.0000.
+    [0.0000123, {}, {}, "$0.000012"],
+    [0, {}, {}, "$0.0000"],
+  ],
   usdExact: [[0.2038021, {}, {}, "$0.203802"]],
   time: [["2026-04-02T09:14:05.734Z", {}, {}, "2026-04-02T09:14:05.734Z"]],
   bool: [
