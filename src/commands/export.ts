@@ -73,6 +73,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   let servers: FleetAggregate;
   let pass: Awaited<ReturnType<typeof foldFleet>>;
   let stale: string[] = [];
+  let kept: string[] = [];
   try {
     const sinks = {
       sessions: open(SESSIONS),
@@ -107,7 +108,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
     ];
     for (const [name, sink] of closing) written.push({ name, ...(await sink.close()), path: path(name) });
     for (const name of opened) renameSync(partial(name), path(name));
-    stale = removeOtherFormat(dir, opened, ext);
+    ({ removed: stale, kept } = removeOtherFormat(dir, opened, ext));
   } catch (e) {
     for (const name of opened) rmSync(partial(name), { force: true });
     throw e;
@@ -152,6 +153,11 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
         ...warnings,
         ...(stale.length > 0
           ? [`removed ${stale.length} table file(s) of an earlier ${ext === "parquet" ? "ndjson" : "parquet"} export: ${stale.join(", ")}`]
+          : []),
+        ...(kept.length > 0
+          ? [
+              `left ${kept.length} file(s) named as ${ext === "parquet" ? "ndjson" : "parquet"} tables that no earlier export's schema.json claims (not removed; *.${ext === "parquet" ? "ndjson" : "parquet"} would read them): ${kept.join(", ")}`,
+            ]
           : []),
         ...healthWarnings(health),
       ],

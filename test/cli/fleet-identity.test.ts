@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, ROOT, runCli, sample } from "../helpers.js";
@@ -196,10 +196,26 @@ test("export --as ndjson over a Parquet export removes the Parquet tables it wro
   assert.ok(left.includes("sessions.parquet.bak"));
   assert.equal(JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")).format, "ndjson");
   assert.equal(j.removed.length, 6);
-  // A link with a table's name is removed as a link, its target untouched.
-  parseEnvelope(await runCli(["export", "--claude-dir", HOME, "--to", linkDir, "--as", "ndjson", "--json"]), "export");
-  assert.equal(existsSync(join(linkDir, "requests.parquet")), false);
+  // A folder with no schema.json of an earlier export: a file (or link) with a table's name is the user's, kept.
+  const k = parseEnvelope(await runCli(["export", "--claude-dir", HOME, "--to", linkDir, "--as", "ndjson", "--json"]), "export");
+  assert.equal(lstatSync(join(linkDir, "requests.parquet")).isSymbolicLink(), true);
   assert.equal(readFileSync(outside, "utf8"), "keep");
+  assert.deepEqual(k.removed, []);
+  const own = tmp("fmt-own");
+  writeFileSync(join(own, "requests.parquet"), "my own data");
+  const r = await runCli(["export", "--claude-dir", HOME, "--to", own, "--as", "ndjson", "--json"]);
+  assert.equal(readFileSync(join(own, "requests.parquet"), "utf8"), "my own data");
+  assert.match(r.stderr, /left 1 file\(s\) named as parquet tables that no earlier export's schema\.json claims/);
+  // A schema.json that is a link (to a schema that would claim the file) is not trusted.
+  const linked = tmp("fmt-linked");
+  writeFileSync(join(linked, "requests.parquet"), "mine too");
+  symlinkSync(join(dir, "schema.json"), join(linked, "schema.json"));
+  parseEnvelope(await runCli(["export", "--claude-dir", HOME, "--to", linked, "--as", "parquet", "--json"]), "export");
+  writeFileSync(join(linked, "requests.ndjson"), "mine as well");
+  rmSync(join(linked, "schema.json"));
+  symlinkSync(join(dir, "schema.json"), join(linked, "schema.json"));
+  parseEnvelope(await runCli(["export", "--claude-dir", HOME, "--to", linked, "--as", "parquet", "--json"]), "export");
+  assert.equal(readFileSync(join(linked, "requests.ndjson"), "utf8"), "mine as well");
   // A folder with a table's name is not a file of ours: left.
   const withFolder = tmp("fmt-folder");
   mkdirSync(join(withFolder, "tools.parquet"));
