@@ -11,6 +11,9 @@ import type { InputFile } from "../sources/input.js";
 import { RUN_FILES, type PlannedRun } from "./run-plan.js";
 import { copySessionTree, RUN_CLAUDE_DIR } from "./run-copy.js";
 
+/** How long claude's process group has between SIGTERM and SIGKILL when `run` itself is interrupted. */
+const SIGNAL_GRACE_MS = 1000;
+
 /**
  * `run.json`, one per run folder: what `ccforensics compare <runs-dir>` reads. Paths are relative to
  * the folder; `debugFile`, `rpcLog` and `rpcLogs` name only files that exist after the run.
@@ -147,10 +150,17 @@ function spawnAndWait(
     };
     // Detached, claude no longer gets the terminal's Ctrl-C: when we are stopped or exit, its group goes too.
     const onExit = () => stop("SIGKILL");
+    // Stopped ourselves: claude's group gets SIGTERM and a moment to end its servers, then SIGKILL for what
+    // ignores SIGTERM (re-raising at once had left such a grandchild running), then we stop as the signal says.
+    let interrupted = false;
     const onSignal = (signal: NodeJS.Signals) => {
+      interrupted = true;
       stop("SIGTERM");
       cleanUp();
-      process.kill(process.pid, signal);
+      setTimeout(() => {
+        stop("SIGKILL");
+        process.kill(process.pid, signal);
+      }, SIGNAL_GRACE_MS);
     };
     const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
     process.once("exit", onExit);
@@ -177,6 +187,8 @@ function spawnAndWait(
     });
     child.on("close", (code, signal) => {
       cleanUp();
+      // Interrupted: the process stops once the grace is over; no next run may start meanwhile.
+      if (interrupted) return;
       // Stopped by the timeout: whatever of its group outlived claude (a child that ignores SIGTERM) goes now.
       if (timedOut) stop("SIGKILL");
       res({ code, signal, timedOut });

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -448,5 +449,37 @@ test(
     const left = alive();
     if (left) process.kill(pid, "SIGKILL");
     assert.equal(left, false, "the grandchild was stopped with claude");
+  },
+);
+
+test(
+  "run interrupted (SIGINT) stops claude's whole group, SIGKILL for what ignores SIGTERM, then exits as the signal says",
+  { skip: process.platform === "win32" },
+  async () => {
+    const dir = tmp();
+    const pidFile = join(dir, "stubborn.pid");
+    const hang = join(dir, "hang-claude");
+    // A child that ignores SIGTERM: only the SIGKILL after the grace stops it.
+    writeFileSync(hang, `#!/bin/sh\n( trap '' TERM; exec sleep 31337 ) &\necho $! > '${pidFile}'\nwait\n`, { mode: 0o755 });
+    const f = matrixFile(dir, { prompt: PROMPT, claude: hang, configs: [{ label: "hang", server: "none" }] });
+    const child = spawn(process.execPath, [CLI, "run", f, "--out", join(dir, "runs"), "--timeout-ms", "0"], { stdio: "ignore" });
+    for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 100));
+    const exited = new Promise<NodeJS.Signals | null>((res) => child.on("exit", (_c, s) => res(s)));
+    child.kill("SIGINT");
+    assert.equal(await exited, "SIGINT");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
+    const left = alive();
+    if (left) process.kill(pid, "SIGKILL");
+    assert.equal(left, false, "the child that ignores SIGTERM was killed with claude's group");
   },
 );
