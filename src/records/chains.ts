@@ -75,10 +75,18 @@ export class ChainSplitter {
     if (chain === undefined && rec.parentUuid !== undefined) chain = this.lastSide;
     if (chain === undefined) {
       if (uuid === undefined) return (this.lastSide = "sidechain");
-      chain = `sidechain-${uuid.slice(0, 8)}`;
-      if (labels.has(chain)) chain = `sidechain-${uuid}`;
-      // Only a uuid of 8 chars or fewer can meet a label taken already: number it.
-      for (let n = 2; labels.has(chain); n++) chain = `sidechain-${uuid}-${n}`;
+      // Letters, digits and dashes only: a label must never read as `agent@session` or hold anything a
+      // renderer would have to escape; a uuid made of other characters is numbered instead.
+      if (/^[0-9A-Za-z-]+$/.test(uuid)) {
+        chain = `sidechain-${uuid.slice(0, 8)}`;
+        if (labels.has(chain)) chain = `sidechain-${uuid}`;
+        // Only a uuid of 8 chars or fewer can meet a label taken already: number it.
+        for (let n = 2; labels.has(chain); n++) chain = `sidechain-${uuid}-${n}`;
+      } else {
+        let n = 1;
+        do chain = `sidechain-${n++}`;
+        while (labels.has(chain));
+      }
       labels.add(chain);
     }
     if (uuid !== undefined) of.set(uuid, chain);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ChainSplitter, chainKind } from "../../src/records/chains.js";
+import { ChainSplitter, chainKind, ownSessionChain } from "../../src/records/chains.js";
 
 const rec = (sessionId: string | undefined, agentId?: string, isSidechain = agentId !== undefined) => ({
   sessionId,
@@ -99,4 +99,14 @@ test("chain kinds: main, another session (a uuid), else a subagent", () => {
   assert.equal(chainKind("c4a1c4a1-0000-4000-8000-0000000000f0"), "session");
   assert.equal(chainKind("a7be2f0"), "subagent");
   assert.equal(chainKind("a7be2f0@c4a1c4a1-0000-4000-8000-0000000000f0"), "subagent");
+});
+
+test("main file: a sidechain uuid of other characters than letters, digits and dashes is numbered, never read as agent@session", () => {
+  const s = new ChainSplitter({ chain: "main", sessionId: "S" });
+  const got = [side("main@x"), side("a<b>"), side("ok-1234")].map((r) => s.chainOf(r));
+  assert.deepEqual(got, ["sidechain-1", "sidechain-2", "sidechain-ok-1234"]);
+  for (const c of got) {
+    assert.equal(chainKind(c), "subagent", c);
+    assert.equal(ownSessionChain(c), true, c);
+  }
 });
