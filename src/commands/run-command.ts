@@ -104,7 +104,7 @@ export async function runCommand(
       ].slice(0, 10);
       const what = [
         h.malformedCount > 0 ? `${h.malformedCount} malformed line(s)` : "",
-        h.damagedCount > 0 ? `${h.damagedCount} damaged line(s)` : "",
+        h.damagedCount > 0 ? `${h.damagedCount} damaged-line entr${h.damagedCount === 1 ? "y" : "ies"}` : "",
       ].filter(Boolean);
       throw new StrictError(`--strict: ${what.join(" and ")}:\n${first.join("\n")}`);
     }

@@ -41,7 +41,8 @@ export function healthTable(h: Health): Table {
 }
 
 function damagedNote(k: number): string {
-  return `${n(k)} damaged line${k === 1 ? "" : "s"} read as records (NUL bytes skipped, or bytes that are not UTF-8 read as U+FFFD)`;
+  // Entries, not lines: one line can carry both damages (a NUL run and bytes that are not UTF-8).
+  return `${n(k)} ${k === 1 ? "entry" : "entries"} of damage in lines read as records (NUL bytes skipped, or bytes that are not UTF-8 read as U+FFFD)`;
 }
 
 function scannedNote(h: Health): string {

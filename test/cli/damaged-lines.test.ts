@@ -81,7 +81,7 @@ test("bytes that are not UTF-8: the line is read, health says where and how many
   const strict = await runCli(["requests", notUtf8, "--json", "--strict"]);
   assert.equal(strict.code, 1);
   assert.deepEqual(JSON.parse(strict.stdout), j, "the document is written before the exit says it");
-  assert.match(strict.stderr, /--strict: 1 damaged line\(s\):\n {2}\S*not-utf8\.jsonl:2: 3 bytes of invalid UTF-8/);
+  assert.match(strict.stderr, /--strict: 1 damaged-line entry:\n {2}\S*not-utf8\.jsonl:2: 3 bytes of invalid UTF-8/);
 });
 
 test("--strict: damaged fails like malformed (the binary's exit code too); a clean file still passes", async () => {
@@ -100,8 +100,8 @@ test("the human health section lists a damaged line with file and line, and stde
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Parse health/);
   assert.match(r.stdout, /read despite damage: 3 bytes of invalid UTF-8/);
-  assert.match(r.stdout, /1 damaged line read as records/);
-  assert.match(r.stderr, /1 damaged line read as records.*:\n.*not-utf8\.jsonl:2: 3 bytes of invalid UTF-8/);
+  assert.match(r.stdout, /1 entry of damage in lines read as records/);
+  assert.match(r.stderr, /1 entry of damage in lines read as records.*:\n.*not-utf8\.jsonl:2: 3 bytes of invalid UTF-8/);
   const md = await runCli(["requests", notUtf8, "--format", "markdown"]);
   assert.match(md.stdout, /Parse health: 3 lines, 3 records, 0 blank, 0 malformed, 1 damaged \(read all the same\)/);
 });
