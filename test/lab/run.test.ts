@@ -436,18 +436,7 @@ test(
     const f = matrixFile(dir, { prompt: PROMPT, claude: hang, configs: [{ label: "hang", server: "none" }] });
     const r = await runCli(["run", f, "--out", join(dir, "runs"), "--timeout-ms", "500"]);
     assert.equal(r.code, 1, r.stderr);
-    const pid = Number(readFileSync(pidFile, "utf8"));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
-    const left = alive();
-    if (left) process.kill(pid, "SIGKILL");
+    const left = await stillRunning(Number(readFileSync(pidFile, "utf8")));
     assert.equal(left, false, "the grandchild was stopped with claude");
   },
 );
@@ -468,18 +457,23 @@ test(
     const exited = new Promise<NodeJS.Signals | null>((res) => child.on("exit", (_c, s) => res(s)));
     child.kill("SIGINT");
     assert.equal(await exited, "SIGINT");
-    const pid = Number(readFileSync(pidFile, "utf8"));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
-    const left = alive();
-    if (left) process.kill(pid, "SIGKILL");
+    const left = await stillRunning(Number(readFileSync(pidFile, "utf8")));
     assert.equal(left, false, "the child that ignores SIGTERM was killed with claude's group");
   },
 );
+
+/** Whether `pid` still runs after up to 2 s of waiting for it to go; one that does is killed, so no test leaves it. */
+async function stillRunning(pid: number): Promise<boolean> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 40 && alive(); i++) await new Promise((res) => setTimeout(res, 50));
+  const left = alive();
+  if (left) process.kill(pid, "SIGKILL");
+  return left;
+}
