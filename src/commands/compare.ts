@@ -129,6 +129,14 @@ export async function runCompare(manifest: string, opts: CompareOptions): Promis
     throw new UsageError(
       `--baseline ${opts.baseline}: no run has that label (labels: ${[...new Set(rows.map((r) => r.label))].join(", ")})`,
     );
+  // The baseline's label is there, but no run of it finished: every Δ is unknown, and it must say why.
+  const has = (label: string) => rows.some((r) => r.label === label);
+  const meant =
+    opts.baseline ??
+    rows.find((_, i) => specs[i]!.baseline === true)?.label ??
+    (has("none") ? "none" : has("baseline") ? "baseline" : null);
+  if (meant !== null && has(meant) && !good.some(([r]) => r.label === meant))
+    warnings.push(`baseline ${meant}: none of its runs finished, so no run has a Δ vs baseline (their errors say why)`);
   const groups = groupRows(good.map(([r]) => r));
   const fit = compareFit(rows);
   const leftOut = rows.filter((r) => r.error !== null);

@@ -171,6 +171,16 @@ test("a run whose claude timed out or exited non-zero: its row shows why, it is 
   const base = JSON.parse(failedBase.stdout);
   assert.equal(base.groups.find((x: any) => x.label === "none").runs, 1);
   assert.equal(base.runs.find((x: any) => x.run === "en-1000-a").deltaVsBaseline, 377);
+  assert.doesNotMatch(failedBase.stderr, /none of its runs finished/);
+  // Every run of the baseline failed: every Δ is unknown, and a warning says why instead of silent nulls.
+  const noBase = await runCli([
+    "compare",
+    editedRuns({ "none-a": (j) => ({ ...j, exitCode: 1 }), "none-b": (j) => ({ ...j, exitCode: 1 }) }),
+    "--json",
+  ]);
+  assert.equal(noBase.code, 1);
+  assert.ok(JSON.parse(noBase.stdout).runs.every((x: any) => x.deltaVsBaseline === null));
+  assert.match(noBase.stderr, /baseline none: none of its runs finished, so no run has a Δ vs baseline/);
 });
 
 test("a bad run.json is that run's row naming its folder, the others are compared, exit 1; an unknown run.json key is passed over", async () => {
