@@ -74,13 +74,6 @@ export function fitInstructions(points: FitPoint[]): InstructionsFit {
   }
   const reference = [...fits.values()].find((f) => f.from === "fitted")?.b ?? null;
   const refScript = [...fits].find(([, f]) => f.from === "fitted")?.[0];
-  const meanAt = (script: string, chars: number): number | null => {
-    const ds = byScript
-      .get(script)!
-      .filter((p) => p.chars === chars)
-      .map((p) => p.deltaTokens);
-    return ds.length ? ds.reduce((a, b) => a + b, 0) / ds.length : null;
-  };
   const scripts = [...byScript].map(([script, ps]): ScriptFit => {
     const f = fits.get(script)!;
     return {
@@ -101,8 +94,8 @@ export function fitInstructions(points: FitPoint[]): InstructionsFit {
     const ref = new Set(byScript.get(refScript)!.map((p) => p.chars));
     const at = Math.max(-Infinity, ...byScript.get(script)!.flatMap((p) => (ref.has(p.chars) ? [p.chars] : [])));
     if (at === -Infinity) return { deltaRatio: null, deltaRatioChars: null };
-    const mine = meanAt(script, at)!;
-    const theirs = meanAt(refScript, at)!;
+    const mine = meanDeltaAt(points, script, at)!;
+    const theirs = meanDeltaAt(points, refScript, at)!;
     return { deltaRatio: theirs !== 0 ? mine / theirs : null, deltaRatioChars: at };
   }
   const residuals = points.map((p): FitResidual => {
@@ -126,4 +119,10 @@ function leastSquares(xy: Array<[number, number]>): { a: number; b: number } | n
   const sxy = xy.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
   const b = sxy / sxx;
   return { a: my - b * mx, b };
+}
+
+/** The mean Δ tokens of `script`'s runs that delivered `chars` (what deltaRatio divides); null when none did. */
+export function meanDeltaAt(points: readonly FitPoint[], script: string, chars: number): number | null {
+  const ds = points.filter((p) => p.script === script && p.chars === chars).map((p) => p.deltaTokens);
+  return ds.length ? ds.reduce((a, b) => a + b, 0) / ds.length : null;
 }

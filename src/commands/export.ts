@@ -4,7 +4,7 @@ import type { RequestRow } from "../analyses/requests.js";
 import { FleetCopies, type SessionCopies } from "../analyses/fleet-copies.js";
 import { FleetAggregate } from "../analyses/servers.js";
 import { RuntimeError, UsageError } from "../errors.js";
-import { prepareExportDir, removeOtherFormat } from "../output/export-dir.js";
+import { otherFormat, prepareExportDir, removeOtherFormat } from "../output/export-dir.js";
 import {
   INSTRUCTIONS,
   REQUESTS,
@@ -152,11 +152,11 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       warnings: [
         ...warnings,
         ...(stale.length > 0
-          ? [`removed ${stale.length} table file(s) of an earlier ${ext === "parquet" ? "ndjson" : "parquet"} export: ${stale.join(", ")}`]
+          ? [`removed ${stale.length} table file(s) of an earlier ${otherFormat(ext)} export: ${stale.join(", ")}`]
           : []),
         ...(kept.length > 0
           ? [
-              `left ${kept.length} file(s) named as ${ext === "parquet" ? "ndjson" : "parquet"} tables that no earlier export's schema.json claims (not removed; *.${ext === "parquet" ? "ndjson" : "parquet"} would read them): ${kept.join(", ")}`,
+              `left ${kept.length} file(s) named as ${otherFormat(ext)} tables that no earlier export's schema.json claims (not removed; *.${otherFormat(ext)} would read them): ${kept.join(", ")}`,
             ]
           : []),
         ...healthWarnings(health),

@@ -43,7 +43,7 @@ export function removeOtherFormat(
   tables: readonly string[],
   ext: "parquet" | "ndjson",
 ): { removed: string[]; kept: string[] } {
-  const other = ext === "parquet" ? "ndjson" : "parquet";
+  const other = otherFormat(ext);
   const claimed = earlierExport(dir, other);
   const removed: string[] = [];
   const kept: string[] = [];
@@ -70,6 +70,9 @@ export function removeOtherFormat(
     }
   return { removed, kept };
 }
+
+/** The export format that is not `ext`: whose earlier tables an export in `ext` may leave behind. */
+export const otherFormat = (ext: "parquet" | "ndjson"): "parquet" | "ndjson" => (ext === "parquet" ? "ndjson" : "parquet");
 
 /** schema.json's largest size this tool writes, with room: a bigger file is no schema of ours. */
 const SCHEMA_MAX = 1 << 20;

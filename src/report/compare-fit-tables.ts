@@ -1,4 +1,4 @@
-import type { InstructionsFit } from "../analyses/compare-fit.js";
+import { meanDeltaAt, type InstructionsFit } from "../analyses/compare-fit.js";
 import { col, type Table } from "./model.js";
 
 /** Wrapper cost and chars per token per script, fitted over the runs (seed 000's ≈51 tokens, 3.06 and 1.23 chars/token), and its 2.4× as the same-chars Δ ratio. */
@@ -48,10 +48,7 @@ export function compareResidualsTable(fit: InstructionsFit): Table {
 
 /** What the two ratios are, with the numbers behind the same-chars one (seed 000's 2.4× is 1,727 / 721 at 2,061 chars). */
 function ratioNotes(fit: InstructionsFit, first: string): string[] {
-  const mean = (script: string, chars: number) => {
-    const ds = fit.residuals.filter((r) => r.script === script && r.chars === chars).map((r) => r.deltaTokens);
-    return ds.reduce((a, b) => a + b, 0) / ds.length;
-  };
+  const mean = (script: string, chars: number) => meanDeltaAt(fit.residuals, script, chars)!;
   const n = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 1 });
   const same = fit.scripts
     .filter((s) => s.deltaRatio !== null && s.deltaRatioChars !== null)
