@@ -57,6 +57,12 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
       failed.push({ run: spec.name, label: spec.label, error: spec.failed });
       continue;
     }
+    // A run whose claude timed out, was killed or exited non-zero is no measured step (its transcript may stop
+    // mid-turn): listed with why, as compare leaves it out of the groups and the fit, and the command exits 1.
+    if (spec?.runFailed) {
+      failed.push({ run: spec.name, label: spec.label, error: `${spec.runFailed}; left out of the staircase` });
+      continue;
+    }
     try {
       const o = spec ? runGatherOptions(opts, spec) : opts;
       // A run's tool annotations are in its own servers' logs.
@@ -120,7 +126,9 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     command: "outputs",
     inputs: envelopeInputs(...loaded.map((l) => l.inputs), sideInputs),
     health,
-    ...(failed.length ? { failure: `${failed.length} of ${items.length} run(s) could not be read (see the warnings)` } : {}),
+    ...(failed.length
+      ? { failure: `${failed.length} of ${items.length} run(s) could not be read or did not finish (see the warnings)` }
+      : {}),
     data,
     files,
     document: {
