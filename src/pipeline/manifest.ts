@@ -28,7 +28,7 @@ export interface RunSpec {
   debugFile?: string;
   rpcLog?: string;
   streamJson?: string;
-  /** Every server's message log (run.json `rpcLogs`, else `rpcLog`), in `mcpServers` order. */
+  /** Every server's message log (run.json `rpcLogs`, else `rpcLog`), in `mcpServers` order; `rpcLog` is the first when only `rpcLogs` is given. */
   rpcLogs: string[];
   /** The config's server name of each log run.json names by server (path → name): a lab server's serverInfo need not be it. */
   rpcLogServers?: Record<string, string>;
@@ -179,6 +179,9 @@ function toSpec(v: JsonObject, base: string, name: string, from: string, confine
   if (isObject(v.rpcLogs))
     spec.rpcLogServers = Object.fromEntries(Object.entries(v.rpcLogs).map(([name, p]) => [resolve(base, p as string), name]));
   if (spec.rpcLog && !spec.rpcLogs.includes(spec.rpcLog)) spec.rpcLogs.unshift(spec.rpcLog);
+  // `rpcLogs` alone (a run whose first server wrote no log, a hand-written manifest): its first log is the
+  // run's message log, read with the session exactly as `rpcLog` would be; the others alongside it.
+  if (!spec.rpcLog && spec.rpcLogs.length) spec.rpcLog = spec.rpcLogs[0];
   return spec;
 }
 

@@ -268,3 +268,32 @@ test("hints say what a runs dir and --baseline are: no --claude-dir hint a runs 
   const run = await runCli(["run", "--help"]);
   assert.match(run.stdout, /--claude-dir\s+a config dir --out must not be written into/);
 });
+
+test("a run.json with rpcLogs but no rpcLog (its first server wrote no log): the first log is the run's message log, read as rpcLog is", async () => {
+  const root = mkdtempSync(join(tmpdir(), "ccf-cmp-plural-"));
+  const read = async (form: "singular" | "plural") => {
+    const runs = join(root, form);
+    cpSync(sample("outputs", "staircase-runs", "words-52000-a"), join(runs, "r"), { recursive: true });
+    const log = join(runs, "r", "rpc-log.jsonl");
+    // The server gave no tools/list answer: the size-checked MCP result's annotations are unknown, and compare says so.
+    const lines = readFileSync(log, "utf8").split("\n");
+    writeFileSync(log, lines.filter((l) => !l.includes('"id":1')).join("\n"));
+    const f = join(runs, "r", "run.json");
+    const j = JSON.parse(readFileSync(f, "utf8"));
+    if (form === "plural") delete j.rpcLog;
+    writeFileSync(f, JSON.stringify(j));
+    const r = await runCli(["compare", runs, "--json"]);
+    return { code: r.code, stderr: r.stderr.replaceAll(runs, "<runs>"), stdout: r.stdout.replaceAll(runs, "<runs>") };
+  };
+  const singular = await read("singular");
+  const plural = await read("plural");
+  assert.equal(singular.code, 0, singular.stderr);
+  assert.match(singular.stderr, /<runs>\/r\/rpc-log\.jsonl: no tools\/list response in the message log; tool annotations unknown/);
+  assert.deepEqual(plural, singular);
+  const j = JSON.parse(plural.stdout);
+  assert.deepEqual(
+    j.inputs.map((i: any) => i.kind),
+    ["transcript", "debug-log", "stream-json", "rpc-log", "tool-result"],
+  );
+  assert.equal(j.runs[0].firstMethod, "server/discover");
+});
