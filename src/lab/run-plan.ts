@@ -103,8 +103,11 @@ export function planRuns(m: Matrix, o: PlanOptions): PlannedRun[] {
   const claude = /[\\/]/.test(m.claude) && !isAbsolute(m.claude) ? resolve(o.matrixDir, m.claude) : m.claude;
   const out: PlannedRun[] = [];
   for (const c of configs) {
-    const owned = c.args.filter((a) => OWNED_FLAGS.includes(a.split("=")[0]!));
-    if (owned.length) throw new UsageError(`config "${c.label}": args ${owned.join(", ")} are set by run itself`);
+    const owned = [...new Set(c.args.map((a) => a.split("=")[0]!).filter((f) => OWNED_FLAGS.includes(f)))];
+    if (owned.length)
+      throw new UsageError(
+        `config "${c.label}": args ${owned.join(", ")} are set by run itself (each run's mcp.json, debug.txt and stream-json are the evidence it reads back; lab servers go in "servers")`,
+      );
     for (let i = 0; i < m.repeat; i++) out.push(planOne(c, repeatLetter(i), claude, o));
   }
   return out;
@@ -182,11 +185,11 @@ function absoluteDir(dir: string, base: string): string {
 
 /**
  * claude's flags that take a path, each made absolute against the matrix's folder (claude runs in an
- * empty temp dir, where a relative path finds nothing). `--add-dir` takes several; `--settings` may be
+ * empty temp dir, where a relative path finds nothing). `--add-dir` and `--plugin-dir` take several; `--settings` may be
  * JSON text instead of a file.
  */
 const PATH_FLAGS = new Set(["--settings", "--add-dir", "--system-prompt-file", "--append-system-prompt-file", "--plugin-dir"]);
-const MULTI_PATH_FLAGS = new Set(["--add-dir"]);
+const MULTI_PATH_FLAGS = new Set(["--add-dir", "--plugin-dir"]);
 
 export function absoluteArgs(args: string[], base: string): string[] {
   const abs = (v: string) => (v === "" || v.trimStart().startsWith("{") || isAbsolute(v) ? v : resolve(base, v));

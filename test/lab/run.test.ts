@@ -145,6 +145,54 @@ test("plan: folders, the seed's claude -p command line, env cleaned of the enclo
   assert.equal(planRuns(rel, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env })[0]!.claude, "/m/bin/claude");
 });
 
+test("plan: every path a matrix's args pass to claude is made absolute against the matrix's folder; the paths run owns are refused", () => {
+  const env = { PATH: "/bin" };
+  // --plugin-dir takes several directories, as --add-dir does: each is made absolute, not only the first.
+  const m = parseMatrix(
+    JSON.stringify({
+      prompt: "p",
+      configs: [
+        {
+          label: "a",
+          args: [
+            "--plugin-dir",
+            "p1",
+            "../p2",
+            "/p3",
+            "--append-system-prompt-file=a.txt",
+            "--system-prompt-file",
+            "s.txt",
+            "--max-turns",
+            "2",
+          ],
+        },
+      ],
+    }),
+    "m.json",
+  );
+  const [run] = planRuns(m, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m/x", env });
+  assert.deepEqual(run!.args.slice(-9), [
+    "--plugin-dir",
+    "/m/x/p1",
+    "/m/p2",
+    "/p3",
+    "--append-system-prompt-file=/m/x/a.txt",
+    "--system-prompt-file",
+    "/m/x/s.txt",
+    "--max-turns",
+    "2",
+  ]);
+  // run writes its own MCP config and debug log into the run folder (the evidence it reads back): given in args, in
+  // either form, they are a usage error rather than a second config or log claude would use instead.
+  for (const args of [["--mcp-config", "extra.json"], ["--mcp-config=extra.json"], ["--debug-file", "d.txt"], ["--debug-file=d.txt"]]) {
+    const owned = parseMatrix(JSON.stringify({ prompt: "p", configs: [{ label: "a", args }] }), "m.json");
+    assert.throws(
+      () => planRuns(owned, { outDir: "/r", cliPath: "c", nodePath: "n", matrixDir: "/m", env }),
+      new RegExp(`config "a": args ${args[0]!.split("=")[0]} are set by run itself`),
+    );
+  }
+});
+
 test("run --dry-run: the planned commands as data; nothing is written", async () => {
   const dir = tmp();
   const f = matrixFile(dir, {
