@@ -173,7 +173,10 @@ function toSpec(v: JsonObject, base: string, name: string, from: string, confine
   }
   // run.json has them by server name; a hand-written manifest may list them.
   const listed = Array.isArray(v.rpcLogs) ? v.rpcLogs : isObject(v.rpcLogs) ? Object.values(v.rpcLogs) : [];
-  if (listed.some((p) => typeof p !== "string")) throw new UsageError(`${from}: "rpcLogs" must name paths`);
+  // Anything else (one path as a string, a number) would be no log at all, silently: said instead.
+  const shaped = v.rpcLogs === undefined || v.rpcLogs === null || Array.isArray(v.rpcLogs) || isObject(v.rpcLogs);
+  if (!shaped || listed.some((p) => typeof p !== "string"))
+    throw new UsageError(`${from}: "rpcLogs" must name paths: a list, or an object of server name: path`);
   const logs = listed as string[];
   spec.rpcLogs = logs.length ? logs.map((p) => resolve(base, p)) : spec.rpcLog ? [spec.rpcLog] : [];
   if (isObject(v.rpcLogs))

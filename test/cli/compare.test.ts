@@ -297,3 +297,25 @@ test("a run.json with rpcLogs but no rpcLog (its first server wrote no log): the
   );
   assert.equal(j.runs[0].firstMethod, "server/discover");
 });
+
+test("\"rpcLogs\" that is one path as a string is said, not read as no log: a manifest's usage error, a run.json's error row", async () => {
+  const d = mkdtempSync(join(tmpdir(), "ccf-man-logs-"));
+  cpSync(sample("outputs", "staircase-runs", "words-30000-a"), join(d, "runs", "r"), { recursive: true });
+  const f = join(d, "m.json");
+  writeFileSync(
+    f,
+    JSON.stringify([
+      { label: "a", session: "runs/r/claude/projects/x.jsonl", claudeDir: "runs/r/claude", rpcLogs: "runs/r/rpc-log.jsonl" },
+    ]),
+  );
+  const r = await runCli(["compare", f]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /m\.json: run 1: "rpcLogs" must name paths: a list, or an object of server name: path/);
+  const runJson = join(d, "runs", "r", "run.json");
+  const j = JSON.parse(readFileSync(runJson, "utf8"));
+  delete j.rpcLog;
+  writeFileSync(runJson, JSON.stringify({ ...j, rpcLogs: "rpc-log.jsonl" }));
+  const dir = await runCli(["compare", join(d, "runs"), "--json"]);
+  assert.equal(dir.code, 1, dir.stderr);
+  assert.match(JSON.parse(dir.stdout).runs[0].error, /^bad run\.json: .*"rpcLogs" must name paths/);
+});
