@@ -189,10 +189,12 @@ pRun("en-20000-raised", {
   const docs = "Search the shop handbook with search_docs before answering policy questions. Cite the section title.";
   const t = labInstructions("VIREOES-4400", "THRUSHS-4401", 700);
   s.user("What does the handbook say about returns? Also give lab's BEGIN=<codeword> END=<codeword> LAST=<largest [at N]>.", { dt: 900 });
+  // The deferred-tools list names the servers: a later `## lab` in the reminder is a server only under a name the session knows.
+  s.attachment(deferredTools(["mcp__claude_ai_Shop_Docs__search_docs", ...LAB_TOOLS]));
   s.user([{ type: "text", text: renderInstructions([`## claude.ai Shop Docs\n${docs}`, `## lab\n${t}`]) }], { isMeta: true, dt: 3 });
   s.assistantSplit({ blocks: [text(`The handbook needs a lookup first. BEGIN=VIREOES-4400 END=THRUSHS-4401 LAST=${lastMarker(t)}`)], usage: first(19870, 44) });
   write("reminder", s, {
-    readme: ["Interactive session whose rendered `<system-reminder>` block (servers `claude.ai Shop Docs` and `lab`) is stored as an `isMeta` user text record, as a client that logs the messages it sent would store it (carrier `system-reminder`). No debug log."],
+    readme: ["Interactive session whose rendered `<system-reminder>` block (servers `claude.ai Shop Docs` and `lab`) is stored as an `isMeta` user text record, as a client that logs the messages it sent would store it (carrier `system-reminder`); the deferred-tools list before it names the servers' tools. No debug log."],
   });
 }
 

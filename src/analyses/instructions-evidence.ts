@@ -49,9 +49,9 @@ const MCP_TOOL = /^mcp__(.+?)__/;
  * the deferred-tools list with its pending servers.
  */
 export function collectEvidence(ev: ChainEvidence, rec: AnyRecord, known: Set<string>): void {
-  if (rec.kind === "meta" && rec.type === "prompt_snapshot") return snapshot(ev, rec.raw);
+  if (rec.kind === "meta" && rec.type === "prompt_snapshot") return snapshot(ev, rec.raw, known);
   if (rec.kind !== "attachment") return;
-  if (rec.attachmentType === "prompt_snapshot") return snapshot(ev, rec.attachment);
+  if (rec.attachmentType === "prompt_snapshot") return snapshot(ev, rec.attachment, known);
   if (rec.attachmentType !== "deferred_tools_delta") return;
   const a = rec.attachment;
   for (const n of arr(a.addedNames) ?? []) {
@@ -81,10 +81,16 @@ export function collectEvidence(ev: ChainEvidence, rec: AnyRecord, known: Set<st
   if (servers.size > 0) ev.pendingNotes.push({ file: rec.pos.file, line: rec.pos.line, servers: [...servers], sources });
 }
 
-function snapshot(ev: ChainEvidence, o: Record<string, unknown>): void {
+function snapshot(ev: ChainEvidence, o: Record<string, unknown>, known: Set<string>): void {
   const sys: string[] = [];
   const tools: string[] = [];
-  walk(o, "", 0, (path, s) => (/tool/i.test(path) ? tools : sys).push(s));
+  walk(o, "", 0, (path, s) => {
+    const tool = /tool/i.test(path);
+    (tool ? tools : sys).push(s);
+    // A tool definition's name `mcp__<server>__…` names a server (with tool search off there is no deferred-tools list).
+    const m = tool && path.endsWith(".name") ? MCP_TOOL.exec(s) : null;
+    if (m) known.add(m[1]!);
+  });
   keep(ev, "system-prompt", sys.join("\n"));
   keep(ev, "tool-definitions", tools.join("\n"));
 }

@@ -56,6 +56,17 @@ export interface InstructionRow {
   sourceFrom: SourceFrom | null;
   /** The message log's answer that gave `sourceChars`, when it did. */
   messageLog: { file: string; line: number; method: string | null; chars: number } | null;
+  /**
+   * Whether what arrived is the server's text verbatim: the chars before the marker equal the sent
+   * text's first chars (a whole text: equals it). null when the sent text is unknown (no message log for the server).
+   */
+  verbatimPrefix: boolean | null;
+  /** Where the delivered text first leaves the sent one (0-based, in chars); null when verbatim or unknown. */
+  firstDifferenceAt: number | null;
+  /** The logged answer the text was held against. */
+  verbatimAgainst: { file: string; line: number; method: string | null; chars: number } | null;
+  /** `## ` lines kept inside the text as the server's own markdown (not read as other servers' headings). */
+  innerHeadings: string[];
   chain: string;
   /** The carrier record's uuid, or null (a system prompt, a record without one). */
   uuid: string | null;
@@ -189,6 +200,10 @@ function toRow(
     probe: s.text === null ? null : extractProbe(s.text, ctx.probe),
     sourceFrom: null,
     messageLog: null,
+    verbatimPrefix: null,
+    firstDifferenceAt: null,
+    verbatimAgainst: null,
+    innerHeadings: s.innerHeadings,
     chain: s.chain,
     uuid: s.uuid,
     timestamp: s.timestamp,

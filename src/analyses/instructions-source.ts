@@ -1,3 +1,4 @@
+import { TRUNCATION_MARKER } from "../records/mcp-instructions.js";
 import type { InstructionRow } from "./instructions-join.js";
 
 export type { SourceFrom } from "./instructions-join.js";
@@ -10,6 +11,16 @@ export interface LoggedSource {
   file: string;
   line: number;
   method: string | null;
+  /** The text the server sent in that answer, when the log holds it. */
+  text?: string | null;
+  /** The texts the client took in the log's earlier handshakes (lab logs append every run; a reconnect may change the text). */
+  earlier?: Array<{ line: number; method: string | null; text: string }>;
+}
+
+/** Which logged answer a row is held against: its server's, or the only log's when one server is in play (as for the length). */
+function logFor(r: InstructionRow, logs: LoggedSource[], servers: Set<string>): LoggedSource | undefined {
+  const named = logs.filter((l) => l.server === r.server);
+  return named.at(-1) ?? (logs.length === 1 && servers.size === 1 ? logs[0] : undefined);
 }
 
 /**
@@ -23,8 +34,7 @@ export function sourceFromLogs(rows: InstructionRow[], logs: LoggedSource[]): vo
   const servers = new Set(rows.filter((r) => !r.removed).map((r) => r.server));
   for (const r of rows) {
     if (!r.truncated || r.removed || r.sourceChars !== null) continue;
-    const named = logs.filter((l) => l.server === r.server);
-    const pick = named.at(-1) ?? (logs.length === 1 && servers.size === 1 ? logs[0] : undefined);
+    const pick = logFor(r, logs, servers);
     if (!pick || pick.chars <= (r.keptChars ?? 0)) continue;
     r.sourceChars = pick.chars;
     r.sourceFrom = "rpc-log";
@@ -47,4 +57,42 @@ export function sourceDisagreements(rows: InstructionRow[], logs: LoggedSource[]
       );
   }
   return out;
+}
+
+/**
+ * Holds each delivered text (`texts[i]` is row i's, as the scan's sightings give them) against what its server sent (a message log's initialize/discover
+ * result): the text before the marker must be the sent text's first chars exactly, and an unmarked
+ * text the whole sent text. `verbatimPrefix` stays null when no logged text is known for the server.
+ * A text that matches an earlier handshake's answer (a reconnect, a lab log of several runs) is held
+ * against that one; otherwise against the answer the client took last, with the first differing offset.
+ */
+export function verbatimFromLogs(rows: InstructionRow[], texts: ReadonlyArray<string | null>, logs: LoggedSource[]): void {
+  const servers = new Set(rows.filter((r) => !r.removed).map((r) => r.server));
+  rows.forEach((r, i) => {
+    const text = texts[i] ?? null;
+    if (r.removed || text === null) return;
+    const pick = logFor(r, logs, servers);
+    if (!pick || typeof pick.text !== "string") return;
+    const kept = r.truncated ? text.slice(0, text.length - TRUNCATION_MARKER.length) : text;
+    const cands = [{ line: pick.line, method: pick.method, text: pick.text }, ...[...(pick.earlier ?? [])].reverse()];
+    const hit = cands.find((c) => differsAt(kept, c.text, r.truncated) === null);
+    const against = hit ?? cands[0]!;
+    const at = differsAt(kept, against.text, r.truncated);
+    r.verbatimPrefix = at === null;
+    r.firstDifferenceAt = at;
+    r.verbatimAgainst = { file: pick.file, line: against.line, method: against.method, chars: against.text.length };
+  });
+}
+
+/**
+ * The first offset of `kept` where it leaves `sent`, or null when it is `sent`'s prefix (a cut text)
+ * or `sent` itself (a whole one). A whole text that stops early differs where it stops.
+ */
+export function differsAt(kept: string, sent: string, cut: boolean): number | null {
+  const n = Math.min(kept.length, sent.length);
+  let i = 0;
+  while (i < n && kept.charCodeAt(i) === sent.charCodeAt(i)) i++;
+  if (i < kept.length) return i;
+  if (!cut && kept.length < sent.length) return kept.length;
+  return null;
 }

@@ -3,7 +3,7 @@ import { visiblePieces, visibleText } from "../records/content.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { mayContain } from "../records/string-bytes.js";
 import { arr, isObject, type JsonObject } from "../records/json.js";
-import { findRenderedSection, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
+import { findRenderedSection, headingsIn, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
 import type { AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 import { collectEvidence, emptyEvidence, type ChainEvidence } from "./instructions-evidence.js";
@@ -46,6 +46,16 @@ export interface Sighting {
   /** A stored rendering that does not contain the block (the record disagrees with itself). */
   renderedDisagrees: boolean;
   position: ChainPosition | null;
+  /** `## ` lines of the text that were kept inside it as the server's own markdown. */
+  innerHeadings: string[];
+  /** For a section found in a larger text: that text, so the blocks can be split again once more server names are known. */
+  section: FoundSection | null;
+}
+
+/** A rendered section as found: the text searched and the names it was split with. */
+export interface FoundSection {
+  text: string;
+  names: ReadonlySet<string>;
 }
 
 export interface FinalAnswer {
@@ -115,7 +125,8 @@ export const instructionsAnalysis: Analysis<State, InstructionsScan> = {
   },
   finish(s) {
     for (const chain of s.groups.keys()) closeGroup(s, chain);
-    return { sightings: s.sightings, evidence: s.evidence, answers: s.answers, knownNames: [...s.known].sort() };
+    // Names met after a section (a later tool call, a snapshot's tool definitions) split it as well.
+    return resplitSections({ sightings: s.sightings, evidence: s.evidence, answers: s.answers, knownNames: [...s.known].sort() });
   },
 };
 
@@ -146,7 +157,7 @@ function base(
   rec: Envelope,
   carrier: Carrier,
   where: string,
-): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier"> {
+): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section"> {
   return {
     chain: rec.chain,
     uuid: rec.uuid ?? null,
@@ -188,12 +199,23 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
       removed: false,
       headed: b.headed,
       renderedDisagrees: r.source === "stored" && !r.text.includes(b.block),
+      innerHeadings: headingsIn(b.text),
+      section: null,
     };
     s.sightings.push(sight);
     g.open.push({ s: sight, index });
   }
   for (const name of removed) {
-    const sight: Sighting = { ...common, server: name, text: null, block: null, removed: true, headed: true };
+    const sight: Sighting = {
+      ...common,
+      server: name,
+      text: null,
+      block: null,
+      removed: true,
+      headed: true,
+      innerHeadings: [],
+      section: null,
+    };
     s.sightings.push(sight);
     g.open.push({ s: sight, index });
   }
@@ -250,19 +272,82 @@ function walk(v: unknown, depth: number, f: (s: string) => void): void {
 }
 
 function found(s: State, rec: Envelope, text: string, carrier: Carrier, where: string, index: number): void {
-  const sec = findRenderedSection(text, s.known);
+  const names = new Set(s.known);
+  const sec = findRenderedSection(text, names);
   // Outside a system prompt the section counts only inside a closed <system-reminder>: a prompt or a
   // tool result quoting the heading (say, `cat FORMATS.md`) is not a delivery.
   if (!sec || (carrier === "system-reminder" && sec.reminder === null)) return;
-  const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
   const shown = carrier === "system-prompt" ? sec.section : (sec.reminder ?? sec.section);
-  const common = { ...base(rec, carrier, where), serversInCarrier: all, renderedChars: shown.length, renderedSource: "found" } as const;
-  const add = (sight: Sighting) => {
+  const made = sectionSightings(
+    sec,
+    { ...base(rec, carrier, where), renderedChars: shown.length, renderedSource: "found" },
+    { text, names },
+  );
+  for (const sight of made) {
     s.sightings.push(sight);
     if (index >= 0) group(s, rec.chain).open.push({ s: sight, index });
-  };
-  for (const b of sec.blocks) add({ ...common, server: b.server, text: b.text, block: b.block, removed: false, headed: b.headed });
-  for (const name of sec.removed) add({ ...common, server: name, text: null, block: null, removed: true, headed: true });
+  }
+}
+
+type SectionCommon = Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section">;
+
+function sectionSightings(
+  sec: NonNullable<ReturnType<typeof findRenderedSection>>,
+  common: SectionCommon,
+  found: FoundSection,
+): Sighting[] {
+  const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
+  const c = { ...common, serversInCarrier: all, section: found };
+  return [
+    ...sec.blocks.map((b) => ({
+      ...c,
+      server: b.server,
+      text: b.text,
+      block: b.block,
+      removed: false,
+      headed: b.headed,
+      innerHeadings: headingsIn(b.text),
+    })),
+    ...sec.removed.map((name) => ({ ...c, server: name, text: null, block: null, removed: true, headed: true, innerHeadings: [] })),
+  ];
+}
+
+/**
+ * Splits each found section again with every server name known by the end (a name learned after the
+ * section, or from the debug log, init event and message logs): a `## <name>` line starts a server's
+ * block only under a name the session knows. Sightings from deltas, and sections whose split does not
+ * change, are kept as they are (position included).
+ */
+export function resplitSections(scan: InstructionsScan, extra: Iterable<string> = []): InstructionsScan {
+  const names = new Set([...scan.knownNames, ...extra]);
+  let changed = false;
+  const out: Sighting[] = [];
+  const done = new Set<FoundSection>();
+  for (const sight of scan.sightings) {
+    const f = sight.section;
+    if (f === null || [...names].every((n) => f.names.has(n))) {
+      out.push(sight);
+      continue;
+    }
+    if (done.has(f)) continue;
+    done.add(f);
+    const sec = findRenderedSection(f.text, names)!;
+    const {
+      server: _s,
+      text: _t,
+      block: _b,
+      removed: _r,
+      headed: _h,
+      serversInCarrier: _a,
+      innerHeadings: _i,
+      section: _f,
+      ...common
+    } = sight;
+    const again = sectionSightings(sec, common, { text: f.text, names });
+    changed = true;
+    out.push(...again);
+  }
+  return changed ? { ...scan, sightings: out, knownNames: [...names].sort() } : scan;
 }
 
 function onAssistant(s: State, rec: AssistantRecord): void {

@@ -29,6 +29,8 @@ export interface RpcSummary {
   instructionsChars: number | null;
   /** Its UTF-8 size: the source text's bytes, which the transcript (holding only what was kept) cannot give. */
   instructionsUtf8Bytes: number | null;
+  /** The text itself, kept to check that what reached the model is a verbatim prefix of it (instructions `verbatimPrefix`). */
+  instructionsText: string | null;
   /** The answering server's own name: `serverInfo.name` (initialize) or the DiscoverResult's `_meta` serverInfo. */
   serverName: string | null;
   note: string;
@@ -65,6 +67,7 @@ export function summarize(m: RpcMessage): RpcSummary {
     errorCode: err && typeof err.code === "number" ? err.code : null,
     instructionsChars: res && typeof res.instructions === "string" ? res.instructions.length : null,
     instructionsUtf8Bytes: res && typeof res.instructions === "string" ? utf8Bytes(res.instructions) : null,
+    instructionsText: res && typeof res.instructions === "string" ? res.instructions : null,
     serverName: res ? serverNameOf(res) : null,
     note: "",
   };

@@ -191,6 +191,12 @@ function splitSessions(msgs: RpcSummary[]): Session[] {
   return out;
 }
 
+/** The text each carrier answered with, kept out of the result so `rpc --json` does not print it. */
+const SENT = new WeakMap<InstructionsCarrier, string>();
+
+/** The instructions text a carrier's answer held, as the server sent it (instructions `verbatimPrefix`). */
+export const sentText = (c: InstructionsCarrier): string | null => SENT.get(c) ?? null;
+
 function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarrier[]): void {
   const requests = new Map<string, RpcSummary>();
   for (const m of s.msgs) {
@@ -200,8 +206,8 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
     if (m.shape !== "result" && m.shape !== "error") continue;
     const req = requests.get(String(m.id));
     const chars = m.instructionsChars;
-    if (chars !== null)
-      carriers.push({
+    if (chars !== null) {
+      const c: InstructionsCarrier = {
         handshake: s.hs.index,
         method: req?.method ?? null,
         id: m.id,
@@ -209,7 +215,10 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
         chars,
         utf8Bytes: m.instructionsUtf8Bytes,
         server: m.serverName,
-      });
+      };
+      carriers.push(c);
+      if (m.instructionsText !== null) SENT.set(c, m.instructionsText);
+    }
     if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
       s.hs.probe.answered = m.shape;
       s.hs.probe.outcome = m.shape;

@@ -9,9 +9,10 @@ import {
   type PendingServer,
 } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
-import { sourceDisagreements, sourceFromLogs, type LoggedSource } from "../analyses/instructions-source.js";
+import { resplitSections } from "../analyses/instructions.js";
+import { sourceDisagreements, sourceFromLogs, verbatimFromLogs, type LoggedSource } from "../analyses/instructions-source.js";
 import type { ProbePatterns } from "../analyses/probe.js";
-import { takenInstructions, type RpcResult } from "../analyses/rpc.js";
+import { sentText, takenInstructions, type InstructionsCarrier, type RpcResult } from "../analyses/rpc.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import type { McpServerStatus } from "../records/streamjson.js";
@@ -63,7 +64,7 @@ export interface InstructionsEvidence {
  */
 export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsOptions): AssembledInstructions {
   const t = ev.transcripts;
-  const { requests, instructions: scan } = t.results;
+  const { requests } = t.results;
   const inputs: InputFile[] = [...t.resolved.inputs];
   const parts: InputHealth[] = transcriptParts(t);
   let debug: { file: string; truncations: Truncation[] } | null = null;
@@ -86,9 +87,22 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   }
 
   const logged = loggedSources(ev.rpc ?? []);
+  // Server names the other evidence gives split rendered sections where the transcript named too few.
+  const names = [
+    ...debugServers.map((d) => d.name),
+    ...(debug?.truncations.map((x) => x.server) ?? []),
+    ...(init?.servers.map((x) => x.name) ?? []),
+    ...logged.flatMap((l) => (l.server !== null ? [l.server] : [])),
+  ];
+  const scan = resplitSections(t.results.instructions, names);
   const rows = joinRows(scan, requests, { probe: io.probe, debug, init });
   // After the debug log's join: its truncation lines come first.
   sourceFromLogs(rows, logged);
+  verbatimFromLogs(
+    rows,
+    scan.sightings.map((x) => x.text),
+    logged,
+  );
   for (const r of rows) {
     const late = debugServers.find((d) => d.name === r.server)?.lateByMs;
     if (r.late && late != null) r.late.evidence.push(`debug log: connected ${late.toLocaleString("en-US")} ms after the first API request`);
@@ -132,7 +146,21 @@ function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: stri
   const out: LoggedSource[] = [];
   for (const l of logs) {
     const c = takenInstructions(l.rpc);
-    if (c) out.push({ server: l.server ?? c.server, chars: c.chars, file: l.file, line: c.line, method: c.method });
+    if (!c) continue;
+    const earlier = l.rpc.handshakes
+      .filter((h) => h.index !== c.handshake)
+      .map((h) => takenIn(l.rpc.instructions, h.index, h.era === "modern" ? "server/discover" : "initialize"))
+      .flatMap((x) => {
+        const text = x ? sentText(x) : null;
+        return x && text !== null ? [{ line: x.line, method: x.method, text }] : [];
+      });
+    out.push({ server: l.server ?? c.server, chars: c.chars, file: l.file, line: c.line, method: c.method, text: sentText(c), earlier });
   }
   return out;
+}
+
+/** The answer a handshake's client took: the DiscoverResult on the modern path, else initialize's (as `takenInstructions`). */
+function takenIn(cs: InstructionsCarrier[], handshake: number, method: string): InstructionsCarrier | undefined {
+  const mine = cs.filter((c) => c.handshake === handshake);
+  return mine.find((c) => c.method === method) ?? mine[0];
 }

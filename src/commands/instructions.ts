@@ -29,7 +29,7 @@ export const instructionsCommand: CommandSpec = {
     ],
     [
       "ccforensics instructions e5000000 --claude-dir samples/instructions/rpc-source --rpc-log samples/instructions/rpc-source/rpc-log.jsonl",
-      "no debug log: the original length from the lab server's message log (its initialize result)",
+      "no debug log: the original length from the lab server's message log (its initialize result), and whether the 2,048 kept chars are its verbatim prefix",
     ],
     [
       "ccforensics instructions a3000000 --claude-dir samples/instructions/ja-3000-truncated --claude-dir samples/instructions/baseline --baseline b0000000 --wrapper-tokens 51",

@@ -72,8 +72,8 @@ export interface RenderedSection {
 
 /**
  * The `# MCP Server Instructions` section inside a larger text (a `<system-reminder>` in a user
- * record, a system prompt). Blocks are split at `\n\n## <name>\n`; with `knownNames` only at those
- * names, since instruction texts may carry their own `## ` headings. The section ends at the
+ * record, a system prompt). The first block opens at `## <name>\n`; later ones only at `\n\n## <name>\n`
+ * for a name in `knownNames`, since instruction texts may carry their own `## ` headings. The section ends at the
  * reminder's close, at the removal notice, or (in a system prompt) at the next `\n\n# ` heading.
  */
 export function findRenderedSection(text: string, knownNames: ReadonlySet<string> = new Set()): RenderedSection | undefined {
@@ -108,13 +108,23 @@ function sectionEnd(text: string, at: number): number {
   return next < 0 ? text.length : next;
 }
 
+/** Where a rendered section may start a server's block: `## <name>` after a blank line (FORMATS.md 5.1). */
+const HEADING = /(?:^|\n\n)## ([^\n]{1,200})\n/g;
+
+/** The `## ` heading lines of a server's text that stand as a block would: its own markdown, kept inside it. */
+export function headingsIn(text: string): string[] {
+  return [...text.matchAll(HEADING)].map((m) => m[1]!);
+}
+
 function splitBlocks(body: string, known: ReadonlySet<string>): InstructionBlock[] {
   const starts: Array<{ at: number; name: string }> = [];
-  const head = /(?:^|\n\n)## ([^\n]{1,200})\n/g;
+  const head = new RegExp(HEADING.source, "g");
   for (let m = head.exec(body); m; m = head.exec(body)) {
     const name = m[1]!;
-    // The body always opens with a block; later `## ` lines start one only under a known name.
-    if (m.index > 0 && known.size > 0 && !known.has(name)) continue;
+    // The body always opens with a block; a later `## ` line starts one only under a server name the
+    // session knows (addedNames, mcp__ tool names, the logs). With none known it stays in the text: a
+    // server's own `## Usage` must not become a phantom server and cut the real one short.
+    if (m.index > 0 && !known.has(name)) continue;
     starts.push({ at: m.index + (m[0].startsWith("\n\n") ? 2 : 0), name });
   }
   return starts.map((s, i) => {

@@ -46,6 +46,12 @@ function deliveriesTable(rows: InstructionRow[]): Table {
     );
   if (rows.some((r) => r.compaction !== null))
     notes.push("compacted first: a compaction came before the next request, so this text reached the model only through the summary");
+  // Only where some server's sent text is known (a message log): elsewhere the column would say nothing.
+  const verbatim = rows.some((r) => r.verbatimPrefix !== null);
+  if (verbatim)
+    notes.push(
+      "verbatim = the delivered text before the marker is exactly the first chars of what the server sent (a whole text: all of it), held against the MCP message log; `no @ N` = first differing char offset; no value = sent text unknown (no message log for that server)",
+    );
   return {
     id: "instructions",
     title: "MCP server instructions",
@@ -63,6 +69,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }),
       col("sourceChars", "source", "int", { priority: 2 }),
       col("renderedChars", "rendered", "int", { priority: 3 }),
+      ...(verbatim ? [col("verbatim", "verbatim", "text", { priority: 2 })] : []),
       col("begin", "BEGIN", "text", { priority: 2 }),
       col("end", "END", "text", { priority: 2 }),
       col("lastMarker", "last [at N]", "int", { priority: 2 }),
@@ -82,6 +89,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       keptUtf8Bytes: r.keptUtf8Bytes,
       sourceChars: r.sourceChars,
       renderedChars: r.renderedChars,
+      verbatim: r.verbatimPrefix === null ? null : r.verbatimPrefix ? "yes" : `no @ ${INT.format(r.firstDifferenceAt ?? 0)}`,
       begin: r.probe ? (r.probe.begin ?? "NONE") : null,
       end: r.probe ? (r.probe.end ?? "NONE") : null,
       lastMarker: r.probe?.lastMarker ?? null,
@@ -206,6 +214,15 @@ function warnings(l: AssembledInstructions): string[] {
   for (const r of l.rows) {
     if (r.debugLog?.status === "mismatch") w.push(`${r.file}:${r.line}: ${r.server}: debug log disagrees: ${r.debugLog.problem}`);
     if (r.renderedDisagrees) w.push(`${r.file}:${r.line}: ${r.server}: the record's stored rendering does not contain its block`);
+    if (r.verbatimPrefix === false && r.verbatimAgainst)
+      w.push(
+        `${r.file}:${r.line}: ${r.server}: the delivered text is not a verbatim ${r.truncated ? "prefix" : "copy"} of what the server sent (${r.verbatimAgainst.method ?? "answer"} at ${r.verbatimAgainst.file}:${r.verbatimAgainst.line}): first difference at char ${INT.format(r.firstDifferenceAt ?? 0)}`,
+      );
+    // In a rendered section (no addedNames beside it) a `## ` line is a server only under a name the evidence knows.
+    if (r.carrier !== "mcp_instructions_delta" && r.innerHeadings.length > 0)
+      w.push(
+        `${r.file}:${r.line}: ${r.server}: kept ${r.innerHeadings.map((h) => `"## ${h}"`).join(", ")} inside its text: no server of that name is known from the session, debug log, init event or message log`,
+      );
   }
   w.push(...l.sourceDisagreements);
   for (const t of l.unmatchedTruncations)

@@ -47,13 +47,14 @@ test("rendered section: two servers, display names with spaces, the reminder is 
     addedBlocks: ["## claude.ai Docs\nsearch first", "## lab\nBEGIN codeword: A-1."],
     removedNames: [],
   }).text;
-  const sec = findRenderedSection(`prefix text\n${r}\ntrailing`)!;
+  const sec = findRenderedSection(`prefix text\n${r}\ntrailing`, new Set(["lab"]))!;
   assert.deepEqual(
     sec.blocks.map((b) => [b.server, b.text]),
     [
       ["claude.ai Docs", "search first"],
       ["lab", "BEGIN codeword: A-1."],
     ],
+    "the first block needs no known name; a later one does",
   );
   assert.equal(sec.reminder, r);
   assert.deepEqual(sec.removed, []);
@@ -77,9 +78,9 @@ test("rendered section: removals after the blocks, and a removal-only reminder",
 test("known names keep a server's own `## ` headings inside its text", () => {
   const r = renderMcpInstructionsDelta({ addedBlocks: ["## docs\nIntro\n\n## Usage\nCall search.", "## lab\nx"], removedNames: [] }).text;
   assert.deepEqual(
-    findRenderedSection(r)!.blocks.map((b) => b.server),
-    ["docs", "Usage", "lab"],
-    "without names every heading splits",
+    findRenderedSection(r)!.blocks.map((b) => [b.server, b.text]),
+    [["docs", "Intro\n\n## Usage\nCall search.\n\n## lab\nx"]],
+    "without names no later heading splits: a phantom `Usage` server would cut docs short",
   );
   const sec = findRenderedSection(r, new Set(["docs", "lab"]))!;
   assert.deepEqual(
