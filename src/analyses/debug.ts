@@ -1,3 +1,4 @@
+import { sizeTextExact } from "../records/tool-output.js";
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
@@ -63,7 +64,19 @@ export interface DebugResult {
   /** Entries that report a failure: ERROR level, connection errors, forced shutdowns, failed countTokens calls. */
   errors: number;
   servers: DebugServer[];
-  persisted: Array<{ path: string; size: string; bytes: number | null; line: number; time: string | null }>;
+  /**
+   * `bytes` is read off the size text (`51.7KB` → 52,941), so it is rounded unless `bytesExact`; `report`
+   * puts the saved file's own size there when it found the file (`bytesFrom`).
+   */
+  persisted: Array<{
+    path: string;
+    size: string;
+    bytes: number | null;
+    bytesExact: boolean;
+    bytesFrom: "size-text" | "saved-file";
+    line: number;
+    time: string | null;
+  }>;
   events: DebugEvent[];
   apiRequests: number;
   apiRequestSources: Record<string, number>;
@@ -307,7 +320,15 @@ function stepEntry(s: State, e: DebugEntry): void {
       else if (s.firstApiMs === null && e.ms !== null && !SIDE_SOURCES.test(ev.source ?? "")) s.firstApiMs = e.ms;
       break;
     case "persisted":
-      r.persisted.push({ path: ev.path, size: ev.size, bytes: ev.bytes, line: e.pos.line, time: e.time });
+      r.persisted.push({
+        path: ev.path,
+        size: ev.size,
+        bytes: ev.bytes,
+        bytesExact: ev.bytes !== null && sizeTextExact(ev.size),
+        bytesFrom: "size-text",
+        line: e.pos.line,
+        time: e.time,
+      });
       break;
     case "per-message-budget":
       r.perMessageBudget.push({ persisted: ev.persisted, messages: ev.messages, shed: ev.shed, reapplied: ev.reapplied, line: e.pos.line });

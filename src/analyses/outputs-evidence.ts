@@ -1,6 +1,6 @@
 import type { DebugRecord } from "../records/debug.js";
-import { baseName } from "../records/tool-names.js";
-import type { ToolMeta } from "../records/tools-list.js";
+import { baseName, normalizeServer } from "../records/tool-names.js";
+import type { ToolDefsByName, ToolMeta } from "../records/tools-list.js";
 
 /**
  * The debug-log lines that tell what Claude Code did between a tool's return and the next request
@@ -115,7 +115,7 @@ function inWindowOf(ix: TimeIndex, from: number, to: number): number[] {
 export const DEFAULT_PERSIST_CHARS = 50_000;
 
 export interface AnnotationMatch {
-  /** true: the tool declares `anthropic/maxResultSizeChars`; false: it is listed without; null: tools not known. */
+  /** true: the tool declares `anthropic/maxResultSizeChars`; false: it is listed without; null: tools not known (or ambiguous). */
   annotated: boolean | null;
   maxResultSizeChars: number | null;
   /**
@@ -123,23 +123,73 @@ export interface AnnotationMatch {
    * default 50,000 → `inline`. null when the annotation played no part.
    */
   annotationExplains: boolean | null;
+  /**
+   * The tools evidence lists this bare name but cannot say it is this server's: several servers of the
+   * session call the name and the definition names no server (or this server's definitions disagree).
+   * The annotation is then left unknown, not taken from whichever server's list came first.
+   */
+  annotationAmbiguous: boolean;
 }
 
+const UNKNOWN: AnnotationMatch = { annotated: null, maxResultSizeChars: null, annotationExplains: null, annotationAmbiguous: false };
+const AMBIGUOUS: AnnotationMatch = { ...UNKNOWN, annotationAmbiguous: true };
+
+/**
+ * This server's definition of a bare tool name: one the evidence attributes to the server (a Claude
+ * Desktop log's `[server]`, a runs dir's per-server log), else one naming no server, if no other server
+ * of the session calls the same name. "ambiguous" when the evidence cannot tell; null when not listed.
+ */
+export function pickDefinition(
+  defs: readonly ToolMeta[] | undefined,
+  server: string,
+  callers: ReadonlySet<string> | undefined,
+): ToolMeta | "ambiguous" | null {
+  if (!defs || defs.length === 0) return null;
+  const own = defs.filter((d) => d.server != null && normalizeServer(d.server) === server);
+  const pick = own.length ? own : defs.filter((d) => d.server == null);
+  if (pick.length === 0) return null;
+  if (own.length === 0 && [...(callers ?? [])].some((s) => s !== server)) return "ambiguous";
+  return pick.every((d) => d.maxResultSizeChars === pick[0]!.maxResultSizeChars) ? pick[0]! : "ambiguous";
+}
+
+/**
+ * The annotation of `tool` on `server`; `callers` are the servers whose results call this bare name in
+ * the session (the outputs join counts them).
+ */
 export function matchAnnotation(
-  tools: Map<string, ToolMeta> | null,
+  tools: ToolDefsByName | null,
   tool: string,
   server: string | null,
   size: number | null,
   check: string,
+  callers?: ReadonlySet<string>,
 ): AnnotationMatch {
-  if (tools === null || server === null) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };
-  const t = tools.get(tool);
-  if (!t) return { annotated: null, maxResultSizeChars: null, annotationExplains: null };
+  if (tools === null || server === null) return UNKNOWN;
+  const t = pickDefinition(tools.get(tool), server, callers);
+  if (t === null) return UNKNOWN;
+  if (t === "ambiguous") return AMBIGUOUS;
   const m = t.maxResultSizeChars;
-  if (m === null) return { annotated: false, maxResultSizeChars: null, annotationExplains: null };
+  if (m === null) return { annotated: false, maxResultSizeChars: null, annotationExplains: null, annotationAmbiguous: false };
   let explains: boolean | null = null;
   if (size === null) explains = null;
   else if (size > m) explains = check === "size" || check === "budget";
   else if (size > DEFAULT_PERSIST_CHARS) explains = check === "inline";
-  return { annotated: true, maxResultSizeChars: m, annotationExplains: explains };
+  return { annotated: true, maxResultSizeChars: m, annotationExplains: explains, annotationAmbiguous: false };
+}
+
+/**
+ * The debug log's persisted entries with the saved file's own size where the outputs join found the file
+ * (by name, as `matchDebug` pairs them): `51.7KB` is one decimal of KB, the file is the byte count.
+ */
+export function withSavedSizes<P extends { path: string; bytes: number | null; bytesExact: boolean; bytesFrom: string }>(
+  persisted: P[],
+  rows: ReadonlyArray<{ savedPath: string | null; savedBytes: number | null }>,
+): P[] {
+  const sizes = new Map<string, number>();
+  for (const r of rows) if (r.savedPath !== null && r.savedBytes !== null) sizes.set(baseName(r.savedPath), r.savedBytes);
+  if (sizes.size === 0) return persisted;
+  return persisted.map((p) => {
+    const bytes = sizes.get(baseName(p.path));
+    return bytes === undefined ? p : { ...p, bytes, bytesExact: true, bytesFrom: "saved-file" };
+  });
 }

@@ -1,6 +1,6 @@
 import { modelSaw, sizeTextMatches, type Check, type ModelSaw, type Variant } from "../records/tool-output.js";
 import { baseName, savedName, splitToolName } from "../records/tool-names.js";
-import type { ToolMeta } from "../records/tools-list.js";
+import type { ToolDefsByName } from "../records/tools-list.js";
 import type { OutputsCollected, ResultSeen, ToolUseSeen } from "./outputs.js";
 import { NameMatcher } from "./name-matcher.js";
 import { matchAnnotation, matchDebug, type DebugFacts } from "./outputs-evidence.js";
@@ -25,7 +25,8 @@ export interface FollowUpRead {
 /** One tool result: CONTRACT.md `outputs` fields first, extras after. */
 export interface ToolResultRow {
   toolUseId: string;
-  tool: string;
+  /** null when no tool_use block of the transcript has this result's id (CONTRACT.md says a string: null is the "unknown" the name cannot be). */
+  tool: string | null;
   server: string | null;
   file: string;
   line: number;
@@ -47,7 +48,8 @@ export interface ToolResultRow {
   sessionId: string | null;
   chain: string;
   timestamp: string | null;
-  toolName: string;
+  /** The tool's own name (`emit_text` of `mcp__big__emit_text`); null with `tool`. */
+  toolName: string | null;
   plugin: boolean;
   inputSummary: string | null;
   isError: boolean;
@@ -95,8 +97,31 @@ export interface ToolResultRow {
   maxResultSizeChars: number | null;
   annotated: boolean | null;
   annotationExplains: boolean | null;
+  /** Several servers call this bare tool name and the tools/list evidence cannot say which one it lists: annotation left unknown. */
+  annotationAmbiguous: boolean;
   followUpReadCount: number;
   followUpTokens: number | null;
+  /** MCP results: the token limit the results are held to (`MAX_MCP_OUTPUT_TOKENS`, 25,000 unless the run's env set it); null for built-in tools. */
+  mcpTokenLimit: number | null;
+  /**
+   * An inline MCP result whose measured cost (`deltaTokens`, its request carrying it alone) exceeds
+   * `mcpTokenLimit` while no token check acted on it (no count_tokens request in its window, or no debug
+   * log to say): Claude Code counts tokens only when chars/4 > limit/2, so token-dense text (CJK, base64)
+   * passes uncounted (FORMATS.md 2.5, seed 003's 49,964-token result). false: measured within the limit,
+   * or count_tokens was consulted; null: not an inline MCP result, or its cost is not its own.
+   */
+  overTokenLimitUnchecked: boolean | null;
+}
+
+/** Claude Code's MCP output limit in tokens when `MAX_MCP_OUTPUT_TOKENS` is not set (FORMATS.md 6.1). */
+export const DEFAULT_MCP_TOKEN_LIMIT = 25_000;
+
+/** `MAX_MCP_OUTPUT_TOKENS` of a run's environment (run.json `env`) as a limit; null when unset or not a positive integer. */
+export function mcpTokenLimitOf(env: Record<string, string> | null | undefined): number | null {
+  const v = env?.MAX_MCP_OUTPUT_TOKENS?.trim();
+  if (v === undefined || !/^\d+$/.test(v)) return null;
+  const n = Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
 /** What the command found on disk for one printed saved path. */
@@ -116,9 +141,12 @@ export interface OutputEvidence {
   requests: Iterable<RequestRow>;
   saved: Map<string, SavedLookup>;
   debug: DebugFacts | null;
-  tools: Map<string, ToolMeta> | null;
+  /** Every definition by bare name (records/tools-list.ts `toolDefsByName`). */
+  tools: ToolDefsByName | null;
   /** Server names from outside the transcript (debug log), to split `mcp__a__b__c`. */
   servers?: string[];
+  /** `MAX_MCP_OUTPUT_TOKENS` of the run when known (run.json env); else DEFAULT_MCP_TOKEN_LIMIT. */
+  mcpTokenLimit?: number | null;
 }
 
 /** Joins the pass's results with the request table and the side evidence. Pure. */
@@ -127,7 +155,8 @@ export function assembleOutputs(c: OutputsCollected, ev: OutputEvidence): ToolRe
   for (const u of c.toolUses) if (!uses.has(u.id)) uses.set(u.id, u);
   const carry = carrier(ev.requests);
   const known = { servers: [...c.knownServers, ...(ev.servers ?? [])], tools: ev.tools ? [...ev.tools.keys()] : [] };
-  const rows = c.results.map((r) => baseRow(r, uses.get(r.toolUseId), c, carry(r), known, ev));
+  const callers = ev.tools ? callersByTool(uses, known) : new Map<string, Set<string>>();
+  const rows = c.results.map((r) => baseRow(r, uses.get(r.toolUseId), c, carry(r), known, ev, callers));
   const byId = new Map(rows.map((r) => [r.toolUseId, r]));
   const naming = usesNaming(rows, c.toolUses);
   for (const row of rows) if (row.savedPath !== null) linkReads(row, naming.get(baseName(row.savedPath)) ?? [], byId);
@@ -178,9 +207,10 @@ function baseRow(
   req: Carried,
   known: { servers: string[]; tools: string[] },
   ev: OutputEvidence,
+  callers: Map<string, Set<string>>,
 ): ToolResultRow {
-  const name = use?.name ?? "";
-  const split = splitToolName(name, known);
+  const name = use?.name ?? null;
+  const split = splitToolName(name ?? "", known);
   const repl = c.replacements[r.toolUseId];
   const seen = repl ?? r;
   const msg = seen.message;
@@ -195,7 +225,7 @@ function baseRow(
   const sizeBytes = saved?.bytes ?? null;
   // The times only place a result in a debug log: without one, 30,000 rows need no Date.parse.
   const dbg = matchDebug(ev.debug, msg.savedPath, ev.debug && ms(use?.timestamp), ev.debug && ms(r.timestamp));
-  const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check);
+  const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check, callers.get(split.tool));
   // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
   const next = req?.row;
   const compaction = next?.afterCompaction ? next.compaction : null;
@@ -203,6 +233,8 @@ function baseRow(
   // request after the boundary did not carry it (requests counts it as added to none).
   const q = compaction?.kind === "compact" && compaction.file === r.file && compaction.line > r.line ? undefined : next;
   const delta = compaction === null ? (q?.deltaTokens ?? null) : null;
+  const tokenLimit = split.server === null ? null : (ev.mcpTokenLimit ?? DEFAULT_MCP_TOKEN_LIMIT);
+  const alone = q !== undefined && compaction === null && q.toolResults === 1 ? delta : null;
   return {
     toolUseId: r.toolUseId,
     tool: name,
@@ -225,7 +257,7 @@ function baseRow(
     sessionId: r.sessionId,
     chain: r.chain,
     timestamp: r.timestamp,
-    toolName: split.tool,
+    toolName: name === null ? null : split.tool,
     plugin: split.plugin,
     inputSummary: use?.inputSummary ?? null,
     isError: r.isError,
@@ -263,8 +295,12 @@ function baseRow(
     annotated: ann.annotated,
     maxResultSizeChars: ann.maxResultSizeChars,
     annotationExplains: ann.annotationExplains,
+    annotationAmbiguous: ann.annotationAmbiguous,
     followUpReadCount: 0,
     followUpTokens: null,
+    mcpTokenLimit: tokenLimit,
+    overTokenLimitUnchecked:
+      tokenLimit === null || check !== "inline" || alone === null ? null : (dbg.countTokensRequests ?? 0) > 0 ? false : alone > tokenLimit,
   };
 }
 
@@ -277,6 +313,19 @@ function sizeOf(r: ResultSeen): number | null {
   if (r.message.check === "inline") return r.chars;
   const fullIsStub = r.fullChars !== null && r.fullChars <= r.chars + "Error: ".length;
   return (fullIsStub ? null : r.fullChars) ?? r.message.reportedChars;
+}
+
+/** The servers whose calls name each bare MCP tool name (`search` → {a, b} for `mcp__a__search`, `mcp__b__search`). */
+function callersByTool(uses: Map<string, ToolUseSeen>, known: { servers: string[]; tools: string[] }): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const name of new Set([...uses.values()].map((u) => u.name))) {
+    const split = splitToolName(name, known);
+    if (split.server === null) continue;
+    const s = out.get(split.tool);
+    if (s) s.add(split.server);
+    else out.set(split.tool, new Set([split.server]));
+  }
+  return out;
 }
 
 /** `.json` → the MCP content array layout; any other name → text (FORMATS.md 6.3). */

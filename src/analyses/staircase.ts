@@ -18,7 +18,8 @@ export interface StaircaseRow {
   firstRequestTokens: number | null;
   sessionId: string | null;
   toolUseId: string;
-  tool: string;
+  /** null when the result's tool_use is not in the transcript. */
+  tool: string | null;
   /** The output's size in characters (`resultChars`): the x axis; null when no evidence gives it. */
   chars: number | null;
   utf8Bytes: number | null;

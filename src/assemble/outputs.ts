@@ -1,6 +1,6 @@
 import { assembleOutputs, type ToolResultRow } from "../analyses/outputs-join.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
-import type { ToolMeta } from "../records/tools-list.js";
+import type { ToolDefsByName } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
 import { transcriptParts, type DebugEvidence, type Gathered, type SavedEvidence, type TranscriptEvidence } from "./evidence.js";
 
@@ -16,6 +16,8 @@ export interface AssembledOutputs {
   rows: ToolResultRow[];
   /** Results left out as copies of one listed (a fork's or resume's copy of the history). */
   copies: number;
+  /** Results whose id no tool_use block of the transcript has: their `tool` is null. */
+  unpaired: number;
   inputs: InputFile[];
   /** Each input's health with its share (transcripts whole, the debug log its bad lines). */
   parts: InputHealth[];
@@ -33,7 +35,11 @@ export interface OutputsEvidence {
 }
 
 /** The transcript's results with the request table, the saved files, the debug log and the tool annotations. Pure. */
-export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, ToolMeta> | null): AssembledOutputs {
+export function assembleToolOutputs(
+  ev: OutputsEvidence,
+  tools: ToolDefsByName | null,
+  opts: { mcpTokenLimit?: number | null } = {},
+): AssembledOutputs {
   const t = ev.transcripts;
   const inputs: InputFile[] = [...t.resolved.inputs, ...ev.saved.inputs];
   const parts: InputHealth[] = transcriptParts(t);
@@ -47,7 +53,9 @@ export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, Tool
     debug: ev.debug?.result.facts ?? null,
     tools,
     servers: ev.debug?.result.servers ?? [],
+    mcpTokenLimit: opts.mcpTokenLimit ?? null,
   });
+  const unpaired = rows.reduce((n, r) => n + (r.tool === null ? 1 : 0), 0);
   return {
     target: ev.target,
     run: ev.run,
@@ -57,9 +65,17 @@ export function assembleToolOutputs(ev: OutputsEvidence, tools: Map<string, Tool
     debugLog: ev.debug?.input.path ?? null,
     rows,
     copies: t.results.outputs.copies,
+    unpaired,
     inputs,
     parts,
     health: documentHealth(parts),
-    warnings: [...ev.saved.warnings],
+    warnings: [...ev.saved.warnings, ...(unpaired ? [unpairedWarning(rows)] : [])],
   };
+}
+
+/** Said once per target: the count and where the first few are (the call may be in a file not read, or the transcript was cut). */
+function unpairedWarning(rows: ToolResultRow[]): string {
+  const list = rows.filter((r) => r.tool === null);
+  const first = list.slice(0, 3).map((r) => `${r.file}:${r.line}`);
+  return `${list.length} tool result(s) have no tool_use with their id in the transcript: tool unknown (null) for ${first.join(", ")}${list.length > 3 ? ", …" : ""}`;
 }

@@ -2,8 +2,11 @@ import { joinCountTokens } from "../analyses/debug-count-tokens.js";
 import type { HeadlessRun } from "../analyses/headless-run.js";
 import type { InventoryResult } from "../analyses/inventory.js";
 import type { RequestsResult } from "../analyses/requests.js";
+import type { ToolResultRow } from "../analyses/outputs-join.js";
+import { withSavedSizes } from "../analyses/outputs-evidence.js";
+import type { DebugResult } from "../analyses/debug.js";
 import type { RpcResult } from "../analyses/rpc.js";
-import { toolsByName, type ToolMeta } from "../records/tools-list.js";
+import { toolDefsByName, type ToolMeta } from "../records/tools-list.js";
 import { documentHealth, type Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { ResolvedTarget } from "../sources/targets.js";
@@ -74,7 +77,7 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     io,
   );
   const toolDefs = [...(ev.rpc?.result.tools ?? []), ...(ev.toolsList?.result.tools ?? [])];
-  const tools = ev.rpc || ev.toolsList ? toolsByName(toolDefs) : null;
+  const tools = ev.rpc || ev.toolsList ? toolDefsByName(toolDefs) : null;
   const outputs = assembleToolOutputs({ target: ev.target, run: ev.run, transcripts: t, debug: ev.debug, saved: ev.saved }, tools);
   const warnings: string[] = [...(ev.warnings ?? [])];
   const tl = ev.toolsList;
@@ -119,7 +122,8 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     outputs,
     tools: toolDefinitions,
     // count_tokens requests inside a result's window get that result (a tool result of N chars, a Read).
-    debug: ev.debug ? { ...ev.debug, result: { ...ev.debug.result, debug: joinCountTokens(ev.debug.result.debug, outputs.rows) } } : null,
+    // Persisted sizes: the saved file's bytes where it was found, not the rounded `51.7KB`.
+    debug: ev.debug ? { ...ev.debug, result: { ...ev.debug.result, debug: joinDebug(ev.debug.result.debug, outputs.rows) } } : null,
     rpc: ev.rpc ? { input: ev.rpc.input, result: ev.rpc.result.rpc } : null,
     toolsList: tl?.input ?? null,
     run,
@@ -127,4 +131,15 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
     health,
     warnings,
   };
+}
+
+/** Rows whose tool_use was found: an unpaired result has no call, so no time window a count_tokens request could fall in. */
+function pairedRows(rows: ToolResultRow[]): Array<ToolResultRow & { tool: string }> {
+  return rows.filter((r): r is ToolResultRow & { tool: string } => r.tool !== null);
+}
+
+function joinDebug(d: DebugResult, rows: ToolResultRow[]): DebugResult {
+  const j = joinCountTokens(d, pairedRows(rows));
+  const persisted = withSavedSizes(j.persisted, rows);
+  return persisted === j.persisted ? j : { ...j, persisted };
 }

@@ -3,7 +3,8 @@ import { documentHealth } from "../records/health.js";
 import { assembleToolOutputs, type AssembledOutputs } from "../assemble/outputs.js";
 import { gatherOutputs } from "../pipeline/gather.js";
 import { gatherTools, type GatheredTools } from "../pipeline/gather-tools.js";
-import type { ToolMeta } from "../records/tools-list.js";
+import { toolDefsByName, type ToolMeta } from "../records/tools-list.js";
+import { mcpTokenLimitOf } from "../analyses/outputs-join.js";
 import { firstRequestDrift, staircaseRows, type StaircaseRow, type StaircaseRun } from "../analyses/staircase.js";
 import { envText } from "../assemble/compare-row.js";
 import { expandRunsDirs, isRunsDir, runGatherOptions } from "../pipeline/runs-targets.js";
@@ -66,13 +67,13 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
     try {
       const o = spec ? runGatherOptions(opts, spec) : opts;
       // A run's tool annotations are in its own servers' logs.
-      const tools = spec ? await gatherRunTools(spec.rpcLogs) : side;
+      const tools = spec ? await gatherRunTools(spec.rpcLogs, spec.rpcLogServers) : side;
       if (spec) {
         parts.push(...tools.parts);
         sideInputs.push(...tools.inputs);
       }
       const ev = await gatherOutputs(target, { ...o, progress: progressReporter(opts.stderr, opts.stderrIsTTY) });
-      const a = assembleToolOutputs(ev, tools.tools);
+      const a = assembleToolOutputs(ev, tools.tools, { mcpTokenLimit: mcpTokenLimitOf(spec?.env) });
       loaded.push(spec ? { ...a, run: spec.name, warnings: a.warnings.map((w) => `${spec.name}: ${w}`) } : a);
       const first = ev.transcripts.results.requests.totals.find((t) => t.chain === "main")?.firstTotalInputTokens ?? null;
       runs.push({ run: spec?.name ?? a.run, label: spec?.label ?? null, env: spec ? envText(spec.env) : null, firstRequestTokens: first });
@@ -159,21 +160,24 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
 function staircasePointLabel(r: StaircaseRow, folder: string | null): string {
   if (r.label !== null) return [r.label, r.env].filter(Boolean).join(" ");
   // Without a runs dir: the run folder a transcript sits in, else the tool alone; a session id names nothing on a chart.
-  const tool = r.tool.replace(/^mcp__.+?__/, "");
+  const tool = (r.tool ?? "unknown tool").replace(/^mcp__.+?__/, "");
   return folder ? `${folder} · ${tool}` : tool;
 }
 
-/** Tool definitions from each of a run's message logs. */
-async function gatherRunTools(logs: string[]): Promise<GatheredTools> {
+/**
+ * Tool definitions from each of a run's message logs, each with the server run.json names its log by
+ * (a lab server's serverInfo need not be the config's name): two servers listing `search` stay apart.
+ */
+async function gatherRunTools(logs: string[], servers: Record<string, string> = {}): Promise<GatheredTools> {
   const out: GatheredTools = { tools: null, inputs: [], parts: [], warnings: [] };
-  const all = new Map<string, ToolMeta>();
+  const all: ToolMeta[] = [];
   for (const rpcLog of logs) {
     const g = await gatherTools({ rpcLog });
     out.inputs.push(...g.inputs);
     out.parts.push(...g.parts);
-    for (const [k, v] of g.tools ?? []) if (!all.has(k)) all.set(k, v);
+    for (const defs of g.tools?.values() ?? []) for (const t of defs) all.push({ ...t, server: t.server ?? servers[rpcLog] ?? null });
   }
-  if (logs.length) out.tools = all;
+  if (logs.length) out.tools = toolDefsByName(all);
   return out;
 }
 

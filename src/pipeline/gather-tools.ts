@@ -1,12 +1,12 @@
 import type { InputHealth } from "../records/health.js";
-import { toolsByName, type ToolMeta } from "../records/tools-list.js";
+import { toolDefsByName, type ToolDefsByName, type ToolMeta } from "../records/tools-list.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { readRpcEvidence, readToolsList } from "./evidence.js";
 
 export interface GatheredTools {
-  /** By name, the first definition of a name kept; null when neither flag was given. */
-  tools: Map<string, ToolMeta> | null;
+  /** Every definition by bare name (two servers may list the same name); null when neither flag was given. */
+  tools: ToolDefsByName | null;
   inputs: InputFile[];
   parts: InputHealth[];
   warnings: string[];
@@ -37,6 +37,6 @@ export async function gatherTools(opts: { tools?: string; rpcLog?: string }): Pr
       out.warnings.push(`${opts.rpcLog}: no tools/list response in the message log; tool annotations unknown`);
     all.push(...ev.result.tools);
   }
-  out.tools = toolsByName(all);
+  out.tools = toolDefsByName(all);
   return out;
 }

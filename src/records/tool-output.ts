@@ -240,6 +240,21 @@ export function sizeTextMatches(text: string, bytes: number): boolean | null {
   return Math.abs(bytes / unit - Number(m[1])) <= 0.05 + 1e-9;
 }
 
+/**
+ * Whether a size text of Claude Code's is a byte count (`900 bytes`) rather than a rounded one
+ * (`51.7KB`: one decimal of KB, so ±51 bytes; `4.8MB` ±52,429): the number a reader gets from it is exact
+ * only then.
+ */
+export function sizeTextExact(text: string): boolean {
+  return /^\d+\s*(?:bytes?|B)$/.test(text.trim());
+}
+
+/** `51.7KB` → `≈51.7 KB`; a byte count as printed. For tables, where a rounded size must not read as exact. */
+export function approxSizeText(text: string): string {
+  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB)$/.exec(text.trim());
+  return m ? `≈${m[1]} ${m[2]}` : text;
+}
+
 /** What the model had in front of it: the whole text, a preview, only a path, an error, a cut text, or nothing. */
 export type ModelSaw = "inline" | "preview" | "path" | "error" | "truncated" | "cleared";
 

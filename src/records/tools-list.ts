@@ -136,3 +136,20 @@ export function toolsByName(list: ToolMeta[]): Map<string, ToolMeta> {
   for (const t of list) if (!m.has(t.name)) m.set(t.name, t);
   return m;
 }
+
+/**
+ * Every definition of each bare name, for the outputs join: two servers can both list `search`
+ * (`mcp__a__search`, `mcp__b__search`), and a tools/list response names no server. Definitions that say
+ * the same (server, annotation) are kept once, so one tools/list read twice (`--tools` and `--rpc-log`) is one.
+ */
+export type ToolDefsByName = Map<string, ToolMeta[]>;
+
+export function toolDefsByName(list: Iterable<ToolMeta>): ToolDefsByName {
+  const m: ToolDefsByName = new Map();
+  for (const t of list) {
+    const l = m.get(t.name);
+    if (!l) m.set(t.name, [t]);
+    else if (!l.some((o) => (o.server ?? null) === (t.server ?? null) && o.maxResultSizeChars === t.maxResultSizeChars)) l.push(t);
+  }
+  return m;
+}

@@ -1,6 +1,7 @@
 import type { DebugResult } from "../analyses/debug.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
+import { approxSizeText } from "../records/tool-output.js";
 
 /** Rows per table unless --all-events: a timeline longer than this is unreadable in a terminal (--json keeps every event). */
 export const MAX_TIMELINE_ROWS = 1000;
@@ -46,7 +47,8 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
         col("bytes", "bytes", "int", { priority: 1 }),
         col("path", "path", "path", { priority: 2 }),
       ],
-      rows: rows.map((p) => ({ ...p })),
+      // A size read off `51.7KB` is rounded: shown as such, not as a byte count.
+      rows: rows.map((p) => ({ ...p, bytes: p.bytesExact || p.bytes === null ? p.bytes : approxSizeText(p.size) })),
       notes:
         rows.length < r.persisted.length
           ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`]

@@ -46,12 +46,17 @@ export const RESULT_COLUMNS = [
 export function resultsTable(l: AssembledOutputs): Table {
   const rows = l.rows.map((r) => ({
     line: r.line,
-    tool: r.chain === "main" ? r.tool : `${r.tool} (${r.chain})`,
+    tool: r.chain === "main" ? toolText(r.tool) : `${toolText(r.tool)} (${r.chain})`,
     input: r.inputSummary ?? "",
     requestIndex: r.requestIndex,
     resultChars: r.resultChars,
     chars: r.chars,
-    check: r.originalCheck !== null ? `${r.check} (was ${r.originalCheck})` : r.check,
+    check:
+      r.originalCheck !== null
+        ? `${r.check} (was ${r.originalCheck})`
+        : r.overTokenLimitUnchecked
+          ? `${r.check} (over ${n(r.mcpTokenLimit!)} tok, unchecked)`
+          : r.check,
     modelSaw: r.modelSaw,
     reported: reportedText(r),
     saved: savedText(r),
@@ -71,10 +76,27 @@ export function resultsTable(l: AssembledOutputs): Table {
     notes.push(
       `${shared} result(s) share their request with other results: Δ tokens covers them together, and tok/char is over their summed size`,
     );
+  const over = l.rows.filter((r) => r.overTokenLimitUnchecked === true);
+  if (over.length) {
+    const limits = [...new Set(over.map((r) => r.mcpTokenLimit!))].map(n).join("/");
+    const lines = over.slice(0, 5).map((r) => r.line);
+    notes.push(
+      `${over.length} inline MCP result(s) cost more than the ${limits}-token MCP limit (MAX_MCP_OUTPUT_TOKENS) with no token check: ` +
+        `Claude Code counts tokens only when chars/4 > limit/2, so token-dense text (CJK, base64) can go in whole ` +
+        `(line ${lines.join(", ")}${over.length > lines.length ? ", …" : ""}; Δ tokens of a request that carried that result alone` +
+        `${l.debugLog === null ? "; without a debug log, count_tokens is not known to have been skipped" : ""})`,
+    );
+  }
+  if (l.unpaired)
+    notes.push(`${l.unpaired} result(s) have no tool_use with their id in the transcript: tool ${UNKNOWN_TOOL} (null in JSON)`);
   if (l.copies) notes.push(`${l.copies} result(s) repeat a tool_use id listed earlier (fork or resume copy of the history): listed once`);
   notes.push(...compactionNotes(l.rows.map((r) => r.compaction)));
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
 }
+
+/** How a table names the tool of a result whose tool_use was not found. */
+export const UNKNOWN_TOOL = "(unknown)";
+const toolText = (t: string | null): string => t ?? UNKNOWN_TOOL;
 
 /** `51.7KB`, `66,000 chars / 1,116 lines`, `25,712 tok > 25,000`, `limit 25,000`. */
 export function reportedText(r: ToolResultRow): string {
@@ -186,14 +208,22 @@ export function readsTable(all: AssembledOutputs[]): Table {
 export function annotationsTable(all: AssembledOutputs[]): Table {
   const rows = all.flatMap((l) =>
     l.rows
-      .filter((r) => r.annotated !== null)
+      .filter((r) => r.annotated !== null || r.annotationAmbiguous)
       .map((r) => ({
         toolUseId: r.toolUseId,
-        tool: r.tool,
+        tool: toolText(r.tool),
         max: r.maxResultSizeChars,
         size: r.resultChars,
         check: r.check,
-        explains: r.annotationExplains === null ? (r.annotated ? "not involved" : "no annotation") : r.annotationExplains ? "yes" : "no",
+        explains: r.annotationAmbiguous
+          ? "ambiguous: several servers call this name and the tools/list does not say whose it is"
+          : r.annotationExplains === null
+            ? r.annotated
+              ? "not involved"
+              : "no annotation"
+            : r.annotationExplains
+              ? "yes"
+              : "no",
       })),
   );
   return {
@@ -251,7 +281,7 @@ export function staircaseTable(rows: StaircaseRow[], drift: Array<{ tokens: numb
     id: "staircase",
     title: "Size staircase",
     columns: labelled ? [...RUN_COLUMNS, ...STAIRCASE_COLUMNS] : STAIRCASE_COLUMNS,
-    rows: rows.map((r) => ({ ...r, ...compactionCells(r), followUpReads: r.followUpReads || null })),
+    rows: rows.map((r) => ({ ...r, tool: toolText(r.tool), ...compactionCells(r), followUpReads: r.followUpReads || null })),
     notes,
   };
 }

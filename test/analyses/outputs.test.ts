@@ -11,6 +11,7 @@ import { readDebugLog } from "../read.js";
 import { readRecords } from "../../src/pipeline/runner.js";
 import { emptyHealth } from "../../src/records/health.js";
 import { transcriptSource } from "../../src/records/transcript-source.js";
+import { toolDefsByName } from "../../src/records/tools-list.js";
 import { assistant, jsonl, toolResult, userText } from "../builders.js";
 
 const use = (id: string, name: string, input: Record<string, unknown>) => ({ type: "tool_use", id, name, input });
@@ -224,19 +225,21 @@ test("fullTextOf: the shapes of toolUseResult", () => {
 });
 
 test("matchAnnotation: a declared limit explains size above it and inline between 50,000 and it", () => {
-  const tools = new Map([
-    ["emit_text_annotated", { name: "emit_text_annotated", maxResultSizeChars: 300000, alwaysLoad: null }],
-    ["emit_text", { name: "emit_text", maxResultSizeChars: null, alwaysLoad: null }],
+  const tools = toolDefsByName([
+    { name: "emit_text_annotated", maxResultSizeChars: 300000, alwaysLoad: null },
+    { name: "emit_text", maxResultSizeChars: null, alwaysLoad: null },
   ]);
   assert.deepEqual(matchAnnotation(tools, "emit_text_annotated", "big", 66000, "inline"), {
     annotated: true,
     maxResultSizeChars: 300000,
     annotationExplains: true,
+    annotationAmbiguous: false,
   });
   assert.deepEqual(matchAnnotation(tools, "emit_text_annotated", "big", 320000, "size"), {
     annotated: true,
     maxResultSizeChars: 300000,
     annotationExplains: true,
+    annotationAmbiguous: false,
   });
   assert.equal(matchAnnotation(tools, "emit_text_annotated", "big", 320000, "inline").annotationExplains, false);
   assert.equal(
@@ -248,6 +251,7 @@ test("matchAnnotation: a declared limit explains size above it and inline betwee
     annotated: false,
     maxResultSizeChars: null,
     annotationExplains: null,
+    annotationAmbiguous: false,
   });
   assert.equal(matchAnnotation(null, "emit_text", "big", 1, "inline").annotated, null);
   assert.equal(matchAnnotation(tools, "Bash", null, 1, "inline").annotated, null);
