@@ -132,3 +132,31 @@ test("CSV: the table column and the header are escaped as cells are, formulas gu
     ].join("\r\n"),
   );
 });
+
+test("a column's display field: the human formats show the shortened text, CSV writes the key's whole text", async () => {
+  const { renderMarkdown } = await import("../../src/render/markdown.js");
+  const { renderTerminal } = await import("../../src/render/table.js");
+  const { plain } = await import("../../src/render/palette.js");
+  const whole = `=cmd ${"z".repeat(100)}`;
+  const doc: OutputDocument = {
+    title: "t",
+    tables: [
+      {
+        id: "findings",
+        title: "Findings",
+        columns: [col("finding", "finding", "text", { display: "shown" })],
+        rows: [{ finding: whole, shown: "=cmd zzz…" }, { finding: "plain" }],
+      },
+    ],
+    warnings: [],
+  };
+  assert.equal(renderCsv(doc), `finding\r\n'${whole}\r\nplain\r\n`);
+  const md = renderMarkdown(doc);
+  assert.match(md, /\| =cmd zzz… \|/);
+  assert.match(md, /\| plain \|/);
+  assert.doesNotMatch(md, /z{10}/);
+  const term = renderTerminal(doc, plain, { width: 200 });
+  // A one-column table prints as a list in the terminal.
+  assert.match(term, /^- =cmd zzz…$/m);
+  assert.doesNotMatch(term, /z{10}/);
+});
