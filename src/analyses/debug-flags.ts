@@ -23,8 +23,13 @@ interface FlagInput {
   events: ReadonlyArray<{ kind: string; line: number; text: string }>;
 }
 
-/** What the seed flagged, and what else a reader should not miss. */
-export function debugFlags(r: FlagInput): string[] {
+/**
+ * What the seed flagged, and what else a reader should not miss. The evidence a finding quotes (a last
+ * error, a failed call's answer) has its lines joined and is cut past `cut` characters (JSON's `flags`,
+ * the human formats); CSV's findings quote it whole (`Infinity`, report/debug-tables.ts).
+ */
+export function debugFlags(r: FlagInput, cut = FLAG_QUOTE_MAX): string[] {
+  const oneLine = (t: string | null) => condensed(t, cut);
   const f: string[] = [];
   const arm = runtimeArmFlag(r);
   if (arm) f.push(arm);
@@ -96,8 +101,11 @@ function runtimeArmFlag(r: FlagInput): string | null {
   ].join("; ");
 }
 
-/** A multi-line message (a ZodError's issue list) condensed to one line for a finding or a cell. */
-export function oneLine(t: string | null): string {
+/** The longest quote a finding carries in JSON and the human formats. */
+export const FLAG_QUOTE_MAX = 160;
+
+/** A multi-line message (a ZodError's issue list) condensed to one line for a finding, cut past `max` characters. */
+export function condensed(t: string | null, max = Infinity): string {
   const one = (t ?? "").replace(/\s*\n\s*/g, " ").trim();
-  return one.length > 160 ? `${one.slice(0, 159)}…` : one;
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

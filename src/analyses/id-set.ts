@@ -49,6 +49,12 @@ export class IdSet {
     return undefined;
   }
 
+  /** Whether `id` is stored; stores nothing. */
+  has(id: string): boolean {
+    if (this.exact.has(id)) return true;
+    return this.slots !== EMPTY && this.slots[this.find(id) * WORDS + 4] !== 0;
+  }
+
   get size(): number {
     return this.exact.size + this.count;
   }

@@ -80,8 +80,16 @@ export class FleetAggregate {
   private readonly accs = new Map<string, Acc>();
   /** Copies across sessions (resume, fork, one session in two config dirs), when the caller marks none. */
   private readonly copies = new FleetCopies();
-  /** (row, session) pairs counted in `sessions`, across the pass: a copy names the session it copies. */
+  /** (row, session) pairs counted in `sessions` by records of the file's own session, across the pass. */
   private readonly appeared = new IdSet();
+  /** The sessions folded in (their own files read), by id. */
+  private readonly folded = new IdSet();
+  /**
+   * (row, copied session, file session) of records another session's file copied in (a resume), each once:
+   * whether they count for the copied session or the file's is known only at the end of the pass.
+   */
+  private readonly copiedSeen = new IdSet();
+  private readonly copied: { a: Acc; session: string; file: string }[] = [];
   sessions = 0;
   constructor(readonly by: FleetBy) {}
 
@@ -92,11 +100,19 @@ export class FleetAggregate {
   add(s: SessionFacts, marks: SessionCopies = this.copies.mark(s)): void {
     this.sessions++;
     const known = { servers: s.knownServers };
-    // A server appears in the session its records belong to: a resume copy's chain is the copied session's,
-    // so the copy adds no session, and one session read twice counts once, in any order.
+    const own = s.sessionId ?? "";
+    this.folded.getOrAdd(own, 0);
+    // A server appears in the session its records belong to, and one session read twice counts once, in
+    // any order. A resume copy's chain is the copied session's: it counts for that session when that
+    // session's own file is in the pass too (so the copy adds no session), else for the file that holds it
+    // (a session seen only through copies is no session of the pass). rows() settles which.
     const touch = (a: Acc, chain: string | null) => {
-      const session = chain === null ? s.sessionId : recordSession(chain, s.sessionId);
-      if (this.appeared.getOrAdd(`${a.key}\u0000${session ?? ""}`, 0) === undefined) a.row.sessions++;
+      const session = chain === null ? own : (recordSession(chain, s.sessionId) ?? "");
+      if (session === own) {
+        if (this.appeared.getOrAdd(`${a.key}\u0000${own}`, 0) === undefined) a.row.sessions++;
+      } else if (this.copiedSeen.getOrAdd(`${a.key}\u0000${session}\u0000${own}`, 0) === undefined) {
+        this.copied.push({ a, session, file: own });
+      }
     };
     const keyOf = (server: string | null, tool: string | null, full: string) =>
       server === null ? null : this.by === "server" ? this.acc(normalizeServer(server), server, null) : this.acc(full, server, tool);
@@ -173,11 +189,13 @@ export class FleetAggregate {
   }
 
   rows(): FleetRow[] {
+    const fromCopies = this.copiedSessions();
     return [...this.accs.values()]
       .map((a) => {
         const tools = [...a.tools.values()];
         return {
           ...a.row,
+          sessions: a.row.sessions + (fromCopies.get(a) ?? 0),
           tools: tools.length,
           toolsDeferred: tools.filter((t) => t.deferred).length,
           toolsDefined: tools.filter((t) => t.defined).length,
@@ -187,6 +205,20 @@ export class FleetAggregate {
         };
       })
       .sort((x, y) => y.deltaTokens - x.deltaTokens || y.resultChars - x.resultChars || x.name.localeCompare(y.name));
+  }
+
+  /** Per row, the sessions only copies add: the copied session if its file was folded, else the copy's file. */
+  private copiedSessions(): Map<Acc, number> {
+    const added = new Map<Acc, number>();
+    const counted = new Set<string>();
+    for (const c of this.copied) {
+      const session = this.folded.has(c.session) ? c.session : c.file;
+      const key = `${c.a.key}\u0000${session}`;
+      if (this.appeared.has(key) || counted.has(key)) continue;
+      counted.add(key);
+      added.set(c.a, (added.get(c.a) ?? 0) + 1);
+    }
+    return added;
   }
 
   private acc(key: string, server: string | null, tool: string | null): Acc {

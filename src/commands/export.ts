@@ -16,7 +16,7 @@ import {
   type ExportTable,
 } from "../output/export-tables.js";
 import { openSink, ROW_GROUP, type ExportFormat, type TableSink } from "../output/table-writer.js";
-import { documentHealth } from "../records/health.js";
+import { documentHealth, type Health } from "../records/health.js";
 import type { FleetSession } from "../assemble/fleet-session.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
@@ -92,7 +92,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       async (s, ev) => {
         const marks = copies.mark(s.facts);
         fleet.add(s.facts, marks);
-        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts).malformedCount, marks, copies);
+        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts), marks, copies);
       },
       plan,
     );
@@ -188,12 +188,13 @@ async function writeSession(
   s: FleetSession,
   requests: Iterable<RequestRow>,
   sinks: Sinks,
-  malformed: number,
+  health: Pick<Health, "malformedCount" | "damagedCount">,
   marks: SessionCopies,
   copies: FleetCopies,
 ) {
   const session = s.composition.sessionId;
-  await sinks.sessions.add({ ...s.composition, transcript: s.outputs.transcript, debugLog: s.outputs.debugLog, malformed } as never);
+  const counts = { malformed: health.malformedCount, damaged: health.damagedCount };
+  await sinks.sessions.add({ ...s.composition, transcript: s.outputs.transcript, debugLog: s.outputs.debugLog, ...counts } as never);
   for (const row of requests)
     await sinks.requests.add({ session, row, index: row.index, copyOf: copies.requestCopy(session, row) } as never);
   // facts.results and facts.instructions are these rows, in this order (assemble/fleet-session.ts).

@@ -90,7 +90,11 @@ export const sessionsCommand: CommandSpec = {
         const res = pass.results;
         const inv = res.inventory;
         let malformed = 0;
-        for (const p of pass.inputs) malformed += p.health.malformedCount;
+        let damaged = 0;
+        for (const p of pass.inputs) {
+          malformed += p.health.malformedCount;
+          damaged += p.health.damagedCount;
+        }
         const row: SessionRow = {
           sessionId: s.id,
           project: inv.cwd,
@@ -105,6 +109,7 @@ export const sessionsCommand: CommandSpec = {
           subagents: subs.length,
           versions: inv.versions,
           malformed,
+          damaged,
           mainFileMissing: s.mainMissing === true,
         };
         if (!sessionMatches(filter, { cwd: row.project, projectDir: row.projectDir, first: row.firstTimestamp, last: row.lastTimestamp }))

@@ -51,7 +51,9 @@ const c = <R>(name: string, type: ExportType, unit: string | null, description: 
 type S<T> = InSession<T>;
 const session = <T>(): ExportColumn<S<T>> => c("session_id", "string", null, "session id (the transcript's file name)", (r) => r.session);
 
-export const SESSIONS: ExportTable<SessionComposition & { transcript: string | null; malformed: number; debugLog: string | null }> = {
+export const SESSIONS: ExportTable<
+  SessionComposition & { transcript: string | null; malformed: number; damaged: number; debugLog: string | null }
+> = {
   name: "sessions",
   description: "one row per session read: where it lies, its time span, its requests and what its first request was made of",
   key: ["session_id"],
@@ -85,6 +87,13 @@ export const SESSIONS: ExportTable<SessionComposition & { transcript: string | n
     c("other_attachment_chars", "int", "chars", "other attachments before the first request", (r) => r.otherAttachmentChars),
     c("user_text_chars", "int", "chars", "user text before the first request", (r) => r.userTextChars),
     c("malformed_lines", "int", "count", "malformed lines in the session's transcripts", (r) => r.malformed),
+    c(
+      "damaged_entries",
+      "int",
+      "count",
+      "entries of damage in lines read as records despite it (health.damagedCount: NUL runs skipped, bytes not UTF-8)",
+      (r) => r.damaged,
+    ),
   ],
 };
 

@@ -10,7 +10,7 @@ const blank = (v: unknown) => v === null || v === undefined || v === "";
  * `format` picks the formatter per kind: markdown has a number style of its own.
  */
 export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnKind) => Formatter = formatterFor): string {
-  const v = row[c.key];
+  const v = c.display !== undefined && row[c.display] !== undefined ? row[c.display] : row[c.key];
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
   if (blank(v) || (v === 0 && c.blankZero)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");

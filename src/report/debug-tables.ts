@@ -1,4 +1,5 @@
 import type { DebugResult } from "../analyses/debug.js";
+import { debugFlags } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 import { approxSizeText } from "../records/tool-output.js";
@@ -34,7 +35,11 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
     })),
   });
-  if (r.flags.length) tables.push(findingsTable(r.flags));
+  // CSV's findings quote their evidence whole; the human formats show them as JSON's flags are (each quote cut).
+  if (r.flags.length) {
+    const whole = debugFlags(r, Infinity);
+    tables.push(whole.length === r.flags.length ? findingsTable(whole, "findings", r.flags) : findingsTable(r.flags));
+  }
   if (r.persisted.length) {
     const rows = allEvents ? r.persisted : r.persisted.slice(0, MAX_TIMELINE_ROWS);
     tables.push({

@@ -28,12 +28,13 @@ export function healthTable(h: Health): Table {
       col("file", "file", "path", { priority: 1 }),
       col("line", "line", "int", { priority: 1 }),
       col("reason", "reason", "text", { priority: 1 }),
-      col("excerpt", "excerpt", "text", { priority: 3 }),
+      // Whole in the row (CSV writes it, as JSON's health has it); the human formats show its first 60 characters.
+      col("excerpt", "excerpt", "text", { priority: 3, display: "excerptShown" }),
     ],
     rows: [
-      ...h.malformed.map((m) => ({ ...m, excerpt: cut(m.excerpt) })),
+      ...h.malformed.map((m) => ({ ...m, ...excerpt(m.excerpt) })),
       ...h.damaged.map((d) => ({ file: d.file, line: d.line, reason: `read despite damage: ${d.reason}`, excerpt: "" })),
-      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: cut(v.value) })),
+      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, ...excerpt(v.value) })),
       ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
     ],
     notes,
@@ -52,7 +53,7 @@ function scannedNote(h: Health): string {
 
 // Counts only (integers): formatInt writes them as toLocaleString("en-US") does, without the ~20 ms of ICU's first number format.
 const n = formatInt;
-const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
+const excerpt = (s: string) => (s.length > 60 ? { excerpt: s, excerptShown: `${s.slice(0, 60)}…` } : { excerpt: s });
 const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} listed)` : "");
 
 /** One-line-per-problem warnings for stderr. */

@@ -80,6 +80,11 @@ export interface Column {
   empty?: string;
   /** A zero reads as nothing added: the human formats leave its cell blank; the row (and CSV) keeps the 0. */
   blankZero?: true;
+  /**
+   * A row field the human formats show in this cell instead of `key`'s when the row has it: a shortened form
+   * of evidence text that `key` holds whole, which CSV writes (a finding quoting a long error, an excerpt).
+   */
+  display?: string;
 }
 
 export type Row = Record<string, unknown>;
@@ -179,7 +184,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
   }
 }
 
-export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero">>;
+export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display">>;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
   key,
@@ -192,6 +197,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.align ? { align: o.align } : {}),
   ...(o.empty !== undefined ? { empty: o.empty } : {}),
   ...(o.blankZero ? { blankZero: true as const } : {}),
+  ...(o.display !== undefined ? { display: o.display } : {}),
 });
 
 /** A key/value row of a `mixed` table: the kind travels with the value. */

@@ -11,6 +11,8 @@ export interface SessionListing {
   subagents: number;
   versions: string[];
   malformed: number;
+  /** Entries of damage in lines read as records despite it (health.damagedCount over the session's inputs). */
+  damaged: number;
   /** An orphan subagent folder: no `<session>.jsonl` beside it (FORMATS.md 11). */
   mainFileMissing: boolean;
 }
@@ -30,6 +32,7 @@ export function sessionsTable(rows: SessionListing[]): Table {
       col("subagents", "subagents", "int", { priority: 3 }),
       col("versions", "versions", "text", { priority: 3 }),
       col("malformed", "malformed", "int", { priority: 3 }),
+      col("damaged", "damaged", "int", { priority: 3 }),
     ],
     rows: rows.map((r) => ({ ...r })),
     ...(rows.some((r) => r.mainFileMissing)

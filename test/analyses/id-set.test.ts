@@ -16,6 +16,17 @@ for (const exact of [undefined, 0, 3]) {
     assert.equal(s.getOrAdd("\ud800", 2), 1);
   });
 
+  test(`IdSet.has answers without storing (ids kept whole: ${exact ?? EXACT_IDS})`, () => {
+    const s = new IdSet(exact);
+    assert.equal(s.has("a"), false);
+    for (let i = 0; i < 200; i++) s.getOrAdd(`id_${i}`, i);
+    assert.equal(s.has("id_0"), true);
+    assert.equal(s.has("id_199"), true);
+    assert.equal(s.has("id_200"), false);
+    assert.equal(s.size, 200);
+    assert.equal(s.getOrAdd("id_200", 5), undefined);
+  });
+
   test(`IdSet tells apart ids that UTF-8 would make equal (lone surrogates) and ids whose bytes would match across encodings (ids kept whole: ${exact ?? EXACT_IDS})`, () => {
     const s = new IdSet(exact);
     // Each lone surrogate is its own id although UTF-8 writes every one of them as U+FFFD.

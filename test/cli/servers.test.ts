@@ -170,6 +170,51 @@ test("servers over many sessions keeps 50 warnings word for word and counts the 
   assert.match(r.stdout, /MCP tools: result size against cost — 90 session\(s\)/);
 });
 
+test("servers: a resumed session read alone is one session; the session it copies is not counted from its copies", async () => {
+  for (const swap of [false, true]) {
+    const dir = mkdtempSync(join(tmpdir(), "ccf-resumed-alone-"));
+    const { first, resumed } = writeResumedHome(dir, swap);
+    const file = (id: string) => join(dir, "projects", "-home-dev-alpha", `${id}.jsonl`);
+    // Only the resumed file: A's records are in it as copies, and they are this file's.
+    const alone = parseEnvelope(await runCli(["servers", file(resumed), "--json"]), "servers");
+    assert.equal(alone.sessions.length, 1);
+    assert.deepEqual(
+      alone.servers.map((r: Record<string, any>) => [r.name, r.sessions, r.toolCalls, r.results, r.instructions.deliveries]),
+      [["db", 1, 3, 3, 2]],
+    );
+    const byTool = parseEnvelope(await runCli(["servers", file(resumed), "--by", "tool", "--json"]), "servers");
+    assert.deepEqual(
+      byTool.servers.map((r: Record<string, any>) => [r.name, r.sessions]),
+      [["mcp__db__query", 1]],
+    );
+    const text = await runCli(["servers", file(resumed)]);
+    assert.match(text.stdout, /│ db +│ +1 │/);
+    // Export's servers table counts the same way.
+    const out = mkdtempSync(join(tmpdir(), "ccf-resumed-alone-out-"));
+    const ex = await runCli(["export", file(resumed), "--to", out, "--as", "ndjson"]);
+    assert.equal(ex.code, 0, ex.stderr);
+    const exported = readFileSync(join(out, "servers.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      exported.map((r) => [r.server, r.sessions]),
+      [["db", 1]],
+    );
+    // The original alone is one session too; both together are two.
+    const orig = parseEnvelope(await runCli(["servers", file(first), "--json"]), "servers");
+    assert.deepEqual(
+      orig.servers.map((r: Record<string, any>) => [r.name, r.sessions]),
+      [["db", 1]],
+    );
+    const both = parseEnvelope(await runCli(["servers", file(resumed), file(first), "--json"]), "servers");
+    assert.deepEqual(
+      both.servers.map((r: Record<string, any>) => [r.name, r.sessions]),
+      [["db", 2]],
+    );
+  }
+});
+
 test("servers: a resume's copies count once across the fleet (deliveries, calls by id, sessions), in any order, from two config dirs or a target given twice", async () => {
   const want = {
     sessions: 2,

@@ -68,7 +68,7 @@ test("CSV: several tables keep the layout: a table column, a blank line between,
   assert.equal(renderCsv({ title: "t", tables: [], warnings: [] }), "");
 });
 
-test("CSV: a table with no rows is left out (no header-only block), and does not count towards the table column", () => {
+test("CSV: a table with no rows is left out (no header-only block), and the table column stays: it depends on the document's tables, not on which have rows", () => {
   const main = { id: "requests:main", title: "Requests", columns: [col("index", "index", "int")], rows: [{ index: 1 }] };
   const health = {
     id: "health",
@@ -79,12 +79,20 @@ test("CSV: a table with no rows is left out (no header-only block), and does not
   };
   const statement = { id: "note", title: "Note", columns: [], rows: [], notes: ["no debug log"] };
   const doc = (tables: OutputDocument["tables"]): OutputDocument => ({ title: "t", tables, warnings: [] });
-  // One table with rows: a plain single-table CSV, whatever empty tables follow.
-  assert.equal(renderCsv(doc([main, statement, health])), "index\r\n1\r\n");
+  // One table with rows, the others empty: only it is written, still with the table column.
+  assert.equal(renderCsv(doc([main, statement, health])), "table,index\r\nrequests:main,1\r\n");
+  // Health with rows too: the same columns for the main table, then health's block.
+  const bad = { ...health, rows: [{ file: "a.jsonl", line: 3 }] };
+  assert.equal(renderCsv(doc([main, statement, bad])), "table,index\r\nrequests:main,1\r\n\r\ntable,file,line\r\nhealth,a.jsonl,3\r\n");
   // Every table empty: the first with columns is its header alone, so the document is never empty.
-  assert.equal(renderCsv(doc([statement, health, { ...main, rows: [] }])), "file,line\r\n");
+  assert.equal(renderCsv(doc([statement, health, { ...main, rows: [] }])), "table,file,line\r\n");
+  // Parse health as the only table with columns (requests on an empty input): still a multi-table document.
+  assert.equal(renderCsv(doc([statement, health])), "table,file,line\r\n");
   // A footer alone keeps a table.
-  assert.equal(renderCsv(doc([{ ...main, rows: [], footer: [{ index: 2 }] }, health])), "index\r\n2\r\n");
+  assert.equal(renderCsv(doc([{ ...main, rows: [], footer: [{ index: 2 }] }, health])), "table,index\r\nrequests:main,2\r\n");
+  // A one-table document never has the column, with rows or without.
+  assert.equal(renderCsv(doc([main])), "index\r\n1\r\n");
+  assert.equal(renderCsv(doc([{ ...main, rows: [] }])), "index\r\n");
 });
 
 /** Characters no output may carry raw (CSV's own CRLF aside): ESC, BEL, CSI (U+009B), NEL (U+0085), RLO, ZWSP, the line separator. */
@@ -123,4 +131,32 @@ test("CSV: the table column and the header are escaped as cells are, formulas gu
       "",
     ].join("\r\n"),
   );
+});
+
+test("a column's display field: the human formats show the shortened text, CSV writes the key's whole text", async () => {
+  const { renderMarkdown } = await import("../../src/render/markdown.js");
+  const { renderTerminal } = await import("../../src/render/table.js");
+  const { plain } = await import("../../src/render/palette.js");
+  const whole = `=cmd ${"z".repeat(100)}`;
+  const doc: OutputDocument = {
+    title: "t",
+    tables: [
+      {
+        id: "findings",
+        title: "Findings",
+        columns: [col("finding", "finding", "text", { display: "shown" })],
+        rows: [{ finding: whole, shown: "=cmd zzz…" }, { finding: "plain" }],
+      },
+    ],
+    warnings: [],
+  };
+  assert.equal(renderCsv(doc), `finding\r\n'${whole}\r\nplain\r\n`);
+  const md = renderMarkdown(doc);
+  assert.match(md, /\| =cmd zzz… \|/);
+  assert.match(md, /\| plain \|/);
+  assert.doesNotMatch(md, /z{10}/);
+  const term = renderTerminal(doc, plain, { width: 200 });
+  // A one-column table prints as a list in the terminal.
+  assert.match(term, /^- =cmd zzz…$/m);
+  assert.doesNotMatch(term, /z{10}/);
 });
