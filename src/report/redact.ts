@@ -91,7 +91,13 @@ function projectKeys(homes: Set<string>): RegExp | undefined {
  */
 const HOME_KEY = /(?:(?<=[/\\])|^)(?:-(?:Users|home)-[A-Za-z0-9]+|[A-Za-z]--Users-[A-Za-z0-9]+|-root)(?=-|[/\\]|$)/gm;
 
-export function makeRedactor(): { collect(s: string): void; apply(s: string): string } {
+/** One redaction: `collect` every text first, then `apply` gives each its redacted form. */
+export interface Redactor {
+  collect(s: string): void;
+  apply(s: string): string;
+}
+
+export function makeRedactor(): Redactor {
   const ids = new Map<string, number>(); // id → keep
   const kinds = new Map<string, IdKind>(); // id → the kind that found it: a wide `use` replaces only its own
   const homes = new Set<string>(); // home dirs seen, for the project folders named after them
@@ -230,9 +236,13 @@ function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   return v;
 }
 
-/** A redacted copy of a command's output: data, report and input paths alike. */
-export function redactOutput(out: CommandOutput): CommandOutput {
-  const r = makeRedactor();
+/**
+ * A redacted copy of a command's output: data, report and input paths alike. A command that wrote
+ * redacted files (`export --redact`) hands over its redactor, so the document shows the files' forms.
+ */
+export function redactOutput(full: CommandOutput): CommandOutput {
+  const { redactor, ...out } = full;
+  const r = redactor ?? makeRedactor();
   mapStrings(out, (s) => {
     r.collect(s);
     return s;
