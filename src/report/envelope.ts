@@ -2,7 +2,6 @@ import { packageInfo } from "../package-root.js";
 import type { Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { ChartSpec, OutputDocument } from "./model.js";
-import type { Redactor } from "./redact.js";
 
 /** The tool's own version, from its package.json. */
 export function toolVersion(): string {
@@ -23,8 +22,8 @@ export interface CommandOutput {
   next?: string;
   /** Files the output step writes beside the document (`--chart`); commands never write files themselves. */
   files?: OutputFile[];
-  /** `--redact` only: the redaction the command's own files were written with, for the document to share. */
-  redactor?: Redactor;
+  /** `--redact` only: the redaction (report/redact.ts Redactor) the command's own files were written with, for the document to share. */
+  redactor?: { collect(s: string): void; apply(s: string): string };
 }
 
 /**
