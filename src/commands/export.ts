@@ -15,7 +15,8 @@ import {
   TOOLS,
   type ExportTable,
 } from "../output/export-tables.js";
-import { openSink, ROW_GROUP, type ExportFormat, type TableSink } from "../output/table-writer.js";
+import { openSink, ROW_GROUP, seeingSink, type ExportFormat, type TableSink } from "../output/table-writer.js";
+import { makeRedactor, type Redactor } from "../report/redact.js";
 import { documentHealth, type Health } from "../records/health.js";
 import type { FleetSession } from "../assemble/fleet-session.js";
 import type { CommandOutput } from "../report/envelope.js";
@@ -45,6 +46,10 @@ export interface ExportedTable {
 export async function runExport(targets: string[], opts: ExportOptions): Promise<CommandOutput> {
   if (opts.to === undefined) throw new UsageError("export needs --to DIR: the folder the tables are written to");
   const format = opts.as ?? "parquet";
+  if (opts.redact === true && targets.some((t) => t === "-" || t === ""))
+    throw new UsageError(
+      "export --redact reads the evidence twice (once to find every id, once to write), and stdin (-) can be read once: give the file's path",
+    );
   // The targets named are checked now; the sessions a listing finds lie in the config dirs, protected anyway.
   const dir = prepareExportDir({
     to: opts.to,
@@ -61,14 +66,19 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   // fails half way leaves the folder as it was, never a table that looks complete and is not.
   const partial = (name: string) => `${path(name)}.partial`;
   const opened: string[] = [];
+  const group = rowGroupFrom(opts.env);
+  // --redact: a first pass writes nothing and collects every text a table will hold, so each id gets the
+  // one short form it has in every file and on stdout (the redaction of report/redact.ts needs them all).
+  // A text the first pass did not see (a transcript appended to since) is collected as it is written.
+  const redactor = opts.redact === true ? await collectTexts(targets, opts, plan) : undefined;
+  const text = redactor && ((s: string) => (redactor.collect(s), redactor.apply(s)));
   // A .partial already there (a stale one, or a symlink planted to send the table elsewhere) is removed, never
   // written through; the rename that finishes a table replaces whatever has its name, a link too, and follows nothing.
   const open = <R>(table: ExportTable<R>) => {
     opened.push(table.name);
     rmSync(partial(table.name), { force: true });
-    return openSink(table, partial(table.name), format, group);
+    return openSink(table, partial(table.name), format, group, text);
   };
-  const group = rowGroupFrom(opts.env);
   const written: ExportedTable[] = [];
   let servers: FleetAggregate;
   let pass: Awaited<ReturnType<typeof foldFleet>>;
@@ -82,20 +92,9 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       instructions: open(INSTRUCTIONS),
       tools: open(TOOLS),
     };
-    const fleet = new FleetAggregate("server");
-    // One ledger of copies for the servers table and the row tables: a row marked a copy is one servers left out.
-    const copies = new FleetCopies();
+    let fleet: FleetAggregate;
+    ({ fleet, pass } = await foldInto(targets, opts, plan, sinks));
     servers = fleet;
-    pass = await foldFleet(
-      targets,
-      opts,
-      async (s, ev) => {
-        const marks = copies.mark(s.facts);
-        fleet.add(s.facts, marks);
-        await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts), marks, copies);
-      },
-      plan,
-    );
     const serverSink = open(SERVERS);
     for (const r of fleet.rows()) await serverSink.add(r);
     const closing: Array<[string, TableSink<never>]> = [
@@ -124,6 +123,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   }
   return {
     command: "export",
+    ...(redactor ? { redactor } : {}),
     inputs: pass.inputs,
     health,
     data: { to: dir, format, sessions: servers.sessions, tables: written, schema: schemaPath, removed: stale },
@@ -171,6 +171,50 @@ function rowGroupFrom(env: NodeJS.ProcessEnv): number {
   return Number.isSafeInteger(n) && n > 0 ? n : ROW_GROUP;
 }
 
+/** Every session of the plan, its rows handed to `sinks`; the servers table's aggregate is returned, not yet written. */
+async function foldInto(
+  targets: string[],
+  opts: ExportOptions,
+  plan: ReturnType<typeof planFleet>,
+  sinks: Sinks,
+): Promise<{ fleet: FleetAggregate; pass: Awaited<ReturnType<typeof foldFleet>> }> {
+  const fleet = new FleetAggregate("server");
+  // One ledger of copies for the servers table and the row tables: a row marked a copy is one servers left out.
+  const copies = new FleetCopies();
+  const pass = await foldFleet(
+    targets,
+    opts,
+    async (s, ev) => {
+      const marks = copies.mark(s.facts);
+      fleet.add(s.facts, marks);
+      await writeSession(s, ev.transcripts.results.requests.requests, sinks, documentHealth(s.parts), marks, copies);
+    },
+    plan,
+  );
+  return { fleet, pass };
+}
+
+/**
+ * The first pass of `export --redact`: the same rows, written nowhere, every text cell (and every input's
+ * path) collected. stdin cannot be read twice, so `-` is refused with --redact.
+ */
+async function collectTexts(targets: string[], opts: ExportOptions, plan: ReturnType<typeof planFleet>): Promise<Redactor> {
+  const r = makeRedactor();
+  const see = (s: string) => r.collect(s);
+  const sinks: Sinks = {
+    sessions: seeingSink(SESSIONS, see) as TableSink<never>,
+    requests: seeingSink(REQUESTS, see) as TableSink<never>,
+    toolResults: seeingSink(TOOL_RESULTS, see) as TableSink<never>,
+    instructions: seeingSink(INSTRUCTIONS, see) as TableSink<never>,
+    tools: seeingSink(TOOLS, see) as TableSink<never>,
+  };
+  const { fleet, pass } = await foldInto(targets, opts, plan, sinks);
+  const servers = seeingSink(SERVERS, see);
+  for (const row of fleet.rows()) await servers.add(row);
+  for (const i of pass.inputs) see(i.path);
+  return r;
+}
+
 type Sinks = {
   sessions: TableSink<never>;
   requests: TableSink<never>;
@@ -213,8 +257,8 @@ export const exportCommand: CommandSpec = {
   command: "export [targets..]",
   describe:
     "normalized rows (sessions, requests, tool_results, instructions, tools, servers) as Parquet or NDJSON files for DuckDB and warehouse engines",
-  // --redact would have to reach every row of every file: not offered, so a published export is never half-redacted.
-  common: [...OUTPUT.filter((n) => n !== "redact"), "strict", "claude-dir", "subagents", ...FILTERS],
+  // --redact reaches every text cell of every file (and the document), in one redaction: see collectTexts.
+  common: [...OUTPUT, "strict", "claude-dir", "subagents", ...FILTERS],
   examples: [
     ["ccforensics export --claude-dir samples/claude-home --to /tmp/ccf-export", "every sample session as Parquet files and a schema.json"],
     ["ccforensics export --since 30d --to pooled --as ndjson", "the last 30 days of ~/.claude as NDJSON"],

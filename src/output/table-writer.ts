@@ -16,16 +16,39 @@ export interface TableSink<R> {
 /** Rows per Parquet row group: what is held in memory per table before it is encoded and flushed. */
 export const ROW_GROUP = 10_000;
 
-export function openSink<R>(table: ExportTable<R>, path: string, format: ExportFormat, rowGroup = ROW_GROUP): TableSink<R> {
-  return format === "parquet" ? parquetSink(table, path, rowGroup) : ndjsonSink(table, path);
+/** What every text cell becomes before it is written (`export --redact`); the text as it is without one. */
+export type TextMap = (s: string) => string;
+
+export function openSink<R>(table: ExportTable<R>, path: string, format: ExportFormat, rowGroup = ROW_GROUP, text?: TextMap): TableSink<R> {
+  return format === "parquet" ? parquetSink(table, path, rowGroup, text) : ndjsonSink(table, path, text);
+}
+
+/** A sink that writes nothing and hands each text cell to `see` (the first pass of `export --redact`). */
+export function seeingSink<R>(table: ExportTable<R>, see: (s: string) => void): TableSink<R> {
+  const cols = (table.columns as ExportColumn<R>[]).filter((c) => c.type === "string");
+  let rows = 0;
+  return {
+    async add(row) {
+      for (const col of cols) {
+        const v = cell("string", col.get(row));
+        if (typeof v === "string") see(v);
+      }
+      rows++;
+    },
+    async close() {
+      return { rows, bytes: 0 };
+    },
+  };
 }
 
 /** A cell as the file holds it: ISO times as instants, counts as they are, anything else null. */
-function cell(type: ExportType, v: unknown): unknown {
+function cell(type: ExportType, v: unknown, text?: TextMap): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
-    case "string":
-      return typeof v === "string" ? v : String(v);
+    case "string": {
+      const s = typeof v === "string" ? v : String(v);
+      return text ? text(s) : s;
+    }
     case "int":
       return typeof v === "number" && Number.isSafeInteger(v) ? v : null;
     case "double":
@@ -49,7 +72,7 @@ const PARQUET_TYPE: Record<ExportType, Record<string, unknown>> = {
   timestamp: { type: "INT64", converted_type: "TIMESTAMP_MILLIS" },
 };
 
-function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number): TableSink<R> {
+function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number, text?: TextMap): TableSink<R> {
   const cols = table.columns as ExportColumn<R>[];
   const schema = [
     { name: "root", num_children: cols.length },
@@ -72,7 +95,7 @@ function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number): 
   };
   return {
     async add(row) {
-      cols.forEach((col, i) => buffer[i]!.push(cell(col.type, col.get(row))));
+      cols.forEach((col, i) => buffer[i]!.push(cell(col.type, col.get(row), text)));
       held++;
       rows++;
       if (held >= rowGroup) await guard(path, flush());
@@ -87,7 +110,7 @@ function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number): 
   };
 }
 
-function ndjsonSink<R>(table: ExportTable<R>, path: string): TableSink<R> {
+function ndjsonSink<R>(table: ExportTable<R>, path: string, text?: TextMap): TableSink<R> {
   const cols = table.columns as ExportColumn<R>[];
   const stream: WriteStream = createWriteStream(path);
   let error: Error | undefined;
@@ -103,7 +126,7 @@ function ndjsonSink<R>(table: ExportTable<R>, path: string): TableSink<R> {
     async add(row) {
       const o: Record<string, unknown> = {};
       for (const col of cols) {
-        const v = cell(col.type, col.get(row));
+        const v = cell(col.type, col.get(row), text);
         o[col.name] = col.type === "timestamp" && v !== null ? new Date(v as number).toISOString() : v;
       }
       // Evidence text (names, paths, log lines) escaped as stdout's JSON is: no C1, bidi or invisible character raw.

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
 import { configDirHolding, envConfigDirs, evidenceTreeHolding } from "../sources/discover.js";
-import { lstatPath, realish, resolveLinks } from "../sources/guard.js";
+import { lstatPath, realish, resolveLinks, sameFile } from "../sources/guard.js";
 
 /**
  * The one rule every writer obeys (`-o`, `--chart`, `export --to`, `run --out`): evidence is read-only.
@@ -65,7 +65,11 @@ export function checkWritable(flag: string, given: string, kind: "file" | "folde
       `${flag} ${shown}: refusing to write inside the Claude config dir ${tree}, which holds Claude Code transcripts (projects/)`,
     );
   // A transcript given by path lies outside any config dir; writing over it would destroy the evidence just read.
-  if (kind === "file" && ctx.inputPaths.some((p) => realish(resolve(ctx.cwd, p)) === target))
+  // The same file by another name (a hard link; a case-variant where the file system ignores case) is it too.
+  if (
+    kind === "file" &&
+    ctx.inputPaths.some((p) => realish(resolve(ctx.cwd, p)) === target || sameFile(resolve(ctx.cwd, p), target) === true)
+  )
     throw new UsageError(`${flag} ${shown}: refusing to write over an input of this run`);
   return target;
 }

@@ -22,6 +22,8 @@ export interface CommandOutput {
   next?: string;
   /** Files the output step writes beside the document (`--chart`); commands never write files themselves. */
   files?: OutputFile[];
+  /** `--redact` only: the redaction (report/redact.ts Redactor) the command's own files were written with, for the document to share. */
+  redactor?: { collect(s: string): void; apply(s: string): string };
 }
 
 /**

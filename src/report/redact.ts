@@ -4,7 +4,8 @@ import type { CommandOutput } from "./envelope.js";
 
 /**
  * `--redact` (CONTRACT.md): home directories become `~` (and so does a home dir in a project folder's
- * name, `-home-dev-my-app` → `~-my-app`, once the home dir itself was seen in the output); session, message, request and tool-use ids and
+ * name, `-home-dev-my-app` → `~-my-app`: exactly once the home dir itself was seen in the output, else
+ * where a folder name starts with `-home-<user>`, `-Users-<user>`, `C--Users-<user>` or `-root`); session, message, request and tool-use ids and
  * `tool-results/` file names keep a short prefix followed by `…`. The same id maps to the same text
  * everywhere in one output, and two different ids never collapse into one. Numbers are left alone.
  *
@@ -81,7 +82,22 @@ function projectKeys(homes: Set<string>): RegExp | undefined {
   return new RegExp(`(?<![\\w.~-])(?:${keys.join("|")})(?![A-Za-z0-9])`, "g");
 }
 
-export function makeRedactor(): { collect(s: string): void; apply(s: string): string } {
+/**
+ * A project folder's name that starts with a home dir (`-Users-alice-work-proj`, `-home-alice-proj`,
+ * `C--Users-alice-proj`, `-root-proj`), where a folder name starts (after `/` or `\\`, or a whole value):
+ * the user's name is in it even when the home dir itself is nowhere in the output. Its first segment
+ * after `Users`/`home` is taken as the user's (a name with a `-` or `.` in it, `-home-jo-ann-x`, keeps
+ * the rest: the key does not say where the name ends).
+ */
+const HOME_KEY = /(?:(?<=[/\\])|^)(?:-(?:Users|home)-[A-Za-z0-9]+|[A-Za-z]--Users-[A-Za-z0-9]+|-root)(?=-|[/\\]|$)/gm;
+
+/** One redaction: `collect` every text first, then `apply` gives each its redacted form. */
+export interface Redactor {
+  collect(s: string): void;
+  apply(s: string): string;
+}
+
+export function makeRedactor(): Redactor {
   const ids = new Map<string, number>(); // id → keep
   const kinds = new Map<string, IdKind>(); // id → the kind that found it: a wide `use` replaces only its own
   const homes = new Set<string>(); // home dirs seen, for the project folders named after them
@@ -100,6 +116,7 @@ export function makeRedactor(): { collect(s: string): void; apply(s: string): st
       let out = s.replace(HOME, "~");
       if (keys.size !== homes.size) keys = { size: homes.size, re: projectKeys(homes) };
       if (keys.re !== undefined) out = out.replace(keys.re, "~");
+      out = out.replace(HOME_KEY, "~");
       if (out.includes("…")) out = out.replace(CUT, (m, tail: string) => (!table.has(tail) && endsSomeId(ids, tail) ? "…" : m));
       for (const k of ID_KINDS)
         out = out.replace(k.use ?? k.re, (m) => (k.use === undefined || kinds.get(m) === k ? (table.get(m) ?? m) : m));
@@ -219,9 +236,13 @@ function mapStrings<T>(v: T, f: (s: string) => string, depth = 0): T {
   return v;
 }
 
-/** A redacted copy of a command's output: data, report and input paths alike. */
-export function redactOutput(out: CommandOutput): CommandOutput {
-  const r = makeRedactor();
+/**
+ * A redacted copy of a command's output: data, report and input paths alike. A command that wrote
+ * redacted files (`export --redact`) hands over its redactor, so the document shows the files' forms.
+ */
+export function redactOutput(full: CommandOutput): CommandOutput {
+  const { redactor, ...out } = full;
+  const r = redactor ?? makeRedactor();
   mapStrings(out, (s) => {
     r.collect(s);
     return s;

@@ -16,8 +16,10 @@ import {
   realish,
   realPath,
   safeReaddir,
+  sameFile,
   skip,
   skippedSoFar,
+  within,
 } from "./guard.js";
 import { readLines, type InputFile } from "./input.js";
 import { peekFile, type Peek } from "./peek.js";
@@ -526,14 +528,37 @@ function firstVisit(seen: Set<string>, p: string): boolean {
   return true;
 }
 
-/** The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists. */
-export function configDirHolding(path: string, configDirs: string[]): string | undefined {
+/**
+ * The Claude config dir `path` lies in (or is), if any; symlinks resolved as far as the path exists.
+ * A path that is a config dir but for case (`~/.CLAUDE/x` for `~/.claude`) lies in it too unless the
+ * file system tells them apart: on macOS's default and on Windows the two are one folder. They count
+ * as two only when both exist and are different folders (`same` says, by device and inode), or when
+ * the config dir exists and its case-variant does not (a file system that ignores case would find it).
+ */
+export function configDirHolding(
+  path: string,
+  configDirs: string[],
+  same: (a: string, b: string) => boolean | undefined = sameFile,
+): string | undefined {
   const abs = realish(path);
   for (const d of configDirs) {
     const root = realish(d);
-    if (abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep)) return d;
+    if (within(abs, root)) return d;
+    if (caseVariantIn(abs, root, same)) return d;
   }
   return undefined;
+}
+
+/** `abs` is `root`, or lies below it, but for the case of its letters, and the file system may not tell them apart. */
+function caseVariantIn(abs: string, root: string, same: (a: string, b: string) => boolean | undefined): boolean {
+  const n = root.length;
+  const head = abs.slice(0, n);
+  if (head.length !== n || head.toLowerCase() !== root.toLowerCase()) return false;
+  if (abs.length > n && abs[n] !== sep && !root.endsWith(sep)) return false;
+  const answer = same(head, root);
+  if (answer !== undefined) return answer;
+  // One of them is missing. The config dir there and its variant not: this file system tells case apart.
+  return !pathExists(root);
 }
 
 /**

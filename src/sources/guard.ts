@@ -76,6 +76,23 @@ export function statPath(p: string): Stats | undefined {
   }
 }
 
+/**
+ * Whether two paths name one file or folder (same device and inode, symlinks followed): true or false
+ * when both exist, undefined when either does not. A case-insensitive file system (macOS's default,
+ * Windows) answers true for `~/.CLAUDE` and `~/.claude`, and any file system for two hard links.
+ */
+export function sameFile(a: string, b: string): boolean | undefined {
+  touch("stat", a);
+  touch("stat", b);
+  try {
+    const x = statSync(a, { bigint: true });
+    const y = statSync(b, { bigint: true });
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return undefined;
+  }
+}
+
 export function pathExists(p: string): boolean {
   return statPath(p) !== undefined;
 }

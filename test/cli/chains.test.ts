@@ -96,6 +96,30 @@ test("subagent output on stdin: parent and subagent piped together are two chain
   assert.deepEqual([last.outputTokens, last.outputTokensRecorded, last.outputSource], [1545, 1, "parent-task-result"]);
 });
 
+test("a subagent file piped on stdin is labelled as it is read from disk: kind subagent-transcript, chain its agent id", async () => {
+  const path = file(PARENT, "subagents", "agent-a7be2f0.jsonl");
+  const fromDisk = parseEnvelope(await runCli(["requests", path, "--json"]), "requests");
+  assert.deepEqual([fromDisk.inputs[0].kind, fromDisk.inputs[0].chain], ["subagent-transcript", "a7be2f0"]);
+  for (const cmd of ["requests", "tools", "report"]) {
+    const piped = parseEnvelope(await runCli([cmd, "-", "--json"], { stdin: read(path) }), cmd);
+    assert.deepEqual(
+      piped.inputs.map((i: any) => [i.path, i.kind, i.chain]),
+      [["-", "subagent-transcript", "a7be2f0"]],
+      cmd,
+    );
+  }
+  const piped = parseEnvelope(await runCli(["requests", "-", "--json"], { stdin: read(path) }), "requests");
+  assert.deepEqual(
+    piped.requests.map((r: any) => [r.chain, r.index]),
+    fromDisk.requests.map((r: any) => [r.chain, r.index]),
+  );
+  // A main file piped stays main, its parent and subagent together too (the first record is the parent's).
+  for (const stdin of [read(file(`${PARENT}.jsonl`)), read(file(`${PARENT}.jsonl`)) + read(path)]) {
+    const j = parseEnvelope(await runCli(["requests", "-", "--json"], { stdin }), "requests");
+    assert.deepEqual([j.inputs[0].kind, j.inputs[0].chain], ["transcript", "main"]);
+  }
+});
+
 test("subagent output in tables: a mark on the count, one note, the subagents table", async () => {
   const r = await runCli(["requests", PARENT, "--claude-dir", HOME]);
   assert.equal(r.code, 0, r.stderr);

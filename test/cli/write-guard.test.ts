@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, sample, type CliResult } from "../helpers.js";
@@ -129,4 +129,32 @@ test("export writes no table or schema through a symlink planted in its folder: 
   assert.deepEqual(readdirSync(join(home, ".claude")), []);
   for (const f of ["schema.json", "sessions.ndjson", "requests.ndjson"]) assert.ok(lstatSync(join(out, f)).isFile(), f);
   assert.equal(existsSync(join(out, "sessions.ndjson.partial")), false);
+});
+
+test("~/.CLAUDE is refused to every writer when it cannot be told apart from ~/.claude, and written when it is a folder of its own", async () => {
+  // No ~/.claude: on macOS or Windows ~/.CLAUDE is the folder Claude Code would use as ~/.claude.
+  const dir = mkdtempSync(join(tmpdir(), "ccf-wguard-case-"));
+  const home = join(dir, "home");
+  mkdirSync(join(home, ".CLAUDE"), { recursive: true });
+  for (const [flag, args] of writers(join(home, ".CLAUDE", "w"))) refused(await runCli(args, { env: { HOME: home } }), flag, inside);
+  assert.deepEqual(readdirSync(join(home, ".CLAUDE")), []);
+  // Both there, two different folders (this file system tells case apart): ~/.CLAUDE is an ordinary folder.
+  mkdirSync(join(home, ".claude"));
+  const ok = await runCli(["requests", ID, "--claude-dir", HOME_SAMPLE, "-o", join(home, ".CLAUDE", "w.txt")], { env: { HOME: home } });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(readFileSync(join(home, ".CLAUDE", "w.txt"), "utf8"), /Requests/);
+});
+
+test("-o refuses an input by another name: a hard link to the transcript read", async () => {
+  const { dir, home } = scratch();
+  const file = join(dir, `${ID}.jsonl`);
+  cpSync(join(HOME_SAMPLE, "projects", "-home-dev-my-app", `${ID}.jsonl`), file);
+  linkSync(file, join(dir, "same.jsonl"));
+  const before = readFileSync(file, "utf8");
+  refused(
+    await runCli(["requests", file, "-o", join(dir, "same.jsonl")], { env: { HOME: home } }),
+    "--output",
+    /refusing to write over an input/,
+  );
+  assert.equal(readFileSync(file, "utf8"), before);
 });

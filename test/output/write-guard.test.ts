@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, closeSync, existsSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveLinks } from "../../src/sources/guard.js";
+import { configDirHolding } from "../../src/sources/discover.js";
 import { checkWritable, openForWrite, protectedConfigDirs } from "../../src/output/write-guard.js";
 
 const scratch = () => realpathSync(mkdtempSync(join(tmpdir(), "ccf-wg-")));
@@ -43,4 +44,30 @@ test("openForWrite will not follow a link put in place of a checked path", () =>
   symlinkSync(join(home, ".claude", "swapped.txt"), target);
   assert.throws(() => closeSync(openForWrite(target)), /symlink/);
   assert.equal(existsSync(join(home, ".claude", "swapped.txt")), false);
+});
+
+test("configDirHolding: a case-variant of a config dir is that dir where the file system ignores case, and not where it tells them apart", () => {
+  const d = scratch();
+  const claude = join(d, ".claude");
+  mkdirSync(claude);
+  mkdirSync(join(d, ".CLAUDE"));
+  // Simulated case-insensitive file system: every variant stats as the config dir itself.
+  const oneFolder = () => true;
+  for (const p of [
+    join(d, ".CLAUDE", "x.json"),
+    join(d, ".Claude"),
+    join(d, ".cLaUdE", "a", "b.txt"),
+    join(d.toUpperCase(), ".CLAUDE", "x"),
+  ])
+    assert.equal(configDirHolding(p, [claude], oneFolder), claude, p);
+  // Not a variant of the name at all: a sibling folder whose name only starts the same.
+  assert.equal(configDirHolding(join(d, ".CLAUDE-backup", "x.json"), [claude], oneFolder), undefined);
+  assert.equal(configDirHolding(join(d, ".claude-backup", "x.json"), [claude], oneFolder), undefined);
+  // This file system (Linux's) tells case apart: two real folders, two dirs.
+  assert.equal(configDirHolding(join(d, ".CLAUDE", "x.json"), [claude]), undefined);
+  assert.equal(configDirHolding(join(d, ".claude", "x.json"), [claude]), claude);
+  // The config dir there, its variant not: a file system that ignored case would have found it.
+  assert.equal(configDirHolding(join(d, ".Claude", "x.json"), [claude]), undefined);
+  // The config dir not there: which folder a variant is cannot be told, so it is refused.
+  assert.equal(configDirHolding(join(d, ".CONFIG", "claude", "x"), [join(d, ".config", "claude")]), join(d, ".config", "claude"));
 });

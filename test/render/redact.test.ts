@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { makeRedactor } from "../../src/report/redact.js";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runCli, sample } from "../helpers.js";
 
 test("home directories of any user and OS become ~", () => {
@@ -199,4 +202,50 @@ test("a project folder named after a home dir seen in the output loses the user 
     r.apply(s),
     "cwd ~/my.app, file /srv/c/projects/~-my-app/a.jsonl, key ~-ledger, ~\\x projects\\~-x\\b.jsonl, not-home-dev -home-devil, ~",
   );
+});
+
+test("a project folder named after a home dir loses the user name even when the home dir is nowhere in the output", () => {
+  const r = makeRedactor();
+  const s = [
+    "/srv/c/projects/-Users-alice-work-proj/a.jsonl",
+    "-home-bob-proj",
+    "D:\\copies\\projects\\C--Users-carol-x\\b.jsonl",
+    "/c/projects/-root-lab/x.jsonl",
+    "/c/projects/-Users-dave",
+    // Not a folder name that starts with a home dir: left alone.
+    "run -home-page-tab",
+    "/c/projects/-tmp-lab-demo/x.jsonl",
+    "/c/projects/-rooted-x/y",
+  ];
+  for (const x of s) r.collect(x);
+  assert.deepEqual(
+    s.map((x) => r.apply(x)),
+    [
+      "/srv/c/projects/~-work-proj/a.jsonl",
+      "~-proj",
+      "D:\\copies\\projects\\~-x\\b.jsonl",
+      "/c/projects/~-lab/x.jsonl",
+      "/c/projects/~",
+      "run -home-page-tab",
+      "/c/projects/-tmp-lab-demo/x.jsonl",
+      "/c/projects/-rooted-x/y",
+    ],
+  );
+});
+
+test("--redact: a session copied out of its home, whose records name no home dir, prints no user name from its project folder", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-redact-key-"));
+  const project = join(dir, "c", "projects", "-Users-alice-work-proj");
+  mkdirSync(project, { recursive: true });
+  const id = "abcdef12-0000-4000-8000-000000000001";
+  const text = readFileSync(sample("claude-home", "projects", "-home-dev-my-app", `${id}.jsonl`), "utf8").replaceAll("/home/dev", "/srv");
+  writeFileSync(join(project, `${id}.jsonl`), text);
+  for (const cmd of ["sessions", "requests", "tools", "report"])
+    for (const format of ["json", "markdown", "table", "csv"]) {
+      const args = cmd === "sessions" ? [cmd] : [cmd, id];
+      const r = await runCli([...args, "--claude-dir", join(dir, "c"), "--redact", "--format", format]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!r.stdout.includes("alice"), `${cmd} ${format}: the user name survived`);
+      if (format === "json") assert.ok(r.stdout.includes("~-work-proj"), `${cmd}: ${r.stdout.slice(0, 400)}`);
+    }
 });
