@@ -12,6 +12,8 @@ export interface LineDamage {
   reason: string;
   /** The bytes skipped (NULs) or replaced (not UTF-8). */
   bytes: number;
+  /** The physical line, when it is not the record's first (a debug-log entry spans several). */
+  line?: number;
 }
 
 export type ParsedLine =

@@ -1,5 +1,6 @@
+import { isUtf8 } from "node:buffer";
 import type { RawLine } from "../sources/lines.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH, parseJsonBounded, type JsonObject } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, notUtf8, parseJsonBounded, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
@@ -103,6 +104,9 @@ const DIR_WORDS: Record<string, RpcDir> = {
 const SERVER_METHODS =
   /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
 
+/** Records read from a damaged line (records/json.ts LineDamage), for health; not a field of the record. */
+const damagedLines = new WeakMap<object, LineDamage[]>();
+
 /**
  * An MCP message log, line by line, in the formats of FORMATS.md 9.5 mixed in one file:
  * raw JSON-RPC, wrapper objects, the lab's `{t, method, id, _meta}` summaries of received messages,
@@ -118,6 +122,12 @@ export const rpcLogSource: Source<RpcRecord> = {
         const recs = parseRpcLine(raw, input.file);
         if (recs.length === 0) out.push({ kind: "blank", pos: { file: input.file, line: raw.line } });
         else for (const r of recs) out.push(r);
+        // Bytes that are not UTF-8 were read as U+FFFD, silently: the line's first record says so (a batch line is one line).
+        const first = recs[0];
+        if (first && first.kind !== "malformed" && !raw.tooLong && !isUtf8(raw.buf)) {
+          const d = notUtf8(raw.buf);
+          if (d) damagedLines.set(first, [d]);
+        }
       },
       end() {},
     }),
@@ -126,7 +136,10 @@ export const rpcLogSource: Source<RpcRecord> = {
       // Noise and Claude Code's own log lines are kept and counted as records, not as unknown types.
       case "rpc":
       case "client-log":
-      case "noise":
+      case "noise": {
+        const damaged = damagedLines.get(rec);
+        return damaged ? { damaged } : undefined;
+      }
       case "malformed":
         return undefined;
       default:
