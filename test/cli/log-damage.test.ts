@@ -82,3 +82,40 @@ test("debug: bad UTF-8 in a header line and in a continuation line is listed wit
   assert.equal(first?.text, 'MCP server "lab": hello \ufffd( world\n  at frame \ufffd');
   assert.equal((await runCli(["debug", file, "--strict"])).code, 1);
 });
+
+test("rpc: NUL runs a message line starts or ends with (crash remnants) are skipped and listed, as in transcripts", async () => {
+  const req = '{"t":"2026-09-30T05:02:11.208Z","dir":"in","jsonrpc":"2.0","id":1,"method":"tools/list"}';
+  const file = write("rpc-nul.jsonl", [
+    req,
+    [0, 0, 0, 0],
+    "\n",
+    [0, 0],
+    '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n',
+    // NULs inside a message, or nothing but NULs: no message to read.
+    '{"jsonrpc":"2.0",',
+    [0],
+    '"method":"ping"}\n',
+    [0, 0, 0],
+    "\n",
+  ]);
+  const j = parseEnvelope(await runCli(["rpc", file, "--json"]), "rpc");
+  assert.deepEqual(j.rpc.methods, ["tools/list"]);
+  assert.equal(j.rpc.messages, 2);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [
+      [1, `4 trailing NUL bytes from byte ${req.length + 1} (crash remnant), skipped`, 4],
+      [2, "2 NUL bytes before byte 3 (crash remnant), skipped", 2],
+    ],
+  );
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => [m.line, m.reason]),
+    [
+      [3, "NUL bytes (crash remnant)"],
+      [4, "NUL bytes (crash remnant)"],
+    ],
+  );
+  const strict = await runCli(["rpc", file, "--strict"]);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: 2 malformed line\(s\) and 2 damaged-line entries:/);
+});
