@@ -470,10 +470,26 @@ export function physicalLines(fileText) {
 export function classify(line) {
   if (line === "") return { kind: "blank" };
   let v;
+  let damaged;
   try {
     v = JSON.parse(line);
   } catch (e) {
-    return { kind: "malformed", reason: "invalid JSON" };
+    // NUL runs (and whitespace) a line starts or ends with are crash remnants: the record between them is read,
+    // the line damaged. A NUL between them, or nothing but NULs, leaves no record.
+    const lead = /^[\0 \t\r\n]*/.exec(line)[0];
+    const tail = lead.length < line.length ? /[\0 \t\r\n]*$/.exec(line)[0] : "";
+    const body = line.slice(lead.length, line.length - tail.length);
+    if (!line.includes("\0") || body === "" || body.includes("\0")) return { kind: "malformed", reason: "invalid JSON" };
+    try {
+      v = JSON.parse(body);
+    } catch {
+      return { kind: "malformed", reason: "invalid JSON" };
+    }
+    damaged = [lead.includes("\0") ? "NUL bytes before the record" : "", tail.includes("\0") ? "NUL bytes after the record" : ""].filter(Boolean).join(", ");
+  }
+  if (damaged && v !== null && typeof v === "object" && !Array.isArray(v)) {
+    const c = classify(JSON.stringify(v));
+    return { ...c, damaged };
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
     const what = Array.isArray(v) ? "array" : v === null ? "null" : typeof v;

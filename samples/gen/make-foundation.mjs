@@ -453,7 +453,7 @@ function makeDamaged() {
   check(a.requests.length === 3, "damaged: 3 valid requests");
   const table = a.lines.map((l) => ({
     line: l.line,
-    classification: l.kind === "malformed" ? `malformed (${l.reason})` : l.kind === "unknown" ? `unknown type (${l.type === null ? "no type field" : l.type})` : l.kind === "blank" ? "blank" : `ok (${l.type})`,
+    classification: (l.kind === "malformed" ? `malformed (${l.reason})` : l.kind === "unknown" ? `unknown type (${l.type === null ? "no type field" : l.type})` : l.kind === "blank" ? "blank" : `ok (${l.type})`) + (l.damaged ? `, read despite damage (${l.damaged})` : ""),
     kind: l.kind, reason: l.reason ?? null, type: l.type ?? null, planted: planted.get(l.line) ?? "",
   }));
   const bytes = readFileSync(file).length;
@@ -467,7 +467,7 @@ function makeDamaged() {
     `Computed by \`${GEN}\` from \`${rel(file)}\` (${bytes} bytes: over 100 KB only because of the 100,000-\`[\` line). Machine-readable copy: \`EXPECTED.json\`.`,
     ``,
     `${a.lines.length} physical lines (the last has no newline), ${exp.records} records, ${a.malformed.length} malformed, ${a.unknown.length} unknown, ${exp.blank.length} blank. CRLF endings on lines ${exp.crlfLines.join(", ")}; line 1 starts with a UTF-8 BOM.`,
-    `Classification: blank = empty after removing a trailing \`\\r\`; malformed = \`JSON.parse\` fails or the value is not an object; unknown = an object whose \`type\` is missing or not a known record type; ok otherwise.`,
+    `Classification: blank = empty after removing a trailing \`\\r\`; malformed = \`JSON.parse\` fails (after NUL runs the line starts or ends with are cut: a crash remnant, damage) or the value is not an object; unknown = an object whose \`type\` is missing or not a known record type; ok otherwise.`,
     ``,
     `| line | expected | what was planted |`,
     `|---|---|---|`,

@@ -42,6 +42,9 @@ export interface Initialize {
   answerLine: number | null;
 }
 
+/** How a connection shook hands: the modern probe alone, the probe then the legacy fallback, or `initialize` with no probe (an older client). */
+export type HandshakeStyle = "discover" | "discover-then-initialize" | "initialize";
+
 /** One connection: from a probe (or an `initialize` without one) to the next. Logs of lab servers append every run. */
 export interface Handshake {
   index: number;
@@ -52,6 +55,35 @@ export interface Handshake {
   /** Methods the client sent after the handshake carrying the modern `_meta` version. */
   modernRequests: number;
   messages: number;
+  /** null when it is not known (a probe whose outcome the log does not show, no handshake at all). */
+  style: HandshakeStyle | null;
+  /** The version the connection spoke: `initialize`'s `protocolVersion` after a fallback, else the probe's (or a request's) `_meta` one. */
+  protocolVersion: string | null;
+  clientName: string | null;
+  clientVersion: string | null;
+  /**
+   * A short connection that only shook hands (its client sent nothing past `server/discover`, `initialize`,
+   * `notifications/initialized`, `ping`) while another connection in the log did work: Claude Code's probe
+   * connections, a manual check. Not the session the top-level fields describe.
+   */
+  probeConnection: boolean;
+  /** The handshake in one line, e.g. `server/discover _meta 2026-07-28 → error -32601 → initialize 2025-11-25; client claude-code 2.1.285; era legacy`. */
+  description: string;
+}
+
+/** A probe connection (Handshake.probeConnection): where it starts and every method it carried, in order. */
+export interface ProbeConnection {
+  handshake: number;
+  line: number;
+  methods: string[];
+}
+
+/** The distinct known values when connections in one log shook hands differently (RpcResult.mixedHandshakes). */
+export interface MixedHandshakes {
+  eras: Era[];
+  styles: HandshakeStyle[];
+  protocolVersions: string[];
+  clients: string[];
 }
 
 export interface InstructionsCarrier {
@@ -84,6 +116,13 @@ export interface RpcResult {
   era: Era;
   probe: Pick<Probe, "id" | "protocolVersion" | "clientName" | "clientVersion" | "answered" | "errorCode"> | null;
   initialize: { protocolVersion: string | null; msAfterProbe: number | null } | null;
+  /** The connection `firstMethod`, `era`, `probe` and `initialize` describe: the session's own, not a probe connection before it. */
+  handshake: number | null;
+  /** Short connections that only shook hands (Handshake.probeConnection), reported apart from the session. */
+  probeConnections: ProbeConnection[];
+  probeConnectionCount: number;
+  /** Set when the log's connections shook hands differently (eras, styles, protocol versions or clients): one log, several kinds of handshake. */
+  mixedHandshakes: MixedHandshakes | null;
   /** Extra fields (CONTRACT.md welcomes them). */
   probeOutcome: ProbeOutcome | null;
   responsesLogged: boolean;
@@ -132,7 +171,12 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
   const sessions = splitSessions(msgs);
   const instructions: InstructionsCarrier[] = [];
   for (const s of sessions) judge(s, responsesLogged, instructions);
-  const main = sessions.find((s) => s.hs.probe !== null) ?? sessions[0];
+  const main = markProbeConnections(sessions);
+  for (const s of sessions) describe(s, responsesLogged);
+  const mixed = mixedOf(sessions);
+  const probeConnections = sessions
+    .filter((s) => s.hs.probeConnection)
+    .map((s) => ({ handshake: s.hs.index, line: s.msgs[0]!.line, methods: s.msgs.filter((m) => m.method !== null).map((m) => m.method!) }));
   const cl = clientLogSummary(clientLog);
   const era: Era = main ? main.hs.era : cl?.protocolEra === "modern" || cl?.protocolEra === "legacy" ? cl.protocolEra : "unknown";
   const sources: Record<string, number> = {};
@@ -153,6 +197,10 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
       errorCode: p.errorCode,
     },
     initialize: i && { protocolVersion: i.protocolVersion, msAfterProbe: i.msAfterProbe },
+    handshake: main?.hs.index ?? null,
+    probeConnections,
+    probeConnectionCount: probeConnections.length,
+    mixedHandshakes: mixed,
     probeOutcome: p?.outcome ?? null,
     responsesLogged,
     handshakes: sessions.map((s) => s.hs),
@@ -161,8 +209,102 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
     noise,
     sources,
     timeline: timeline(msgs),
-    warnings: warnings(sessions, responsesLogged),
+    warnings: [...connectionWarnings(sessions, main, mixed), ...warnings(sessions, responsesLogged)],
   };
+}
+
+/** What a client sends to shake hands (and keep the line alive); a connection that sent nothing else did no work. */
+const HANDSHAKE_METHODS = new Set(["server/discover", "initialize", "notifications/initialized", "ping", "notifications/cancelled"]);
+
+const shookHands = (s: Session): boolean => s.hs.probe !== null || s.hs.initialize !== null;
+const onlyShookHands = (s: Session): boolean =>
+  shookHands(s) && s.msgs.every((m) => m.dir !== "c2s" || m.method === null || HANDSHAKE_METHODS.has(m.method));
+
+/**
+ * Marks the probe connections and picks the session the top-level fields describe: the first connection that
+ * shook hands and then did work (one with the probe first); with none, the first with a probe, as before.
+ */
+function markProbeConnections(sessions: Session[]): Session | undefined {
+  const worked = sessions.filter((s) => shookHands(s) && !onlyShookHands(s));
+  if (worked.length > 0) for (const s of sessions) s.hs.probeConnection = onlyShookHands(s);
+  return worked.find((s) => s.hs.probe !== null) ?? worked[0] ?? sessions.find((s) => s.hs.probe !== null) ?? sessions[0];
+}
+
+/** Style, version, client and the one-line description of a judged connection. */
+function describe(s: Session, responsesLogged: boolean): void {
+  const hs = s.hs;
+  const p = hs.probe;
+  const i = hs.initialize;
+  hs.style = p && i ? "discover-then-initialize" : i ? "initialize" : p && hs.era === "modern" ? "discover" : null;
+  hs.protocolVersion = i
+    ? i.protocolVersion
+    : (p?.protocolVersion ?? s.msgs.find((m) => m.dir === "c2s" && m.metaVersion !== null)?.metaVersion ?? null);
+  hs.clientName = p?.clientName ?? i?.clientName ?? null;
+  hs.clientVersion = p?.clientName ? p.clientVersion : i?.clientName ? i.clientVersion : null;
+  const steps: string[] = [];
+  if (p) {
+    const answer =
+      p.answered === "result"
+        ? "result"
+        : p.answered === "error"
+          ? `error ${p.errorCode ?? "?"}`
+          : p.outcome === "unanswered" || !responsesLogged
+            ? `no answer logged (${p.outcome})`
+            : p.outcome;
+    steps.push(`server/discover${p.protocolVersion ? ` _meta ${p.protocolVersion}` : ""}`, answer);
+  }
+  if (i) steps.push(`initialize${i.protocolVersion ? ` ${i.protocolVersion}` : ""}`);
+  const client = hs.clientName ? `; client ${`${hs.clientName} ${hs.clientVersion ?? ""}`.trim()}` : "";
+  hs.description = `${steps.length ? steps.join(" → ") : "no handshake logged"}${client}; era ${hs.era}`;
+}
+
+/** The distinct known values across the connections that shook hands; null when they all agree. */
+function mixedOf(sessions: Session[]): MixedHandshakes | null {
+  const hs = sessions.filter(shookHands).map((s) => s.hs);
+  const distinct = <T>(xs: Array<T | null>): T[] => [...new Set(xs.filter((x): x is T => x !== null))];
+  const out: MixedHandshakes = {
+    eras: distinct(hs.map((h) => (h.era === "unknown" ? null : h.era))),
+    styles: distinct(hs.map((h) => h.style)),
+    protocolVersions: distinct(hs.map((h) => h.protocolVersion)),
+    clients: distinct(hs.map((h) => (h.clientName ? `${h.clientName} ${h.clientVersion ?? ""}`.trim() : null))),
+  };
+  return Object.values(out).some((v) => v.length > 1) ? out : null;
+}
+
+/** Connections listed at most in one warning. */
+const MAX_DESCRIBED = 10;
+
+function connectionWarnings(sessions: Session[], main: Session | undefined, mixed: MixedHandshakes | null): string[] {
+  const w: string[] = [];
+  const probes = sessions.filter((s) => s.hs.probeConnection);
+  if (probes.length > 0 && main) {
+    const listed = probes.slice(0, MAX_DESCRIBED).map(
+      (s) =>
+        `handshake ${s.hs.index}: ${s.msgs
+          .filter((m) => m.method !== null)
+          .map((m) => m.method!)
+          .join(", ")}`,
+    );
+    if (probes.length > MAX_DESCRIBED) listed.push(`… and ${probes.length - MAX_DESCRIBED} more`);
+    w.push(
+      `${probes.length} probe connection${probes.length === 1 ? "" : "s"} that only shook hands (${listed.join("; ")}); first method, era, probe and initialize describe handshake ${main.hs.index}, the session's own`,
+    );
+  }
+  if (mixed) {
+    const what = [
+      mixed.eras.length > 1 ? `eras ${mixed.eras.join(", ")}` : "",
+      mixed.styles.length > 1 ? `handshakes ${mixed.styles.join(", ")}` : "",
+      mixed.protocolVersions.length > 1 ? `protocol versions ${mixed.protocolVersions.join(", ")}` : "",
+      mixed.clients.length > 1 ? `clients ${mixed.clients.join(", ")}` : "",
+    ].filter(Boolean);
+    const shook = sessions.filter(shookHands);
+    const listed = shook.slice(0, MAX_DESCRIBED).map((s) => `handshake ${s.hs.index}: ${s.hs.description}`);
+    if (shook.length > MAX_DESCRIBED) listed.push(`… and ${shook.length - MAX_DESCRIBED} more`);
+    w.push(
+      `mixed handshakes: this log holds connections that shook hands differently (${what.join("; ")}), so one summary does not fit them all — ${listed.join("; ")}${main ? `; the summary describes handshake ${main.hs.index}` : ""}`,
+    );
+  }
+  return w;
 }
 
 function splitSessions(msgs: RpcSummary[]): Session[] {
@@ -170,7 +312,21 @@ function splitSessions(msgs: RpcSummary[]): Session[] {
   let cur: Session | null = null;
   const start = () => {
     cur = {
-      hs: { index: out.length + 1, firstMethod: null, probe: null, initialize: null, era: "unknown", modernRequests: 0, messages: 0 },
+      hs: {
+        index: out.length + 1,
+        firstMethod: null,
+        probe: null,
+        initialize: null,
+        era: "unknown",
+        modernRequests: 0,
+        messages: 0,
+        style: null,
+        protocolVersion: null,
+        clientName: null,
+        clientVersion: null,
+        probeConnection: false,
+        description: "",
+      },
       msgs: [],
     };
     out.push(cur);
@@ -344,8 +500,15 @@ function warnings(sessions: Session[], responsesLogged: boolean): string[] {
  * (lab logs append every run).
  */
 export function takenInstructions(log: RpcResult): InstructionsCarrier | null {
-  const last = Math.max(0, ...log.instructions.map((c) => c.handshake));
-  const mine = log.instructions.filter((c) => c.handshake === last);
-  const method = log.era === "modern" ? "server/discover" : "initialize";
+  // A probe connection's answer is not what the session took (unless the log holds nothing else).
+  const session = new Set(log.handshakes.filter((h) => !h.probeConnection).map((h) => h.index));
+  const pool = log.instructions.some((c) => session.has(c.handshake))
+    ? log.instructions.filter((c) => session.has(c.handshake))
+    : log.instructions;
+  const last = Math.max(0, ...pool.map((c) => c.handshake));
+  const mine = pool.filter((c) => c.handshake === last);
+  // That connection's own era: one log can hold connections of both (mixedHandshakes).
+  const own = log.handshakes.find((h) => h.index === last)?.era ?? "unknown";
+  const method = (own === "unknown" ? log.era : own) === "modern" ? "server/discover" : "initialize";
   return mine.find((c) => c.method === method) ?? mine[0] ?? null;
 }

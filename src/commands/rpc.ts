@@ -82,6 +82,22 @@ function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {
         : null,
     ],
     ["handshakes in log", r.handshakes.length, "int"],
+    ["handshake described", r.handshake, "int"],
+    [
+      "probe connections",
+      r.probeConnectionCount > 0
+        ? `${r.probeConnectionCount} (${r.probeConnections.map((c) => `#${c.handshake}: ${c.methods.join(", ")}`).join("; ")})`
+        : 0,
+    ],
+    [
+      "mixed handshakes",
+      r.mixedHandshakes
+        ? Object.entries(r.mixedHandshakes)
+            .filter(([, v]) => (v as unknown[]).length > 1)
+            .map(([k, v]) => `${k} ${(v as string[]).join(", ")}`)
+            .join("; ")
+        : "no",
+    ],
   ];
   if (r.clientLog)
     out.push([

@@ -1,6 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { basename, dirname } from "node:path";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH, parseJsonBounded } from "./json.js";
+import { depthExceeds, excerptOf, isObject, MAX_DEPTH, notUtf8, parseJsonBounded, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
 import { parseIsoTime } from "./time.js";
@@ -74,7 +75,12 @@ interface Pending {
   /** Started by a line without header (a paste): its neighbours may have lost theirs too. */
   pasted: boolean;
   serverHint: string | null;
+  /** Lines of the entry with bytes that are not UTF-8 (read as U+FFFD), each with its physical line. */
+  damage: LineDamage[] | null;
 }
+
+/** Entries read from damaged lines, for health; not a field of the entry. */
+const damagedEntries = new WeakMap<object, LineDamage[]>();
 
 /**
  * A Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the previous
@@ -99,10 +105,13 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         out.push({ kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
         return;
       }
+      // Bytes that are not UTF-8 were read as U+FFFD, silently: the entry the line belongs to says so, naming the line.
+      const bad = isUtf8(raw.buf) ? undefined : notUtf8(raw.buf);
       const head = DEBUG_HEADER.exec(line);
       if (head) {
         if (cur) out.push(finish(cur));
         cur = open(pos, head.groups!.ts ?? null, head.groups!.level!, head.groups!.msg ?? "", hint);
+        damaged(cur, bad, raw.line);
         return;
       }
       // Copied into articles and issues without its header: still an entry, with time and level unknown.
@@ -111,16 +120,19 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         if (cur) out.push(finish(cur));
         cur = open(pos, null, null, line, hint);
         cur.pasted = true;
+        damaged(cur, bad, raw.line);
         return;
       }
       const json = line.startsWith("{") ? jsonlEntry(line, pos, hint) : null;
       if (json) {
         if (cur) out.push(finish(cur));
         cur = json;
+        damaged(cur, bad, raw.line);
         return;
       }
       if (cur && !cur.closed) {
         append(cur, line);
+        damaged(cur, bad, raw.line);
         return;
       }
       if (line.trim() === "") return;
@@ -152,11 +164,30 @@ export const debugLogSource: Source<DebugRecord> = {
   kind: "debug-log",
   recognise: recogniseDebug,
   records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file)),
-  facts: () => undefined,
+  facts: (rec) => {
+    const damaged = rec.kind === "debug" ? damagedEntries.get(rec) : undefined;
+    return damaged ? { damaged } : undefined;
+  },
 };
 
+function damaged(p: Pending, d: LineDamage | undefined, line: number): void {
+  if (d) (p.damage ??= []).push({ ...d, line });
+}
+
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
-  const p: Pending = { pos, time, level, parts: [], chars: 0, lines: 0, clipped: false, closed: false, pasted: false, serverHint };
+  const p: Pending = {
+    pos,
+    time,
+    level,
+    parts: [],
+    chars: 0,
+    lines: 0,
+    clipped: false,
+    closed: false,
+    pasted: false,
+    serverHint,
+    damage: null,
+  };
   append(p, msg);
   return p;
 }
@@ -211,7 +242,7 @@ function finish(p: Pending): DebugEntry {
   const { server, event } = classifyMessage(text, p.level, p.serverHint);
   // `9999-99-99T…` matches the header yet is no time: unknown, like a pasted line without one.
   const ms = p.time === null ? undefined : parseIsoTime(p.time);
-  return {
+  const entry: DebugEntry = {
     kind: "debug",
     pos: p.pos,
     time: ms === undefined ? null : p.time,
@@ -224,4 +255,6 @@ function finish(p: Pending): DebugEntry {
     stringified,
     clipped: p.clipped,
   };
+  if (p.damage) damagedEntries.set(entry, p.damage);
+  return entry;
 }

@@ -114,7 +114,7 @@ export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined)
   if (facts.damaged)
     for (const d of facts.damaged) {
       h.damagedCount += 1;
-      if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: pos.line, reason: d.reason, bytes: d.bytes });
+      if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: d.line ?? pos.line, reason: d.reason, bytes: d.bytes });
     }
   if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
   if (facts.invalid?.length)

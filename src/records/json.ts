@@ -12,6 +12,8 @@ export interface LineDamage {
   reason: string;
   /** The bytes skipped (NULs) or replaced (not UTF-8). */
   bytes: number;
+  /** The physical line, when it is not the record's first (a debug-log entry spans several). */
+  line?: number;
 }
 
 export type ParsedLine =
@@ -64,6 +66,7 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
   if (first < 0) return { ok: "blank" };
   let value: unknown;
   let nuls: LineDamage | undefined;
+  let trailing: LineDamage | undefined;
   /** What a reason says first when NULs were skipped before the value. */
   let after = "";
   try {
@@ -74,24 +77,36 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
     const nulAt = raw.buf.indexOf(0);
     if (nulAt < 0) return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
     const lead = leadingNuls(raw.buf);
-    // NULs after the line began, or NULs and nothing else: no record to read.
-    if (lead.nuls === 0 || lead.end === raw.buf.length) {
-      const kind = lead.end === raw.buf.length ? "NUL bytes only" : `NUL bytes from byte ${nulAt + 1}`;
-      return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
-    }
+    // NULs and nothing else: no record to read.
+    if (lead.end === raw.buf.length) return { ok: false, reason: "NUL bytes only (crash remnant)", excerpt: excerptOf(text) };
+    // The zero-filled tail a crash leaves after a complete record (the NUL run is the line's end).
+    const tail = trailingNuls(raw.buf, lead.end);
     const later = raw.buf.indexOf(0, lead.end);
-    if (later >= 0)
-      return { ok: false, reason: `NUL bytes from byte ${nulAt + 1} and from byte ${later + 1} (crash remnant)`, excerpt: excerptOf(text) };
-    // A crash remnant the next write landed after: read what follows the NULs. Spaces in their place keep every
-    // column JSON.parse names where it was (the run is one byte per character).
-    const rest = " ".repeat(lead.end) + text.slice(lead.end);
-    after = `${nulsBefore(lead.nuls, lead.end)}, then `;
+    if (later >= 0 && later < tail.start) {
+      // NULs inside what would be the record: no record to read.
+      const reason =
+        lead.nuls === 0
+          ? `NUL bytes from byte ${nulAt + 1} (crash remnant)`
+          : `NUL bytes from byte ${nulAt + 1} and from byte ${later + 1} (crash remnant)`;
+      return { ok: false, reason, excerpt: excerptOf(text) };
+    }
+    // A crash remnant the next write landed after, or the zeros a crash left after the record: read what lies
+    // between. Spaces in place of a leading run keep every column JSON.parse names where it was (the run is one
+    // byte per character); a trailing run is one character per byte too, so it is cut from the text's end.
+    const rest = " ".repeat(lead.end) + text.slice(lead.end, text.length - (raw.buf.length - tail.start));
+    if (lead.nuls > 0) after = `${nulsBefore(lead.nuls, lead.end)}, then `;
+    const tailSaid = tail.nuls > 0 ? `, then ${nulsAfter(tail.nuls, tail.firstNul)}` : "";
     try {
       value = JSON.parse(rest);
     } catch (again) {
-      return { ok: false, reason: after + jsonReason(rest, (again as Error).message, raw.unterminated), excerpt: excerptOf(text) };
+      return {
+        ok: false,
+        reason: after + jsonReason(rest, (again as Error).message, raw.unterminated) + tailSaid,
+        excerpt: excerptOf(text),
+      };
     }
-    nuls = nulDamage(lead.nuls, lead.end);
+    if (lead.nuls > 0) nuls = nulDamage(lead.nuls, lead.end);
+    if (tail.nuls > 0) trailing = nulTailDamage(tail.nuls, tail.firstNul);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
@@ -103,7 +118,8 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
   if (out.ok !== true) return out;
   // Decoding put U+FFFD for every bad sequence, silently: the record is read, and the damage said.
   const replaced = (utf8 ?? isUtf8(raw.buf)) ? undefined : notUtf8(raw.buf);
-  if (nuls || replaced) out.damage = nuls && replaced ? [nuls, replaced] : [(nuls ?? replaced)!];
+  const damage = [nuls, trailing, replaced].filter((d): d is LineDamage => d !== undefined);
+  if (damage.length) out.damage = damage;
   return out;
 }
 
@@ -117,6 +133,24 @@ function leadingNuls(buf: Buffer): { end: number; nuls: number } {
     else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
   }
   return { end: i, nuls };
+}
+
+/**
+ * The run of NUL and whitespace bytes a line ends with, not reaching back before `from`: where it starts,
+ * how many NULs it holds, and where the first of them is (0-based).
+ */
+function trailingNuls(buf: Buffer, from: number): { start: number; nuls: number; firstNul: number } {
+  let i = buf.length;
+  let nuls = 0;
+  let firstNul = -1;
+  for (; i > from; i--) {
+    const b = buf[i - 1]!;
+    if (b === 0) {
+      nuls++;
+      firstNul = i - 1;
+    } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
+  }
+  return { start: i, nuls, firstNul };
 }
 
 /**
@@ -171,6 +205,16 @@ export function notUtf8(buf: Buffer): LineDamage | undefined {
 /** NUL bytes a line starts with (whitespace among them), the record from byte `end` (0-based) on. */
 export function nulsBefore(nuls: number, end: number): string {
   return `${nuls} NUL byte${nuls === 1 ? "" : "s"} before byte ${end + 1} (crash remnant)`;
+}
+
+/** NUL bytes a line ends with (whitespace among them), the first at byte `first` (0-based). */
+export function nulsAfter(nuls: number, first: number): string {
+  return `${nuls} trailing NUL byte${nuls === 1 ? "" : "s"} from byte ${first + 1} (crash remnant)`;
+}
+
+/** The damage entry for the NUL run after the record (the zero-filled tail a crash leaves) — one wording for every path. */
+export function nulTailDamage(nuls: number, first: number): LineDamage {
+  return { reason: `${nulsAfter(nuls, first)}, skipped`, bytes: nuls };
 }
 
 /** The damage entry for a NUL run skipped before the record — one wording for every path. */

@@ -1,5 +1,17 @@
+import { isUtf8 } from "node:buffer";
 import type { RawLine } from "../sources/lines.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH, parseJsonBounded, type JsonObject } from "./json.js";
+import {
+  depthExceeds,
+  excerptOf,
+  isObject,
+  MAX_DEPTH,
+  notUtf8,
+  nulDamage,
+  nulTailDamage,
+  parseJsonBounded,
+  type JsonObject,
+  type LineDamage,
+} from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
@@ -103,6 +115,9 @@ const DIR_WORDS: Record<string, RpcDir> = {
 const SERVER_METHODS =
   /^(?:roots\/list|sampling\/createMessage|elicitation\/create|notifications\/(?:message|resources\/(?:updated|list_changed)|tools\/list_changed|prompts\/list_changed|elicitation\/complete))$/;
 
+/** Records read from a damaged line (records/json.ts LineDamage), for health; not a field of the record. */
+const damagedLines = new WeakMap<object, LineDamage[]>();
+
 /**
  * An MCP message log, line by line, in the formats of FORMATS.md 9.5 mixed in one file:
  * raw JSON-RPC, wrapper objects, the lab's `{t, method, id, _meta}` summaries of received messages,
@@ -115,9 +130,16 @@ export const rpcLogSource: Source<RpcRecord> = {
   records: (chunks, input) =>
     decodeLines<RpcRecord>(chunks, {
       line: (raw, out) => {
-        const recs = parseRpcLine(raw, input.file);
+        const { recs, damage } = parseRpcLineDamage(raw, input.file);
         if (recs.length === 0) out.push({ kind: "blank", pos: { file: input.file, line: raw.line } });
         else for (const r of recs) out.push(r);
+        // NULs skipped, bytes that are not UTF-8 read as U+FFFD: the line's first record says so (a batch line is one line).
+        const first = recs[0];
+        if (first && first.kind !== "malformed" && !raw.tooLong && !isUtf8(raw.buf)) {
+          const d = notUtf8(raw.buf);
+          if (d) damage.push(d);
+        }
+        if (first && damage.length) damagedLines.set(first, damage);
       },
       end() {},
     }),
@@ -126,7 +148,10 @@ export const rpcLogSource: Source<RpcRecord> = {
       // Noise and Claude Code's own log lines are kept and counted as records, not as unknown types.
       case "rpc":
       case "client-log":
-      case "noise":
+      case "noise": {
+        const damaged = damagedLines.get(rec);
+        return damaged ? { damaged } : undefined;
+      }
       case "malformed":
         return undefined;
       default:
@@ -140,11 +165,31 @@ export const rpcLogSource: Source<RpcRecord> = {
  * (`[{…},{…}]`, JSON-RPC 2.0 and the legacy MCP era), in the batch's order. Pure.
  */
 export function parseRpcLine(raw: RawLine, file: string): RpcRecord[] {
+  return parseRpcLineDamage(raw, file).recs;
+}
+
+/** `parseRpcLine` and what was skipped to read it: NUL runs a line starts or ends with (crash remnants, as in transcripts). */
+function parseRpcLineDamage(raw: RawLine, file: string): { recs: RpcRecord[]; damage: LineDamage[] } {
   const pos: Pos = { file, line: raw.line };
-  if (raw.tooLong) return [tooLongLine(pos, raw)];
-  const line = raw.buf.toString("utf8");
-  if (line.trim() === "") return [];
-  return parseLine(pos, line);
+  if (raw.tooLong) return { recs: [tooLongLine(pos, raw)], damage: [] };
+  let line = raw.buf.toString("utf8");
+  if (line.trim() === "") return { recs: [], damage: [] };
+  const damage: LineDamage[] = [];
+  if (line.includes("\u0000")) {
+    // One byte per character in both runs, so their offsets are byte offsets.
+    const lead = /^[\0 \t\r\n]*/.exec(line)![0];
+    const tail = lead.length < line.length ? /[\0 \t\r\n]*$/.exec(line)![0] : "";
+    const body = line.slice(lead.length, line.length - tail.length);
+    if (body !== "" && !body.includes("\u0000")) {
+      const nuls = lead.split("\u0000").length - 1;
+      const tailNuls = tail.split("\u0000").length - 1;
+      if (nuls > 0) damage.push(nulDamage(nuls, lead.length));
+      if (tailNuls > 0) damage.push(nulTailDamage(tailNuls, raw.buf.length - tail.length + tail.indexOf("\u0000")));
+      line = body;
+    }
+  }
+  const recs = parseLine(pos, line);
+  return { recs, damage: recs[0]?.kind === "malformed" ? [] : damage };
 }
 
 /** A value that is a batch: a non-empty array of objects (`[1,2]` or `[]` is no batch of messages). */

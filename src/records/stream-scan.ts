@@ -1,4 +1,4 @@
-import { excerptOf, nulDamage, nulsBefore, utf8Damage, type JsonObject, type LineDamage, type ParsedLine } from "./json.js";
+import { excerptOf, nulDamage, nulsBefore, nulTailDamage, utf8Damage, type JsonObject, type LineDamage, type ParsedLine } from "./json.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
 import { MAX_KEY, StringToken } from "./stream-token.js";
@@ -78,6 +78,9 @@ export class StreamScanner {
   private firstAt = -1;
   /** The first NUL from `firstAt` on: one the value cannot get past. */
   private laterNul = -1;
+  /** NULs after the complete value (the zero-filled tail a crash leaves), and where the first is. */
+  private tailNuls = 0;
+  private tailFirst = -1;
   // The string in progress.
   private readonly body = new StringBody();
   private isKey = false;
@@ -167,6 +170,12 @@ export class StreamScanner {
         i++;
         continue;
       }
+      if (this.mode === DONE && b === 0) {
+        if (this.tailFirst < 0) this.tailFirst = this.at + i;
+        this.tailNuls++;
+        i++;
+        continue;
+      }
       if (this.mode === DONE) {
         this.fail(
           b === 0x7b
@@ -198,13 +207,15 @@ export class StreamScanner {
     // The same verdicts as parseWhole: NULs only, NULs past the start, NULs at two places; NULs before the value are skipped.
     let after = "";
     if (this.nulAt >= 0) {
-      if (this.leadNuls === 0 || this.onlyNulWs) {
+      // NULs only after the complete value: its line's zero-filled tail, skipped as parseWhole skips it.
+      const tailOnly = this.mode === DONE && this.tailNuls > 0 && this.laterNul === this.tailFirst;
+      if (this.onlyNulWs || (this.leadNuls === 0 && !tailOnly)) {
         const kind = this.onlyNulWs ? "NUL bytes only" : `NUL bytes from byte ${this.nulAt + 1}`;
         return { ok: false, reason: `${kind} (crash remnant)`, excerpt };
       }
-      if (this.laterNul >= 0)
+      if (this.laterNul >= 0 && !tailOnly)
         return { ok: false, reason: `NUL bytes from byte ${this.nulAt + 1} and from byte ${this.laterNul + 1} (crash remnant)`, excerpt };
-      after = `${nulsBefore(this.leadNuls, this.firstAt)}, then `;
+      if (this.leadNuls > 0) after = `${nulsBefore(this.leadNuls, this.firstAt)}, then `;
     }
     const limit = this.o.maxDepth;
     if (this.tooDeep)
@@ -225,6 +236,7 @@ export class StreamScanner {
     }
     const damage: LineDamage[] = [];
     if (this.leadNuls > 0) damage.push(nulDamage(this.leadNuls, this.firstAt));
+    if (this.tailNuls > 0) damage.push(nulTailDamage(this.tailNuls, this.tailFirst));
     if (this.body.badBytes > 0) damage.push(utf8Damage(this.body.badBytes, this.body.firstBad));
     return damage.length ? { ok: true, value: v as JsonObject, damage } : { ok: true, value: v as JsonObject };
   }

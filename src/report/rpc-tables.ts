@@ -13,6 +13,7 @@ export function rpcTables(r: RpcResult): Table[] {
       title: "Handshakes",
       columns: [
         col("index", "#", "int", { priority: 1 }),
+        col("connection", "connection", "text", { priority: 3 }),
         col("firstMethod", "first method", "text", { priority: 1 }),
         col("probeId", "probe id"),
         col("probeVersion", "probe _meta version"),
@@ -28,6 +29,7 @@ export function rpcTables(r: RpcResult): Table[] {
       ],
       rows: r.handshakes.map((h) => ({
         index: h.index,
+        connection: h.probeConnection ? "probe only" : h.index === r.handshake ? "session (summary)" : "session",
         firstMethod: h.firstMethod,
         probeId: h.probe?.id ?? null,
         probeVersion: h.probe?.protocolVersion ?? null,

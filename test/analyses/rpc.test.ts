@@ -110,8 +110,14 @@ test("dual-era trap: initialize answer had instructions, the modern DiscoverResu
     r.instructions.map((c) => [c.handshake, c.method, c.chars]),
     [[1, "initialize", 1000]],
   );
-  assert.equal(r.warnings.length, 1);
-  assert.match(r.warnings[0]!, /^dual-era trap \(handshake 2\).*line 3 carried 1,000 chars/);
+  // The manual initialize check only shook hands: a probe connection, and a second client of another era.
+  assert.equal(r.handshake, 2);
+  assert.deepEqual(r.probeConnections, [{ handshake: 1, line: 2, methods: ["initialize"] }]);
+  assert.deepEqual(r.mixedHandshakes?.clients, ["manual-check 0", "claude-code 2.1.285"]);
+  assert.equal(r.warnings.length, 3);
+  assert.match(r.warnings[0]!, /^1 probe connection that only shook hands \(handshake 1: initialize\)/);
+  assert.match(r.warnings[1]!, /^mixed handshakes: .*clients manual-check 0, claude-code 2\.1\.285\)/);
+  assert.match(r.warnings[2]!, /^dual-era trap \(handshake 2\).*line 3 carried 1,000 chars/);
 });
 
 test("Claude Desktop log: its own legacy initialize, no probe", async () => {

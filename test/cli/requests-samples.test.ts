@@ -118,14 +118,19 @@ test("damaged: every malformed line is reported with its line number; the valid 
   assert.deepEqual(j.health.unknownTypes, { "hologram-frame": 1, "(no type)": 1 });
   const reasons = Object.fromEntries(j.health.malformed.map((m: any) => [m.line, m.reason]));
   assert.match(reasons[8], /^NUL bytes only/);
-  assert.match(reasons[9], /^NUL bytes from byte/);
+  // Line 9: a whole record, then the 256 NUL bytes a crash left: read, and the NULs are damage.
+  assert.equal(reasons[9], undefined);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [[9, "256 trailing NUL bytes from byte 171 (crash remnant), skipped", 256]],
+  );
   assert.match(reasons[11], /^two JSON values glued/);
   assert.match(reasons[13], /got an array/);
   assert.match(reasons[15], /got a number/);
   assert.match(reasons[16], /got a string/);
   assert.match(reasons[23], /^half-written last line/);
   checkRequests(j.requests, want.requests, "damaged");
-  assert.match(r.stderr, /9 malformed lines/);
+  assert.match(r.stderr, /8 malformed lines/);
   assert.match(r.stderr, /33333333-4444-4555-8666-777777777777\.jsonl:23: half-written/);
 });
 
@@ -134,8 +139,10 @@ test("--strict turns malformed lines into exit 1 with file:line on stderr, after
   assert.equal(r.code, 1);
   assert.equal(r.stdout, (await runCli(["requests", DAMAGED])).stdout);
   assert.notEqual(r.stdout, "");
-  assert.match(r.stderr, /--strict: 9 malformed line\(s\)/);
+  // The line read despite its trailing NULs fails --strict as a NUL-prefixed one does: damage, not malformed.
+  assert.match(r.stderr, /--strict: 8 malformed line\(s\) and 1 damaged-line entry:/);
   assert.match(r.stderr, /jsonl:4: /);
+  assert.match(r.stderr, /jsonl:9: 256 trailing NUL bytes from byte 171 \(crash remnant\), skipped \(read all the same\)/);
   assert.equal((await runCli(["requests", BASIC, "--strict", "--json"])).code, 0);
 });
 

@@ -37,7 +37,7 @@ export interface LineOracle {
   /** Lines that cannot be a record whatever the tool does: not JSON, or JSON that is not an object. */
   bad: number[];
   /**
-   * Lines that are a record only once repaired: NULs (among whitespace) before an object, or bytes that are
+   * Lines that are a record only once repaired: NULs (among whitespace) before or after an object, or bytes that are
    * not UTF-8 inside one. The tool may read them, but never silently: each is listed as damaged or malformed.
    */
   damaged: number[];
@@ -65,8 +65,11 @@ export function jsonlOracle(bytes: Buffer): LineOracle {
       if (!isUtf8(b)) out.damaged.push(k + 1);
       return;
     }
+    // NULs (among whitespace) before the object, after it (the zero-filled tail a crash leaves), or both.
     const lead = /^[\0 \t\r\n]*/.exec(text)![0];
-    if (lead.includes("\0") && object(text.slice(lead.length))) return void out.damaged.push(k + 1);
+    const tail = lead.length < text.length ? /[\0 \t\r\n]*$/.exec(text)![0] : "";
+    const body = text.slice(lead.length, text.length - tail.length);
+    if ((lead + tail).includes("\0") && object(body)) return void out.damaged.push(k + 1);
     out.bad.push(k + 1);
   });
   return out;

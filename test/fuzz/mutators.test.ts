@@ -26,6 +26,9 @@ test("mutations break the lines they say they break", () => {
   assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bytes", at: 2, hex: "ff" }])).damaged, [1]);
   const nul = jsonlOracle(applyOps(doc, [{ op: "nul", at: 0, n: 3 }]));
   assert.deepEqual([nul.bad, nul.damaged], [[], [1]]);
+  // NULs after a whole record are the zero-filled tail a crash leaves: damage too, not a bad line.
+  const tail = jsonlOracle(Buffer.from('{"a":1}\0\0\0\n{"b":2}\0\0x\n'));
+  assert.deepEqual([tail.bad, tail.damaged], [[2], [1]]);
   assert.deepEqual(jsonlOracle(applyOps(doc, [{ op: "bom" }, { op: "bom" }])).bad, [1]);
   assert.deepEqual(jsonlOracle(Buffer.from('[1]\n"s"\n7\nnull\n{"a":1}\n')).bad, [1, 2, 3, 4]);
 });

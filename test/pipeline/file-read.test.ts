@@ -33,6 +33,7 @@ async function viaFile(source: Source<any>, bytes: Buffer) {
   for await (const r of readRecords(input, source, health)) records.push(r);
   const pos = (rs: unknown[]) => JSON.parse(JSON.stringify(rs).replaceAll(JSON.stringify(path).slice(1, -1), "-")) as unknown[];
   health.malformed.forEach((m) => (m.file = "-"));
+  health.damaged.forEach((d) => (d.file = "-"));
   return { records: pos(records), health, bytes: input.bytes, sha256: input.sha256 };
 }
 

@@ -12,26 +12,41 @@ const raw = (buf: Buffer) => ({ line: 1, buf, bytes: buf.length, tooLong: false,
 
 /**
  * The verdict when NULs are looked for before anything else (what parseWhole did up to this change), with
- * one exception: a run of NULs (and whitespace) the line starts with, and no NUL after it, is a crash
- * remnant the next write landed after; the rest is read as if the run were spaces, and the run is damage.
+ * two exceptions: a run of NULs (and whitespace) the line starts with, and a run it ends with (the zero-filled
+ * tail a crash leaves), with no NUL between them. Those are crash remnants: the rest is read as if the leading
+ * run were spaces, and each run is damage.
  */
 function nulFirst(buf: Buffer): ParsedLine {
   const text = buf.toString("utf8");
   const at = buf.indexOf(0);
   if (at < 0 || text.trim() === "") return parseWhole(raw(buf));
   const lead = /^[\0 \t\r\n]*/.exec(text)![0];
+  if (lead.length === buf.length) return { ok: false, reason: "NUL bytes only (crash remnant)", excerpt: excerptOf(text) };
+  const tail = /[\0 \t\r\n]*$/.exec(text)![0];
+  const body = text.slice(lead.length, text.length - tail.length);
   const nuls = lead.split("\0").length - 1;
-  const later = buf.indexOf(0, lead.length);
-  if (nuls > 0 && lead.length < buf.length && later < 0) {
+  const tailNuls = tail.split("\0").length - 1;
+  if (!body.includes("\0")) {
     const skipped = `${nuls} NUL byte${nuls === 1 ? "" : "s"} before byte ${lead.length + 1} (crash remnant)`;
-    const p = parseWhole(raw(Buffer.concat([Buffer.alloc(lead.length, 0x20), buf.subarray(lead.length)])));
-    if (p.ok === true) return { ...p, damage: [{ reason: `${skipped}, skipped`, bytes: nuls }, ...(p.damage ?? [])] };
-    if (p.ok === false) return { ok: false, reason: `${skipped}, then ${p.reason}`, excerpt: excerptOf(text) };
+    const tailFrom = buf.length - tail.length + tail.indexOf("\0") + 1;
+    const trailing = `${tailNuls} trailing NUL byte${tailNuls === 1 ? "" : "s"} from byte ${tailFrom} (crash remnant)`;
+    const p = parseWhole(raw(Buffer.from(" ".repeat(lead.length) + body, "utf8")));
+    const damage = [
+      ...(nuls > 0 ? [{ reason: `${skipped}, skipped`, bytes: nuls }] : []),
+      ...(tailNuls > 0 ? [{ reason: `${trailing}, skipped`, bytes: tailNuls }] : []),
+    ];
+    if (p.ok === true) return { ...p, damage: [...damage, ...(p.damage ?? [])] };
+    if (p.ok === false)
+      return {
+        ok: false,
+        reason: `${nuls > 0 ? `${skipped}, then ` : ""}${p.reason}${tailNuls > 0 ? `, then ${trailing}` : ""}`,
+        excerpt: excerptOf(text),
+      };
   }
-  if (nuls > 0 && later >= 0)
+  const later = buf.indexOf(0, lead.length);
+  if (nuls > 0)
     return { ok: false, reason: `NUL bytes from byte ${at + 1} and from byte ${later + 1} (crash remnant)`, excerpt: excerptOf(text) };
-  const kind = lead.length === buf.length ? "NUL bytes only" : `NUL bytes from byte ${at + 1}`;
-  return { ok: false, reason: `${kind} (crash remnant)`, excerpt: excerptOf(text) };
+  return { ok: false, reason: `NUL bytes from byte ${at + 1} (crash remnant)`, excerpt: excerptOf(text) };
 }
 
 const LONG = "x".repeat(SKELETON_MIN_LINE + 100);
@@ -41,12 +56,10 @@ test("lines holding NUL bytes get the NUL verdict on both paths, whatever their 
   const cases = [
     NUL.repeat(64),
     NUL.repeat(SKELETON_MIN_LINE + 10),
-    `{"a":1}${NUL.repeat(8)}`,
-    `{"type":"user","pad":"${LONG}"}${NUL.repeat(8)}`,
     `{"type":"user","pad":"${LONG}${NUL}"}`,
     `{"type":"user","pad":"${LONG}","n":1${NUL}}`,
     `{"type":"user",${NUL}"pad":"${LONG}"}`,
-    `${NUL}{"type":"user","pad":"${LONG}"}${NUL}`,
+    `${NUL}{"type":"user","pad":"${LONG}"${NUL}}`,
     `{"type":"user","k${NUL}":"${LONG}"}`,
     `{"type":"user","pad":"${LONG}","s":"ab${NUL}"}`,
     `  ${NUL}  `,
@@ -109,7 +122,43 @@ test("a record after a NUL run on its line is read, short or long, and the NULs 
   );
   assert.match(bad(`${NUL.repeat(4)}{"a":"b`), /^4 NUL bytes before byte 5 \(crash remnant\), then truncated record/);
   assert.equal(bad(`${NUL.repeat(2)}[1]`), "2 NUL bytes before byte 3 (crash remnant), then expected a JSON object, got an array");
-  assert.equal(bad(`${NUL.repeat(2)}{"a":1}${NUL}`), "NUL bytes from byte 1 and from byte 10 (crash remnant)");
+  assert.equal(bad(`${NUL.repeat(2)}{"a":1,${NUL}"b":2}`), "NUL bytes from byte 1 and from byte 10 (crash remnant)");
   // NULs only, with whitespace among them, stay what they were.
   assert.equal(bad(`${NUL.repeat(8)}  ${NUL} `), "NUL bytes only (crash remnant)");
+});
+
+test("a record followed by the zero-filled tail a crash leaves is read, short or long; the NULs are damage", () => {
+  const cases: Array<[string, Array<{ reason: string; bytes: number }>]> = [
+    [`{"a":1}${NUL.repeat(8)}`, [{ reason: "8 trailing NUL bytes from byte 8 (crash remnant), skipped", bytes: 8 }]],
+    [
+      `{"type":"user","pad":"${LONG}"}${NUL.repeat(3)}`,
+      [{ reason: `3 trailing NUL bytes from byte ${LONG.length + 25} (crash remnant), skipped`, bytes: 3 }],
+    ],
+    // Whitespace among the NULs (a CR before the LF) is part of the run; the count is of NULs only.
+    [`{"a":"é"} ${NUL}${NUL} ${NUL}\r`, [{ reason: "3 trailing NUL bytes from byte 12 (crash remnant), skipped", bytes: 3 }]],
+    [
+      `${NUL.repeat(2)}{"a":1}${NUL}`,
+      [
+        { reason: "2 NUL bytes before byte 3 (crash remnant), skipped", bytes: 2 },
+        { reason: "1 trailing NUL byte from byte 10 (crash remnant), skipped", bytes: 1 },
+      ],
+    ],
+  ];
+  for (const [s, damage] of cases) {
+    const buf = Buffer.from(s, "utf8");
+    for (const parse of [parseLine, parseWhole]) {
+      const p = parse(raw(buf));
+      assert.equal(p.ok, true, `${parse.name}: ${JSON.stringify(s.slice(0, 60))}: ${p.ok === false ? p.reason : ""}`);
+      assert.deepStrictEqual(p.ok === true && p.damage, damage, parse.name);
+      assert.deepStrictEqual(p.ok === true && { ...p.value }, JSON.parse(s.replace(/\u0000/g, " ")));
+    }
+  }
+  const bad = (s: string) => {
+    const p = parseLine(raw(Buffer.from(s, "utf8")));
+    return p.ok === false ? p.reason : `not malformed: ${String(p.ok)}`;
+  };
+  // A record cut short before the zeros is still no record; a NUL inside it still ends the reading.
+  assert.match(bad(`{"a":"b${NUL.repeat(4)}`), /^truncated record \(.*\), then 4 trailing NUL bytes from byte 8 \(crash remnant\)$/);
+  assert.equal(bad(`{"a":1${NUL}}${NUL}`), "NUL bytes from byte 7 (crash remnant)");
+  assert.equal(bad(`{"a":1}${NUL}x`), "NUL bytes from byte 8 (crash remnant)");
 });

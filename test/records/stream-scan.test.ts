@@ -127,6 +127,9 @@ const HOSTILE: Array<[string, Buffer]> = [
   ],
   ["NUL bytes before a half-written record", Buffer.concat([Buffer.alloc(40), line(`{"type":"user","t":"${LONG}`)])],
   ["NUL bytes before an array", Buffer.concat([Buffer.alloc(40), line(`["${LONG}"]`)])],
+  ["NUL bytes after a record (the zero-filled tail a crash leaves)", Buffer.concat([line(withLong('"a":1')), Buffer.alloc(700)])],
+  ["NUL bytes and whitespace after a record", Buffer.concat([line(withLong('"a":1')), line(" "), Buffer.alloc(9), line("\r")])],
+  ["NUL bytes after a record, then more", Buffer.concat([line(withLong('"a":1')), Buffer.alloc(9), line("{}")])],
   ["NUL bytes before and after a record", Buffer.concat([Buffer.alloc(40), line(withLong('"a":1')), Buffer.alloc(5)])],
   ["NUL bytes before a record with a raw NUL in a string", Buffer.concat([Buffer.alloc(40), line(withLong(`"e":"y\u0000"`))])],
   [
@@ -363,6 +366,11 @@ test("a streamed line: NULs before the record are skipped and bad UTF-8 counted,
     assert.deepStrictEqual(p.ok === true && p.damage, [
       { reason: "40 NUL bytes before byte 41 (crash remnant), skipped", bytes: 40 },
       { reason: `3 bytes of invalid UTF-8 from byte ${40 + bad}, read as U+FFFD`, bytes: 3 },
+    ]);
+    const tail = scan(Buffer.concat([rec, Buffer.alloc(9)]), size);
+    assert.deepStrictEqual(tail.ok === true && tail.damage, [
+      { reason: `9 trailing NUL bytes from byte ${rec.length + 1} (crash remnant), skipped`, bytes: 9 },
+      { reason: `3 bytes of invalid UTF-8 from byte ${bad}, read as U+FFFD`, bytes: 3 },
     ]);
     const only = scan(Buffer.alloc(700), size);
     assert.deepStrictEqual(only.ok === false && only.reason, "NUL bytes only (crash remnant)");

@@ -1,0 +1,121 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseEnvelope, runCli } from "../helpers.js";
+
+// Debug logs and MCP message logs report bytes that are not UTF-8 as transcripts do: the line is read
+// (U+FFFD in place of the bad bytes), counted as a record, and listed in health.damaged with its line.
+
+const dir = mkdtempSync(join(tmpdir(), "ccf-logdamage-"));
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+
+const write = (name: string, parts: Array<string | number[]>): string => {
+  const path = join(dir, name);
+  writeFileSync(path, Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p)))));
+  return path;
+};
+
+test("rpc: a message line with bytes that are not UTF-8 is read and listed as damaged; --strict fails on it", async () => {
+  const file = write("rpc-log.jsonl", [
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"q":"a',
+    [0xff],
+    'b"}}}\n',
+    '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"caf',
+    [0xc3, 0x28],
+    '"}]}}\n',
+    // A batch line is one line: its damage is listed once.
+    '[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"',
+    [0xe6, 0x97],
+    '"}}]\n',
+    '{"jsonrpc":"2.0","id":2,"result":{}}\n',
+  ]);
+  const j = parseEnvelope(await runCli(["rpc", file, "--json"]), "rpc");
+  assert.equal(j.rpc.messages, 5);
+  assert.deepEqual(j.rpc.methods, ["tools/call", "notifications/initialized", "ping"]);
+  assert.equal(j.health.records, 5);
+  assert.equal(j.health.malformedCount, 0);
+  assert.equal(j.health.damagedCount, 3);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.file, d.line, d.reason, d.bytes]),
+    [
+      [file, 1, "1 byte of invalid UTF-8 from byte 92, read as U+FFFD", 1],
+      [file, 2, "1 byte of invalid UTF-8 from byte 72, read as U+FFFD", 1],
+      [file, 3, "2 bytes of invalid UTF-8 from byte 112, read as U+FFFD", 2],
+    ],
+  );
+  const strict = await runCli(["rpc", file, "--strict"]);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: 3 damaged-line entries:/);
+  assert.match(strict.stderr, /rpc-log\.jsonl:3: 2 bytes of invalid UTF-8 from byte 112, read as U\+FFFD \(read all the same\)/);
+});
+
+test("debug: bad UTF-8 in a header line and in a continuation line is listed with each physical line", async () => {
+  const file = write("debug.txt", [
+    '2026-09-30T05:02:11.208Z [DEBUG] MCP server "lab": hello ',
+    [0xc3, 0x28],
+    " world\n",
+    "  at frame ",
+    [0xff],
+    "\n",
+    "2026-09-30T05:02:11.300Z [DEBUG] clean\n",
+    // A per-server JSONL line is read too.
+    '{"debug":"x',
+    [0xed, 0xa0, 0x80],
+    '","timestamp":"2026-09-30T05:02:12.000Z"}\n',
+  ]);
+  const j = parseEnvelope(await runCli(["debug", file, "--json"]), "debug");
+  assert.equal(j.debug.entries, 3);
+  assert.equal(j.health.records, 3);
+  assert.equal(j.health.damagedCount, 3);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [
+      [1, "1 byte of invalid UTF-8 from byte 58, read as U+FFFD", 1],
+      [2, "1 byte of invalid UTF-8 from byte 12, read as U+FFFD", 1],
+      [4, "3 bytes of invalid UTF-8 from byte 12, read as U+FFFD", 3],
+    ],
+  );
+  // The text is still read, with U+FFFD in place of the bad bytes.
+  const first = j.debug.events.find((e: any) => e.text.startsWith('MCP server "lab"'));
+  assert.equal(first?.text, 'MCP server "lab": hello \ufffd( world\n  at frame \ufffd');
+  assert.equal((await runCli(["debug", file, "--strict"])).code, 1);
+});
+
+test("rpc: NUL runs a message line starts or ends with (crash remnants) are skipped and listed, as in transcripts", async () => {
+  const req = '{"t":"2026-09-30T05:02:11.208Z","dir":"in","jsonrpc":"2.0","id":1,"method":"tools/list"}';
+  const file = write("rpc-nul.jsonl", [
+    req,
+    [0, 0, 0, 0],
+    "\n",
+    [0, 0],
+    '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n',
+    // NULs inside a message, or nothing but NULs: no message to read.
+    '{"jsonrpc":"2.0",',
+    [0],
+    '"method":"ping"}\n',
+    [0, 0, 0],
+    "\n",
+  ]);
+  const j = parseEnvelope(await runCli(["rpc", file, "--json"]), "rpc");
+  assert.deepEqual(j.rpc.methods, ["tools/list"]);
+  assert.equal(j.rpc.messages, 2);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [
+      [1, `4 trailing NUL bytes from byte ${req.length + 1} (crash remnant), skipped`, 4],
+      [2, "2 NUL bytes before byte 3 (crash remnant), skipped", 2],
+    ],
+  );
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => [m.line, m.reason]),
+    [
+      [3, "NUL bytes (crash remnant)"],
+      [4, "NUL bytes (crash remnant)"],
+    ],
+  );
+  const strict = await runCli(["rpc", file, "--strict"]);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: 2 malformed line\(s\) and 2 damaged-line entries:/);
+});
