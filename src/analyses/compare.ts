@@ -57,6 +57,8 @@ export interface CompareRow {
   turns: number | null;
   durationMs: number | null;
   malformed: number;
+  /** Lines read despite damage (a NUL run, bytes not UTF-8): health.damagedCount of the run's evidence. */
+  damaged: number;
   error: string | null;
 }
 

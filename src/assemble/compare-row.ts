@@ -80,6 +80,7 @@ export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResu
     turns: res?.numTurns ?? null,
     durationMs: res?.durationMs ?? null,
     malformed: s.health.malformedCount,
+    damaged: s.health.damagedCount,
     error: null,
   };
 }

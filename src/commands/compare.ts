@@ -213,6 +213,7 @@ function emptyRow(spec: RunSpec): CompareRow {
     requests: 0,
     toolResults: 0,
     malformed: 0,
+    damaged: 0,
     error: null,
   };
 }

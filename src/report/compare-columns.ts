@@ -48,5 +48,6 @@ export const COMPARE_COLUMNS: Record<keyof CompareRow, [string, ColumnKind]> = {
   turns: ["turns", "int"],
   durationMs: ["duration", "ms"],
   malformed: ["malformed", "int"],
+  damaged: ["damaged", "int"],
   error: ["error", "text"],
 };

@@ -319,3 +319,21 @@ test("\"rpcLogs\" that is one path as a string is said, not read as no log: a ma
   assert.equal(dir.code, 1, dir.stderr);
   assert.match(JSON.parse(dir.stdout).runs[0].error, /^bad run\.json: .*"rpcLogs" must name paths/);
 });
+
+test("a run's damaged lines (read despite a NUL run) are its row's damaged count, apart from malformed", async () => {
+  const runs = editedRuns({});
+  const dir = join(runs, "en-1000-a", "claude", "projects", "-tmp-lab");
+  const f = join(dir, "5e4ed3f9-f22b-4251-b240-026ff431363e.jsonl");
+  // A crash remnant before a record that is still read, and one line that is not JSON at all.
+  writeFileSync(f, `${readFileSync(f, "utf8")}${"\0".repeat(64)}{"type":"summary","summary":"s","leafUuid":"x"}\nnot json\n`);
+  const r = await runCli(["compare", runs, "--json", "--columns", "run,malformed,damaged"]);
+  const j = JSON.parse(r.stdout);
+  const by = Object.fromEntries(j.runs.map((x: any) => [x.run, x]));
+  assert.deepEqual([by["en-1000-a"].malformed, by["en-1000-a"].damaged], [1, 1]);
+  assert.deepEqual([by["en-1000-b"].malformed, by["en-1000-b"].damaged], [0, 0]);
+  const csv = await runCli(["compare", runs, "--format", "csv", "--columns", "run,malformed,damaged"]);
+  assert.ok(
+    csv.stdout.split("\r\n").some((l) => l.endsWith(",en-1000-a,1,1")),
+    csv.stdout,
+  );
+});
