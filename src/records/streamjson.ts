@@ -161,7 +161,7 @@ async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "a
       yield ev;
     } else {
       const what = `${layout === "array" ? "element" : "value"} ${item.index} (from byte ${item.offset + 1})`;
-      const reason = parsed.ok === "blank" ? "empty" : parsed.reason.replace(/^line of (\d+) bytes/, "$1 bytes");
+      const reason = parsed.ok === "blank" ? "empty" : parsed.reason.replace(/^line of (\d+) bytes is/, "$1 bytes,");
       yield { kind: "malformed", pos, reason: `${what}: ${reason}`, excerpt: parsed.ok === "blank" ? "" : parsed.excerpt, layout };
     }
   }
