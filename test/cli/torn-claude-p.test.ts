@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope, runCli, sample } from "../helpers.js";
@@ -157,4 +157,35 @@ test("a well-formed output with claude -p messages but no session id is still th
   const r = await runCli(["report", "--stream-json", file, "--claude-dir", none, "--json"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no session id in its init or result event; give the session as a target/);
+});
+
+test("compare over a runs dir: a run's claude -p output torn as an array or as JSONL keeps its init, the tear in health and the row", async () => {
+  const runs = join(dir, "runs");
+  const src = sample("outputs", "staircase-runs");
+  const names = ["words-52000-a", "words-62000-a"];
+  for (const n of names) cpSync(join(src, n), join(runs, n), { recursive: true });
+  // Run 1 as a --verbose json array cut inside its result; run 2's stream-json cut inside its last line.
+  const s1 = join(runs, names[0]!, "stream.jsonl");
+  const events = readFileSync(s1, "utf8").trim().split("\n");
+  const array = `[${events.join(",")}]`;
+  const cutAt = array.indexOf('{"type":"result"') + 50;
+  writeFileSync(s1, array.slice(0, cutAt));
+  const s2 = join(runs, names[1]!, "stream.jsonl");
+  const lines = readFileSync(s2, "utf8");
+  writeFileSync(s2, lines.slice(0, lines.length - 40));
+  const r = await runCli(["compare", runs, "--json"]);
+  const j = parseEnvelope(r, "compare");
+  const [a, b] = j.runs;
+  assert.deepEqual([a.version, a.model, a.costUsd, a.malformed], ["2.1.273", "claude-opus-5", null, 1]);
+  assert.equal(b.malformed, 1);
+  assert.notEqual(b.version, null);
+  assert.deepEqual(malformedOf(j), [
+    [
+      s1,
+      1,
+      `JSON array cut off inside element 2 (it starts at byte ${events[0]!.length + 3}; the input ends at byte ${cutAt} before it closes)`,
+    ],
+    [s2, 2, "half-written last line (Unterminated string in JSON at position 258)"],
+  ]);
+  assert.equal((await runCli(["compare", runs, "--strict", "--json"])).code, 1);
 });
