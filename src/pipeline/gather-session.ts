@@ -2,9 +2,19 @@ import { headlessSessionId } from "../analyses/headless-run.js";
 import type { TranscriptEvidence, TranscriptResults } from "../assemble/evidence.js";
 import type { SessionEvidence } from "../assemble/session.js";
 import { UsageError } from "../errors.js";
+import { KNOWN_TYPES } from "../records/streamjson.js";
 import { evidenceInput } from "../sources/evidence.js";
 import { readHeadlessEvidence, readRpcEvidence, readToolsList } from "./evidence.js";
-import { gatherBaseline, gatherDebug, gatherNamedSession, gatherSaved, gatherTranscripts, runLabel, type GatherOptions } from "./gather.js";
+import {
+  gatherBaseline,
+  gatherDebug,
+  gatherNamedSession,
+  gatherNoSession,
+  gatherSaved,
+  gatherTranscripts,
+  runLabel,
+  type GatherOptions,
+} from "./gather.js";
 
 export interface SessionGatherOptions extends GatherOptions {
   rpcLog?: string;
@@ -24,6 +34,15 @@ export async function gatherWithRun<K extends keyof TranscriptResults>(target: s
     : null;
   if (headless && target === undefined) {
     const id = headlessSessionId(headless.result);
+    // A torn or empty output (or one with no claude -p message in it) is bad input, not a usage error:
+    // health lists why (--strict fails on its malformed entries), and what it holds is still reported.
+    const known = Object.keys(headless.result.types).some((k) => KNOWN_TYPES.has(k.split("/")[0]!));
+    if (!id && (headless.health.malformedCount > 0 || !known)) {
+      const none = await gatherNoSession(opts, keys);
+      const why = headless.health.malformedCount > 0 ? "its output is malformed: see health" : "it holds no claude -p message";
+      const warnings = [`${opts.streamJson}: no session id (${why}); no transcript was looked up`];
+      return { headless, transcripts: none, transcriptMissing: true, target: undefined, warnings };
+    }
     if (!id) throw new UsageError(`${opts.streamJson}: no session id in its init or result event; give the session as a target`);
     const named = await gatherNamedSession(id, opts, keys);
     const warnings = named.warnings.map((w) => `${opts.streamJson}: session id: ${w}`);

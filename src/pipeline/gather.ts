@@ -102,6 +102,15 @@ export async function gatherNamedSession<K extends keyof TranscriptResults>(
   }
 }
 
+/**
+ * No transcript to look for (a `claude -p` output that names no session because it is malformed): the
+ * empty pass `gatherNamedSession` gives a session no config dir holds, so the rest of the evidence is reported.
+ */
+export async function gatherNoSession<K extends keyof TranscriptResults>(opts: GatherOptions, keys: K[]): Promise<TranscriptEvidence<K>> {
+  const searched = configDirs({ claudeDir: opts.claudeDir, env: opts.env, cwd: opts.cwd });
+  return readResolved({ target: "-", sessionId: null, mainPath: null, inputs: [], searched }, opts, keys);
+}
+
 async function readResolved<K extends keyof TranscriptResults>(
   resolved: ResolvedTarget,
   opts: GatherOptions,

@@ -1,7 +1,5 @@
-import { Readable } from "node:stream";
-import streamArray from "stream-json/streamers/stream-array.js";
-import streamValues from "stream-json/streamers/stream-values.js";
-import { excerptOf, isObject, parseLine, type JsonObject, type LineDamage } from "./json.js";
+import { splitJson } from "./json-split.js";
+import { parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -108,10 +106,12 @@ async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: st
 const damagedLines = new WeakMap<object, LineDamage[]>();
 
 function ndjsonDecoder(file: string) {
+  let any = false;
   return {
     line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine>) {
       const pos: Pos = { file, line: raw.line };
       const parsed = parseLine(raw);
+      if (parsed.ok !== "blank") any = true;
       if (parsed.ok === "blank") out.push({ kind: "blank", pos });
       else if (parsed.ok) {
         const ev = event(parsed.value, pos, "lines");
@@ -119,13 +119,17 @@ function ndjsonDecoder(file: string) {
         out.push(ev);
       } else out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
     },
-    end() {},
+    end(out: Array<HeadlessRecord | BlankLine>) {
+      if (!any) out.push(emptyOutput(file, "lines"));
+    },
   };
 }
 
 /** Decides the layout from the start of the input, or null when more bytes are needed. */
 function sniff(buf: Buffer): HeadlessLayout | null {
   let i = 0;
+  // A BOM split across the first chunks: wait for the rest of it.
+  if (buf.length < 3 && buf.every((b, k) => b === [0xef, 0xbb, 0xbf][k])) return null;
   if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
   while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x09)) i++;
   if (i >= buf.length) return null;
@@ -142,30 +146,34 @@ function sniff(buf: Buffer): HeadlessLayout | null {
 }
 
 async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "array" | "values"): AsyncGenerator<HeadlessRecord> {
-  const parser = layout === "array" ? streamArray.withParserAsStream() : streamValues.withParserAsStream();
-  const source = Readable.from(chunks);
-  source.on("error", (e) => parser.destroy(e));
-  source.pipe(parser);
-  const pos: Pos = { file, line: 1 };
-  try {
-    for await (const item of parser as AsyncIterable<{ key: number; value: unknown }>) {
-      if (isObject(item.value)) yield event(item.value, pos, layout);
-      else
-        yield {
-          kind: "malformed",
-          pos,
-          reason: `element ${item.key} is not a JSON object`,
-          excerpt: excerptOf(JSON.stringify(item.value) ?? ""),
-          layout,
-        };
+  // Never nothing at all: the layout was sniffed from a "[" or "{", so an input with no value is "[]".
+  for await (const item of splitJson(chunks, layout)) {
+    if (item.kind === "tear") {
+      yield { kind: "malformed", pos: { file, line: item.line }, reason: item.reason, excerpt: item.excerpt, layout };
+      continue;
     }
-  } catch (err) {
-    yield {
-      kind: "malformed",
-      pos,
-      reason: `${layout === "array" ? "JSON array" : "JSON value"} stops being valid JSON (${(err as Error).message})`,
-      excerpt: "",
-      layout,
-    };
+    const pos: Pos = { file, line: item.line };
+    // An element is checked as a line is: NULs, bytes that are not UTF-8, nesting, an object at all.
+    const parsed = parseLine({ line: item.line, buf: item.buf, bytes: item.bytes, tooLong: item.tooLong, unterminated: false });
+    if (parsed.ok === true) {
+      const ev = event(parsed.value, pos, layout);
+      if (parsed.damage) damagedLines.set(ev, parsed.damage);
+      yield ev;
+    } else {
+      const what = `${layout === "array" ? "element" : "value"} ${item.index} (from byte ${item.offset + 1})`;
+      const reason = parsed.ok === "blank" ? "empty" : parsed.reason.replace(/^line of (\d+) bytes is/, "$1 bytes,");
+      yield { kind: "malformed", pos, reason: `${what}: ${reason}`, excerpt: parsed.ok === "blank" ? "" : parsed.excerpt, layout };
+    }
   }
+}
+
+/** Output with no JSON value in it: `claude -p` printed nothing (or only whitespace). Malformed: no run to read. */
+function emptyOutput(file: string, layout: HeadlessLayout): HeadlessMalformed {
+  return {
+    kind: "malformed",
+    pos: { file, line: 1 },
+    reason: "no JSON value: the output is empty (claude -p printed nothing)",
+    excerpt: "",
+    layout,
+  };
 }

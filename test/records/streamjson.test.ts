@@ -182,3 +182,179 @@ test("stream-json result: counts, durations and costs that are not what they cla
     "usage.input_tokens",
   ]);
 });
+
+// A `--output-format json --verbose` array torn or damaged: every element that closed before the tear is
+// kept, the tear is one malformed entry with its line and byte, the same in any chunking.
+const legacy = () => readFileSync(file("legacy.verbose.json"));
+const LEGACY_SID = "e27b4c90-3d1a-4f86-a5c2-6b9e0f3d8a17";
+
+async function everyChunking(text: string | Buffer, check: (r: ClaudeRun) => void) {
+  for (const size of [1, 7, 4096, 1 << 20]) {
+    const r = await fromText(text, size);
+    try {
+      check(r);
+    } catch (e) {
+      (e as Error).message = `chunks of ${size}: ${(e as Error).message}`;
+      throw e;
+    }
+  }
+}
+
+test("array torn in its last event (the fuzz repro, 2,300 of 2,523 bytes): init and assistant kept, the tear said", async () => {
+  const cut = legacy().subarray(0, 2300);
+  const resultAt = cut.indexOf('{"type":"result"');
+  assert.equal(resultAt, 1477);
+  await everyChunking(cut, (r) => {
+    assert.equal(r.format, "json-array");
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(runSessionId(r), LEGACY_SID);
+    assert.equal(r.inits.length, 1);
+    assert.equal(r.assistantMessages, 1);
+    assert.equal(r.apiResponses, 1);
+    assert.equal(r.result, null);
+    assert.deepEqual(r.types, { "system/init": 1, assistant: 1 });
+    assert.equal(r.health.records, 2);
+    assert.equal(r.health.malformedCount, 1);
+    assert.deepEqual(r.health.malformed[0], {
+      file: "-",
+      line: 1,
+      reason: "JSON array cut off inside element 3 (it starts at byte 1478; the input ends at byte 2300 before it closes)",
+      excerpt: cut.toString("utf8", resultAt, resultAt + 120) + "…",
+    });
+  });
+});
+
+test("array torn inside its first event: nothing kept, one malformed entry", async () => {
+  await everyChunking(legacy().subarray(0, 200), (r) => {
+    assert.equal(r.format, "json-array");
+    assert.equal(r.init, null);
+    assert.equal(r.health.records, 0);
+    assert.deepEqual(r.types, {});
+    assert.equal(r.health.malformedCount, 1);
+    assert.equal(r.health.malformed[0]!.line, 1);
+    assert.equal(
+      r.health.malformed[0]!.reason,
+      "JSON array cut off inside element 1 (it starts at byte 2; the input ends at byte 200 before it closes)",
+    );
+    assert.match(r.health.malformed[0]!.excerpt, /^\{"type":"system","subtype":"init"/);
+  });
+});
+
+test('an empty output, whitespace only, or only "[" is malformed input, not an empty success', async () => {
+  for (const text of ["", "\n\n"]) {
+    const r = await fromText(text);
+    assert.equal(r.format, "empty");
+    assert.deepEqual(
+      r.health.malformed.map((m) => [m.line, m.reason]),
+      [[1, "no JSON value: the output is empty (claude -p printed nothing)"]],
+    );
+  }
+  await everyChunking("[", (r) => {
+    assert.equal(r.format, "json-array");
+    assert.deepEqual(
+      r.health.malformed.map((m) => [m.line, m.reason]),
+      [[1, 'JSON array cut off before its first element: the input ends at byte 1 without the closing "]"']],
+    );
+  });
+  const r = await fromText("[]");
+  assert.deepEqual(r.health.malformed, []);
+});
+
+test('trailing garbage after "]" is reported; every event before it is kept', async () => {
+  const whole = legacy();
+  const text = Buffer.concat([whole, Buffer.from(" xyz")]);
+  await everyChunking(text, (r) => {
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(r.assistantMessages, 1);
+    assert.equal(r.result!.totalCostUsd, 0.133673);
+    assert.deepEqual(r.health.malformed, [
+      {
+        file: "-",
+        line: 2,
+        reason: `trailing garbage after the JSON array's closing "]" (from byte ${whole.length + 2}); not read`,
+        excerpt: "xyz",
+      },
+    ]);
+  });
+});
+
+test("a pretty-printed array (jq .) torn: its elements are read at their own lines, the tear at the torn element's", async () => {
+  const events = JSON.parse(legacy().toString("utf8")) as object[];
+  const pretty = JSON.stringify(events, null, 2);
+  const resultAt = pretty.indexOf('{\n    "type": "result"');
+  const resultLine = pretty.slice(0, resultAt).split("\n").length;
+  await everyChunking(pretty.slice(0, resultAt + 200), (r) => {
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(r.init!.pos.line, 2);
+    assert.equal(r.assistantMessages, 1);
+    assert.equal(r.result, null);
+    assert.equal(r.health.malformedCount, 1);
+    assert.equal(r.health.malformed[0]!.line, resultLine);
+    assert.match(r.health.malformed[0]!.reason, new RegExp(`^JSON array cut off inside element 3 \\(it starts at byte ${resultAt + 1};`));
+  });
+});
+
+test("a JSON object instead of an array, torn: one line (--output-format json) or pretty-printed (jq .)", async () => {
+  const obj = readFileSync(file("dual-era.json"), "utf8");
+  const line = await fromText(obj.slice(0, 300));
+  assert.equal(line.result, null);
+  assert.deepEqual(
+    line.health.malformed.map((m) => [m.line, m.reason]),
+    [[1, "half-written last line (Unterminated string in JSON at position 300)"]],
+  );
+  const pretty = JSON.stringify(JSON.parse(obj), null, 2).slice(0, 400);
+  await everyChunking(pretty, (r) => {
+    assert.equal(r.format, "json-pretty");
+    assert.equal(r.result, null);
+    assert.deepEqual(
+      r.health.malformed.map((m) => [m.line, m.reason]),
+      [[1, "JSON text cut off inside value 1 (it starts at byte 1; the input ends at byte 400 before it closes)"]],
+    );
+  });
+});
+
+test("a bad element costs only itself; a broken structure stops the read after the elements before it", async () => {
+  const init = '{"type":"system","subtype":"init","session_id":"s-9","model":"m"}';
+  const asst = '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"a \\"]}\\" [{ b"}]}}';
+  const res = '{"type":"result","subtype":"success","session_id":"s-9","num_turns":1}';
+  const good = await fromText(`[${init},${asst},5,{"a":tru},"x",${res}]`, 3);
+  assert.equal(good.init!.sessionId, "s-9");
+  assert.equal(good.assistantMessages, 1);
+  assert.equal(good.result!.numTurns, 1);
+  const at = (needle: string) => `[${init},${asst},5,{"a":tru},"x",${res}]`.indexOf(needle) + 1;
+  assert.deepEqual(
+    good.health.malformed.map((m) => m.reason.replace(/\(Unexpected.*\)$/, "(…)")),
+    [
+      `element 3 (from byte ${at(",5,") + 1}): expected a JSON object, got a number`,
+      `element 4 (from byte ${at('{"a":tru}')}): invalid JSON (…)`,
+      `element 5 (from byte ${at('"x"')}): expected a JSON object, got a string`,
+    ],
+  );
+  const mismatched = await fromText(`[${init},{"a":[1},${res}]`);
+  assert.equal(mismatched.init!.sessionId, "s-9");
+  assert.equal(mismatched.result, null);
+  assert.deepEqual(
+    mismatched.health.malformed.map((m) => m.reason),
+    [
+      `element 2 (from byte ${init.length + 3}) is not valid JSON: "}" at byte ${init.length + 10} closes where "]" was expected; the rest of the input is not read`,
+    ],
+  );
+  const glued = await fromText(`[${init}${res}]`);
+  assert.equal(glued.inits.length, 1);
+  assert.equal(glued.result, null);
+  assert.deepEqual(
+    glued.health.malformed.map((m) => m.reason),
+    [
+      `JSON array stops being valid JSON at byte ${init.length + 2}: expected "," or "]" after element 1, found "{"; the rest of the input is not read`,
+    ],
+  );
+});
+
+test("a UTF-8 BOM before the array is skipped in any chunking, and byte offsets count it", async () => {
+  const text = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), legacy().subarray(0, 2300)]);
+  await everyChunking(text, (r) => {
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(r.assistantMessages, 1);
+    assert.match(r.health.malformed[0]!.reason, /inside element 3 \(it starts at byte 1481; the input ends at byte 2303 /);
+  });
+});

@@ -1,0 +1,57 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { splitJson, type SplitItem } from "../../src/records/json-split.js";
+
+async function split(text: string, mode: "array" | "values", chunk = 5, max?: number): Promise<SplitItem[]> {
+  const buf = Buffer.from(text, "utf8");
+  const chunks = async function* () {
+    for (let i = 0; i < buf.length; i += chunk) yield buf.subarray(i, i + chunk);
+  };
+  const out: SplitItem[] = [];
+  for await (const it of splitJson(chunks(), mode, max)) out.push(it);
+  return out;
+}
+const brief = (items: SplitItem[]) =>
+  items.map((i) =>
+    i.kind === "value" ? [i.index, i.line, i.offset, i.tooLong ? `(${i.bytes} bytes)` : i.buf.toString("utf8")] : [i.line, i.reason],
+  );
+
+test("array elements with their lines and offsets; strings hide brackets, commas and escaped quotes", async () => {
+  const text = '[\n  {"a":"x],\\"}"},\n  [1, {"b":[]}],\n  "s\\\\",\n  -1.5e3, true\n]\n';
+  const at = (s: string) => Buffer.from(text.slice(0, text.indexOf(s))).length;
+  for (const size of [1, 3, 4096])
+    assert.deepEqual(brief(await split(text, "array", size)), [
+      [1, 2, 4, '{"a":"x],\\"}"}'],
+      [2, 3, at("[1,"), '[1, {"b":[]}]'],
+      [3, 4, at('"s'), '"s\\\\"'],
+      [4, 5, at("-1.5"), "-1.5e3"],
+      [5, 5, at("true"), "true"],
+    ]);
+});
+
+test("values mode: JSON values one after another, a scalar at the end is whole; a stray closer is the tear", async () => {
+  assert.deepEqual(brief(await split('{"a":1}\n{"b":\n2}\n7', "values")), [
+    [1, 1, 0, '{"a":1}'],
+    [2, 2, 8, '{"b":\n2}'],
+    [3, 4, 17, "7"],
+  ]);
+  assert.deepEqual(brief(await split('{"a":1}\n]', "values")), [
+    [1, 1, 0, '{"a":1}'],
+    [2, 'JSON text stops being valid JSON at byte 9: "]" after value 1; the rest of the input is not read'],
+  ]);
+});
+
+test("an element past the size limit is handed on as too long, without its bytes, and the next one is read", async () => {
+  const big = `{"x":"${"y".repeat(100)}"}`;
+  assert.deepEqual(brief(await split(`[${big},{"z":1}]`, "array", 7, 50)), [
+    [1, 1, 1, `(${big.length} bytes)`],
+    [2, 1, big.length + 2, '{"z":1}'],
+  ]);
+});
+
+test("a scalar element cut at the end of an array is torn, not taken whole", async () => {
+  assert.deepEqual(brief(await split("[1, 23", "array")), [
+    [1, 1, 1, "1"],
+    [1, "JSON array cut off inside element 2 (it starts at byte 5; the input ends at byte 6 before it closes)"],
+  ]);
+});
