@@ -15,6 +15,7 @@ import type { OutputsEvidence } from "../assemble/outputs.js";
 import type { InputFile } from "../sources/input.js";
 import { resolveSavedPath, toolResultsDir } from "../sources/saved-files.js";
 import { baseName } from "../sources/saved-names.js";
+import { excerptOf } from "../records/json.js";
 import { NotASessionId, resolveTarget, type ResolvedTarget } from "../sources/targets.js";
 import { configDirs, isEvidenceSessionId } from "../sources/discover.js";
 import { UsageError } from "../errors.js";
@@ -191,10 +192,11 @@ const MISSING_SHOWN = 3;
  */
 export function missingWarnings(missing: string[], dir: string | null, verbose: boolean): string[] {
   if (missing.length === 0) return [];
-  if (missing.length === 1) return [`saved output not found: ${missing[0]} (looked in ${dir})`];
+  // A printed path is evidence text of any length: cut as malformed lines' excerpts are.
+  if (missing.length === 1) return [`saved output not found: ${excerptOf(missing[0]!)} (looked in ${dir})`];
   const head = `${missing.length} saved outputs not found (looked in ${dir})`;
-  if (verbose) return [`${head}:`, ...missing.map((p) => `  ${p}`)];
-  const names = missing.slice(0, MISSING_SHOWN).map((p) => baseName(p));
+  if (verbose) return [`${head}:`, ...missing.map((p) => `  ${excerptOf(p)}`)];
+  const names = missing.slice(0, MISSING_SHOWN).map((p) => excerptOf(baseName(p)));
   const more = missing.length - names.length;
   return [`${head}: ${names.join(", ")}${more > 0 ? ` … and ${more} more (--verbose lists them)` : ""}`];
 }

@@ -164,7 +164,11 @@ export function modelRoles(result: HeadlessResult, initModel: string | null): Re
     m.inputTokens === u.inputTokens &&
     m.cacheReadInputTokens === u.cacheReadInputTokens &&
     m.cacheCreationInputTokens === u.cacheCreationInputTokens;
-  const base = (s: string) => s.replace(/\[[^\]]*\]$/, "");
+  // What /\[[^\]]*\]$/ took off, without its scan to the end from every `[`.
+  const base = (s: string) => {
+    const k = s.endsWith("]") ? s.indexOf("[", s.lastIndexOf("]", s.length - 2) + 1) : -1;
+    return k >= 0 && k <= s.length - 2 ? s.slice(0, k) : s;
+  };
   let main =
     names.find((n) => same(result.modelUsage[n]!)) ??
     (initModel !== null ? (names.find((n) => n === initModel) ?? names.find((n) => base(n) === base(initModel))) : undefined);
