@@ -350,7 +350,7 @@ const HTTP_401_HEAD = /\b(?:Streamable HTTP|SSE) error\b/gi;
  * `/\b(?:Streamable HTTP|SSE) error\b.*(?:\(HTTP 401\)|\bHTTP 401\b|\b401\b)/i` (each 401 form holds
  * `\b401\b`), one line at a time: the regex read the rest of the line again after every `SSE error`.
  */
-function isHttp401(error: string): boolean {
+export function isHttp401(error: string): boolean {
   HTTP_401_HEAD.lastIndex = 0;
   for (let m = HTTP_401_HEAD.exec(error); m; m = HTTP_401_HEAD.exec(error)) {
     const from = m.index + m[0].length;

@@ -19,6 +19,8 @@ import {
 import { parseAnswer } from "../../src/analyses/probe.js";
 import { condensed } from "../../src/analyses/debug-flags.js";
 import { withoutParenTail } from "../../src/analyses/debug-count-tokens.js";
+import { isHttp401 } from "../../src/analyses/debug.js";
+import { withoutBracketTail } from "../../src/records/streamjson-messages.js";
 import { filesUnder, sample } from "../helpers.js";
 
 /** The regexes as they were: the reference for what the scans must match. */
@@ -32,6 +34,8 @@ const OLD = {
   closers: /[.)\]]+$/,
   lines: /\s*\n\s*/g,
   parenTail: / \([^)]*\)$/,
+  http401: /\b(?:Streamable HTTP|SSE) error\b.*(?:\(HTTP 401\)|\bHTTP 401\b|\b401\b)/i,
+  bracketTail: /\[[^\]]*\]$/,
 };
 
 const groups = (m: RegExpExecArray | null): Record<string, string> | null => {
@@ -57,6 +61,8 @@ const PAIRS: Array<[string, (s: string) => unknown, (s: string) => unknown]> = [
   ["closers", (s) => token(s)?.replace(OLD.closers, "") ?? null, (s) => (token(s) === null ? null : parseAnswer(`END=${token(s)}`).end)],
   ["lines", (s) => s.replace(OLD.lines, " ").trim(), (s) => condensed(s)],
   ["parenTail", (s) => s.replace(OLD.parenTail, ""), (s) => withoutParenTail(s)],
+  ["http401", (s) => OLD.http401.test(s), (s) => isHttp401(s)],
+  ["bracketTail", (s) => s.replace(OLD.bracketTail, ""), (s) => withoutBracketTail(s)],
 ];
 
 /** Every string value of the samples' JSON lines, every line of the other files, and their tails after `: ` or `] `. */
@@ -142,6 +148,8 @@ const PIECES: Record<string, string[]> = {
   closers: [".", ")", "]", "a", "(", "["],
   lines: [" ", "\t", "\n", "\r\n", "a", "\u00a0"],
   parenTail: [" (", "(", ")", " ", "x", "\n"],
+  http401: ["SSE error", "Streamable HTTP error", "sse ERROR", " ", "401", "4010", "HTTP 401", "(HTTP 401)", "x", "_", "\n", "\r", ":"],
+  bracketTail: ["claude-opus-5", "[", "]", "1m", "[1m]", "x"],
 };
 
 test("the scans match what the regexes matched, on random strings of the pieces that matter", () => {
@@ -242,7 +250,7 @@ test("an answer with a megabyte of dots is parsed in linear time", () => {
   assert.equal(fast("parseAnswer, closing run", () => parseAnswer(`END=KESTREL-4417${".)]".repeat(MB / 3)}`)).end, "KESTREL-4417");
 });
 
-test("a megabyte of spaces without a line break, or of ` (`, is condensed in linear time", () => {
+test("a megabyte of spaces without a line break, of ` (`, of `SSE error` or of `[` is read in linear time", () => {
   assert.equal(
     fast("condensed", () => condensed(`a${" ".repeat(MB)}b\n c`)),
     `a${" ".repeat(MB)}b c`,
@@ -252,4 +260,14 @@ test("a megabyte of spaces without a line break, or of ` (`, is condensed in lin
     `emit${" (a".repeat(MB / 3)}`,
   );
   assert.equal(withoutParenTail("emit (16ms)"), "emit");
+  assert.equal(
+    fast("isHttp401", () => isHttp401(`${"SSE error ".repeat(MB / 10)}\n(HTTP 401)`)),
+    false,
+  );
+  assert.equal(isHttp401("Streamable HTTP error: Error POSTing to endpoint (HTTP 401): unauthorized"), true);
+  assert.equal(
+    fast("withoutBracketTail", () => withoutBracketTail(`claude${"[".repeat(MB)}`)),
+    `claude${"[".repeat(MB)}`,
+  );
+  assert.equal(withoutBracketTail("claude-opus-5[1m]"), "claude-opus-5");
 });
