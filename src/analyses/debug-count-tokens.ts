@@ -82,7 +82,7 @@ export function precededSummary(calls: CountTokensCall[]): string {
         ? `during a ${c.toolResult.tool} result`
         : c.before === null
           ? "at the start of the log"
-          : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? c.before.what.replace(/ \([^)]*\)$/, "") : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
+          : `after ${c.before.kind === "mcp-tool-done" || c.before.kind === "mcp-tool-failed" ? withoutParenTail(c.before.what) : c.before.kind === "api-request" ? c.before.what : c.before.kind}`;
     const g = by.get(k) ?? { n: 0, chars: [] };
     g.n += 1;
     if (c.toolResult?.chars != null) g.chars.push(c.toolResult.chars);
@@ -128,4 +128,14 @@ export function joinCountTokens<R extends { countTokens: CountTokensCall[]; flag
   });
   const flags = r.flags.map((f) => (/ \/v1\/messages\/count_tokens request\(s\): /.test(f) ? countTokensFlag(countTokens) : f));
   return { ...r, countTokens, flags };
+}
+
+/**
+ * The text without a closing ` (…)` that holds no `)` (`emit (16ms)` → `emit`): what `/ \([^)]*\)$/` took
+ * off, found with two searches instead of a scan to the end from every ` (`.
+ */
+export function withoutParenTail(s: string): string {
+  if (!s.endsWith(")")) return s;
+  const k = s.indexOf(" (", Math.max(0, s.lastIndexOf(")", s.length - 2) - 1));
+  return k >= 0 && k <= s.length - 3 ? s.slice(0, k) : s;
 }

@@ -106,6 +106,8 @@ export const FLAG_QUOTE_MAX = 160;
 
 /** A multi-line message (a ZodError's issue list) condensed to one line for a finding, cut past `max` characters. */
 export function condensed(t: string | null, max = Infinity): string {
-  const one = (t ?? "").replace(/\s*\n\s*/g, " ").trim();
+  // Each white-space run that holds a line break becomes a space: what /\s*\n\s*/g did, without its
+  // retry at every point of a long run of spaces (the square of the run's length).
+  const one = (t ?? "").replace(/\s+/g, (w) => (w.includes("\n") ? " " : w)).trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

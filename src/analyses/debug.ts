@@ -1,4 +1,5 @@
 import { sizeTextExact } from "../records/tool-output.js";
+import { lineEndFrom } from "../records/linear-text.js";
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
@@ -259,7 +260,7 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "mcp-error":
       // Most ERROR lines (a failed tool call, a failed resources/list) leave the connection up; a 401 does not.
-      if (sv && sv.status !== "killed" && HTTP_401.test(ev.error)) sv.status = "needs-auth";
+      if (sv && sv.status !== "killed" && isHttp401(ev.error)) sv.status = "needs-auth";
       break;
     case "mcp-shutdown-forced":
       if (sv) {
@@ -343,7 +344,23 @@ function stepEntry(s: State, e: DebugEntry): void {
  * (new) credentials and every later request fails too. A 401 named anywhere else (a tool whose upstream
  * API refused it: "upstream returned 401 Unauthorized") is a failed call, and the connection stays up.
  */
-const HTTP_401 = /\b(?:Streamable HTTP|SSE) error\b.*(?:\(HTTP 401\)|\bHTTP 401\b|\b401\b)/i;
+const HTTP_401_HEAD = /\b(?:Streamable HTTP|SSE) error\b/gi;
+
+/**
+ * `/\b(?:Streamable HTTP|SSE) error\b.*(?:\(HTTP 401\)|\bHTTP 401\b|\b401\b)/i` (each 401 form holds
+ * `\b401\b`), one line at a time: the regex read the rest of the line again after every `SSE error`.
+ */
+export function isHttp401(error: string): boolean {
+  HTTP_401_HEAD.lastIndex = 0;
+  for (let m = HTTP_401_HEAD.exec(error); m; m = HTTP_401_HEAD.exec(error)) {
+    const from = m.index + m[0].length;
+    const end = lineEndFrom(error, from);
+    if (/\b401\b/.test(error.slice(from, end))) return true;
+    // A later head on the same line sees less of it.
+    HTTP_401_HEAD.lastIndex = end;
+  }
+  return false;
+}
 
 /**
  * The end of a connection that was up: an end nobody asked for (dropped, closed with errors, a

@@ -68,8 +68,21 @@ export interface ParsedAnswer {
   form: "keyed" | "free";
 }
 
+/**
+ * The value without the `.`, `)` and `]` that end it (`END=KESTREL-4417.`). A loop from the end: the regex
+ * `/[.)\]]+$/` tried again at every point of a long run of dots, the square of its length.
+ */
+function withoutClosers(v: string): string {
+  let e = v.length;
+  while (e > 0 && (v[e - 1] === "." || v[e - 1] === ")" || v[e - 1] === "]")) e--;
+  return v.slice(0, e);
+}
+
 export function parseAnswer(text: string): ParsedAnswer {
-  const key = (k: string) => new RegExp(String.raw`\b${k}\s*=\s*([^\s,;]+)`).exec(text)?.[1]?.replace(/[.)\]]+$/, "") ?? null;
+  const key = (k: string) => {
+    const v = new RegExp(String.raw`\b${k}\s*=\s*([^\s,;]+)`).exec(text)?.[1];
+    return v === undefined ? null : withoutClosers(v);
+  };
   const begin = key("BEGIN");
   const end = key("END");
   const last = key("LAST");

@@ -190,6 +190,18 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   return { dir, lookups, inputs, warnings };
 }
 
+/** The longest printed path a warning quotes whole: a real one is shorter (PATH_MAX is 4,096 bytes, most are under 300). */
+export const WARNED_PATH_MAX = 512;
+
+/**
+ * A printed path as a warning quotes it: evidence text of any length (a 200 KB "path" made stderr one
+ * 200 KB line), so past WARNED_PATH_MAX its head and its tail (the file name), joined by `…`.
+ */
+export function abridgedPath(p: string): string {
+  const half = WARNED_PATH_MAX / 2;
+  return p.length > WARNED_PATH_MAX ? `${p.slice(0, half - 1)}…${p.slice(-half)}` : p;
+}
+
 /** Names shown of the saved outputs not found, without `--verbose`. */
 const MISSING_SHOWN = 3;
 
@@ -200,10 +212,10 @@ const MISSING_SHOWN = 3;
  */
 export function missingWarnings(missing: string[], dir: string | null, verbose: boolean): string[] {
   if (missing.length === 0) return [];
-  if (missing.length === 1) return [`saved output not found: ${missing[0]} (looked in ${dir})`];
+  if (missing.length === 1) return [`saved output not found: ${abridgedPath(missing[0]!)} (looked in ${dir})`];
   const head = `${missing.length} saved outputs not found (looked in ${dir})`;
-  if (verbose) return [`${head}:`, ...missing.map((p) => `  ${p}`)];
-  const names = missing.slice(0, MISSING_SHOWN).map((p) => baseName(p));
+  if (verbose) return [`${head}:`, ...missing.map((p) => `  ${abridgedPath(p)}`)];
+  const names = missing.slice(0, MISSING_SHOWN).map((p) => abridgedPath(baseName(p)));
   const more = missing.length - names.length;
   return [`${head}: ${names.join(", ")}${more > 0 ? ` … and ${more} more (--verbose lists them)` : ""}`];
 }

@@ -1,4 +1,5 @@
 import { depthExceeds, isObject, MAX_DEPTH, parseJsonBounded } from "./json.js";
+import { lineEndFrom } from "./linear-text.js";
 
 /**
  * Typed events of a Claude Code debug-log message (FORMATS.md section 7). MCP lines are matched on
@@ -74,19 +75,81 @@ export const RX = {
   countTokensFailed: /^countTokens API call failed:?\s*(?<status>\d{3})?\b\s*(?<err>[\s\S]*)$/,
   stderr: /^Server stderr: (?<text>[\s\S]*)$/,
   toolCall: /^Calling MCP tool: (?<tool>.+)$/,
-  toolDone: /^Tool '(?<tool>.+)' completed successfully in (?<dur>.+)$/,
-  toolFailed: /^Tool '(?<tool>.+)' failed after (?<dur>[^:]+)(?:: (?<err>[\s\S]*))?$/,
-  toolRunning: /^Tool '(?<tool>.+)' still running \((?<dur>.+) elapsed\)$/,
   nonblocking: /^\[MCP\] (?<what>.+) running fully async \(nonblocking\)$/,
   runtimeArm: /^mcp runtime arm: (?<arm>v[12]) \(source: (?<src>\w+)\)$/,
   runtimeArmInvalid: /^MCP_SDK_GENERATION=(?<v>.*) is invalid/,
   apiRequest: /^\[API REQUEST\] (?<path>\/\S*)(?: x-client-request-id=(?<rid>\S+))?(?: source=(?<source>\S+))?$/,
   countTokens: /\/v1\/messages\/count_tokens/,
-  persisted: /^Persisted tool result to (?<path>.+) \((?<size>[^)]+)\)$/,
   budget:
     /^Per-message budget: persisted (?<n>\d+) tool results? across (?<m>\d+) over-budget message\(s\), shed ~?(?<shed>\S+), (?<k>\d+) re-applied$/,
-  startup: /^\[STARTUP\] (?<what>.*?)(?: in (?<ms>\d+(?:\.\d+)?)ms\b.*)?$/,
+  // Tool done/failed/running, persisted and startup lines are read by the functions below, not by a
+  // regex: theirs took the square of the entry's length (minutes on one entry of a megabyte).
 } as const;
+
+const TOOL = "Tool '";
+const DONE = "' completed successfully in ";
+const FAILED = "' failed after ";
+const RUNNING = "' still running (";
+const ELAPSED = " elapsed)";
+
+/** `Tool '<tool>' completed successfully in <dur>`: the last `' completed successfully in ` of a one-line text. */
+export function toolDoneMatch(rest: string): { tool: string; dur: string } | null {
+  if (!rest.startsWith(TOOL) || lineEndFrom(rest, TOOL.length) < rest.length) return null;
+  const k = rest.lastIndexOf(DONE, rest.length - DONE.length - 1);
+  return k >= TOOL.length + 1 ? { tool: rest.slice(TOOL.length, k), dur: rest.slice(k + DONE.length) } : null;
+}
+
+/**
+ * `Tool '<tool>' failed after <dur>[: <error>]`: the last `' failed after ` before a line end whose duration runs to the end or
+ * to a `: `. The first `:` after each candidate is kept while walking back, so the text is read once.
+ */
+export function toolFailedMatch(rest: string): { tool: string; dur: string; err?: string } | null {
+  if (!rest.startsWith(TOOL)) return null;
+  const n = rest.length;
+  const lineEnd = lineEndFrom(rest, TOOL.length);
+  let colon = -1;
+  let seen = n;
+  for (let k = rest.lastIndexOf(FAILED, lineEnd); k >= TOOL.length + 1; k = rest.lastIndexOf(FAILED, k - 1)) {
+    const j = k + FAILED.length;
+    for (let q = seen - 1; q >= j; q--) if (rest.charCodeAt(q) === 0x3a) colon = q;
+    seen = Math.min(seen, j);
+    if (j >= n || colon === j) continue;
+    const tool = rest.slice(TOOL.length, k);
+    if (colon < 0) return { tool, dur: rest.slice(j) };
+    if (rest.startsWith(": ", colon)) return { tool, dur: rest.slice(j, colon), err: rest.slice(colon + 2) };
+  }
+  return null;
+}
+
+/** `Tool '<tool>' still running (<dur> elapsed)`: a one-line text ending ` elapsed)`, the last `' still running (` before it. */
+export function toolRunningMatch(rest: string): { tool: string; dur: string } | null {
+  if (!rest.startsWith(TOOL) || !rest.endsWith(ELAPSED) || lineEndFrom(rest, TOOL.length) < rest.length) return null;
+  const end = rest.length - ELAPSED.length;
+  const k = rest.lastIndexOf(RUNNING, end - RUNNING.length - 1);
+  return k >= TOOL.length + 1 ? { tool: rest.slice(TOOL.length, k), dur: rest.slice(k + RUNNING.length, end) } : null;
+}
+
+const PERSISTED = "Persisted tool result to ";
+
+/** `Persisted tool result to <path> (<size>)`: the last ` (` before a line end whose size, up to the closing `)`, holds no `)`. */
+export function persistedMatch(text: string): { path: string; size: string } | null {
+  const n = text.length;
+  if (!text.startsWith(PERSISTED) || text.charCodeAt(n - 1) !== 0x29) return null;
+  const k = text.lastIndexOf(" (", Math.min(lineEndFrom(text, PERSISTED.length), n - 4));
+  if (k < PERSISTED.length + 1 || text.lastIndexOf(")", n - 2) >= k + 2) return null;
+  return { path: text.slice(PERSISTED.length, k), size: text.slice(k + 2, n - 1) };
+}
+
+const STARTUP = "[STARTUP] ";
+const IN_MS = / in (\d+(?:\.\d+)?)ms\b/g;
+
+/** `[STARTUP] <what>[ in <N>ms…]`: a one-line text; the first ` in Nms` ends what started. */
+export function startupMatch(text: string): { what: string; ms: string | undefined } | null {
+  if (!text.startsWith(STARTUP) || lineEndFrom(text, STARTUP.length) < text.length) return null;
+  IN_MS.lastIndex = STARTUP.length;
+  const m = IN_MS.exec(text);
+  return m ? { what: text.slice(STARTUP.length, m.index), ms: m[1] } : { what: text.slice(STARTUP.length), ms: undefined };
+}
 
 export interface Classified {
   server: string | null;
@@ -119,18 +182,11 @@ function mcpEvent(rest: string, level: string | null, colon: boolean): DebugEven
   if ((m = RX.truncated.exec(rest))) return { type: "mcp-instructions-truncated", from: Number(m.groups!.from), to: Number(m.groups!.to) };
   if ((m = RX.starting.exec(rest))) return { type: "mcp-starting", timeoutMs: Number(m.groups!.ms) };
   if ((m = RX.toolCall.exec(rest))) return { type: "mcp-tool-call", tool: m.groups!.tool! };
-  if ((m = RX.toolDone.exec(rest)))
-    return { type: "mcp-tool-done", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
-  if ((m = RX.toolFailed.exec(rest)))
-    return {
-      type: "mcp-tool-failed",
-      tool: m.groups!.tool!,
-      duration: m.groups!.dur!,
-      ms: durationMs(m.groups!.dur!),
-      error: m.groups!.err ?? "",
-    };
-  if ((m = RX.toolRunning.exec(rest)))
-    return { type: "mcp-tool-running", tool: m.groups!.tool!, duration: m.groups!.dur!, ms: durationMs(m.groups!.dur!) };
+  let t: ReturnType<typeof toolFailedMatch>;
+  if ((t = toolDoneMatch(rest))) return { type: "mcp-tool-done", tool: t.tool, duration: t.dur, ms: durationMs(t.dur) };
+  if ((t = toolFailedMatch(rest)))
+    return { type: "mcp-tool-failed", tool: t.tool, duration: t.dur, ms: durationMs(t.dur), error: t.err ?? "" };
+  if ((t = toolRunningMatch(rest))) return { type: "mcp-tool-running", tool: t.tool, duration: t.dur, ms: durationMs(t.dur) };
   if ((m = RX.timeout.exec(rest)))
     return { type: "mcp-connection-timeout", ms: Number(m.groups!.ms), limitMs: m.groups!.limit ? Number(m.groups!.limit) : null };
   if ((m = RX.failed.exec(rest))) {
@@ -170,8 +226,8 @@ function plainEvent(text: string): DebugEvent {
       countTokens: RX.countTokens.test(path),
     };
   }
-  if ((m = RX.persisted.exec(text)))
-    return { type: "persisted", path: m.groups!.path!, size: m.groups!.size!, bytes: sizeBytes(m.groups!.size!) };
+  const p = persistedMatch(text);
+  if (p) return { type: "persisted", path: p.path, size: p.size, bytes: sizeBytes(p.size) };
   if ((m = RX.runtimeArm.exec(text))) return { type: "runtime-arm", arm: m.groups!.arm!, source: m.groups!.src! };
   if ((m = RX.runtimeArmInvalid.exec(text))) return { type: "runtime-arm-invalid", value: m.groups!.v! };
   if ((m = RX.budget.exec(text)))
@@ -186,7 +242,8 @@ function plainEvent(text: string): DebugEvent {
   if ((m = RX.subscribe.exec(text))) return { type: "mcp-subscribe", subscribe: m.groups!.sub === "true" };
   if ((m = RX.countTokensFailed.exec(text)))
     return { type: "count-tokens-failed", status: m.groups!.status ? Number(m.groups!.status) : null, error: m.groups!.err! };
-  if ((m = RX.startup.exec(text))) return { type: "startup", what: m.groups!.what!, ms: m.groups!.ms ? Number(m.groups!.ms) : null };
+  const st = startupMatch(text);
+  if (st) return { type: "startup", what: st.what, ms: st.ms ? Number(st.ms) : null };
   return { type: "other" };
 }
 

@@ -164,7 +164,7 @@ export function modelRoles(result: HeadlessResult, initModel: string | null): Re
     m.inputTokens === u.inputTokens &&
     m.cacheReadInputTokens === u.cacheReadInputTokens &&
     m.cacheCreationInputTokens === u.cacheCreationInputTokens;
-  const base = (s: string) => s.replace(/\[[^\]]*\]$/, "");
+  const base = withoutBracketTail;
   let main =
     names.find((n) => same(result.modelUsage[n]!)) ??
     (initModel !== null ? (names.find((n) => n === initModel) ?? names.find((n) => base(n) === base(initModel))) : undefined);
@@ -174,4 +174,10 @@ export function modelRoles(result: HeadlessResult, initModel: string | null): Re
   const out: Record<string, "main" | "background"> = {};
   for (const n of names) out[n] = n === main ? "main" : "background";
   return out;
+}
+
+/** The model name without a closing `[…]` (`claude-opus-5[1m]`): what /\[[^\]]*\]$/ took off, without its scan to the end from every `[`. */
+export function withoutBracketTail(s: string): string {
+  const k = s.endsWith("]") ? s.indexOf("[", s.lastIndexOf("]", s.length - 2) + 1) : -1;
+  return k >= 0 && k <= s.length - 2 ? s.slice(0, k) : s;
 }

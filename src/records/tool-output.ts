@@ -1,3 +1,5 @@
+import { isAsciiAlnum, isRegexSpace, lineEndFrom } from "./linear-text.js";
+
 /**
  * What Claude Code put in place of a tool's output (FORMATS.md 6.2) and which check that means (6.3).
  * Pure: one model-visible text in, the variant and every number it carries out. Messages are matched
@@ -57,8 +59,7 @@ export const OUTPUT_RX = {
   token: new RegExp(
     String.raw`^(?:Error: )?result \((?<chars>${NUM}) characters(?: across (?<lines>${NUM}) lines?)?\) exceeds maximum allowed tokens\. (?<rest>[^\n]*)`,
   ),
-  /** B's path ends with a sentence period: anchor on the tool-results name and its extension first. */
-  savedTo: /^Output has been saved to (?:(?<tr>.*?tool-results[\\/]\S*?\.[A-Za-z0-9]+)(?=\.?(?:\s|$))|(?<any>.+?)\.?\s*$)/,
+  // B's `Output has been saved to <path>.` is read by savedToPath (no regex: see there).
   saveFailed: /^Failed to save output to file: (?<err>.*?)\.(?: If this MCP server|\s*$)/,
   format: /^Format: (?<format>.+)$/m,
   legacy: new RegExp(
@@ -218,12 +219,51 @@ function tokenCheck(head: string, m: RegExpExecArray): OutputMessage {
   if (failed) {
     o.saveError = failed.groups!.err!;
   } else {
-    const s = OUTPUT_RX.savedTo.exec(rest);
-    if (s) o.savedPath = (s.groups!.tr ?? s.groups!.any ?? "").trim() || null;
+    const s = savedToMatch(rest);
+    if (s) o.savedPath = (s.tr ?? s.any ?? "").trim() || null;
   }
   const f = OUTPUT_RX.format.exec(head.slice(0, 8192));
   if (f) o.contentFormat = f.groups!.format!.trim();
   return o;
+}
+
+const SAVED_TO = "Output has been saved to ";
+
+/**
+ * B's path, as the regex
+ * `^Output has been saved to (?:(?<tr>.*?tool-results[\\/]\S*?\.[A-Za-z0-9]+)(?=\.?(?:\s|$))|(?<any>.+?)\.?\s*$)`
+ * matched it (the path ends with a sentence period: the tool-results name and its extension first), in
+ * linear time: that regex took the square of the length (minutes on a megabyte of spaces or of
+ * `tool-results/`), and the text is evidence anyone can write.
+ */
+export function savedToMatch(rest: string): { tr?: string; any?: string } | null {
+  if (!rest.startsWith(SAVED_TO)) return null;
+  const r = rest.slice(SAVED_TO.length);
+  const lineEnd = lineEndFrom(r, 0);
+  // `.*?` stops at a line end; the candidates in one run of non-space share its dots, so a run that
+  // failed once is not scanned again.
+  let scanned = 0;
+  for (let i = r.indexOf("tool-results"); i >= 0 && i <= lineEnd; i = r.indexOf("tool-results", i + 1)) {
+    const sep = r.charCodeAt(i + 12);
+    if ((sep !== 0x2f && sep !== 0x5c) || i < scanned) continue;
+    let k = i + 13;
+    for (; k < r.length && !isRegexSpace(r.charCodeAt(k)); k++) {
+      if (r.charCodeAt(k) !== 0x2e) continue;
+      let e = k + 1;
+      while (e < r.length && isAsciiAlnum(r.charCodeAt(e))) e++;
+      if (e === k + 1) continue;
+      const c = r.charCodeAt(e);
+      if (e === r.length || isRegexSpace(c) || (c === 0x2e && (e + 1 === r.length || isRegexSpace(r.charCodeAt(e + 1)))))
+        return { tr: r.slice(0, e) };
+      k = e - 1;
+    }
+    scanned = k;
+  }
+  // The shortest text before an optional period and trailing white space.
+  const t = r.trimEnd();
+  const any = t.length === 0 ? r.slice(0, 1) : t.length >= 2 && t.endsWith(".") ? t.slice(0, -1) : t;
+  if (any === "" || lineEndFrom(any, 0) < any.length) return null;
+  return { any };
 }
 
 const SIZE_UNITS: Record<string, number> = { bytes: 1, byte: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };

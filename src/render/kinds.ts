@@ -48,7 +48,7 @@ export const entry: Formatter = (v, row, c) => {
 
 /** An error message on one line: its lines joined with spaces, cut. */
 export const message: Formatter = (v, row, c) =>
-  typeof v === "string" ? text(cutCell(v.replace(/\s*\n\s*/g, " ").trim()), row, c) : text(v, row, c);
+  typeof v === "string" ? text(cutCell(v.replace(/\s+/g, (w) => (w.includes("\n") ? " " : w)).trim()), row, c) : text(v, row, c);
 
 /** A numeric kind shows a non-number (a footer label such as `total`) as text. */
 const numeric =

@@ -141,8 +141,8 @@ function safeAttrs(attrs: string, idPrefix: string): string {
     if (!ATTRS.has(name!)) continue;
     let v = sanitize(decodeEntities(raw!));
     // Only references to this chart's own ids (clip paths, gradients); never a URL that could be fetched.
-    const refs = [...v.matchAll(/url\(\s*(['"]?)(.*?)\1\s*\)/gi)];
-    if (refs.some((r) => !/^#[\w-]+$/.test(r[2]!))) continue;
+    const refs = urlRefs(v);
+    if (refs.some((r) => !/^#[\w-]+$/.test(r))) continue;
     if (name === "style" && /[\\@]|expression|image|import/i.test(v)) continue;
     if (refs.length) v = v.replace(/url\(\s*(['"]?)#([\w-]+)\1\s*\)/g, (_m, _q, id: string) => `url(#${idPrefix}${id})`);
     if (name === "id") v = `${idPrefix}${v}`;
@@ -154,6 +154,86 @@ function safeAttrs(attrs: string, idPrefix: string): string {
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
 /** XML entities to text, so escaping again cannot double them; an unknown entity stays literal text. */
+const isSpace = (c: number) =>
+  (c >= 0x09 && c <= 0x0d) ||
+  c === 0x20 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+const isLineEnd = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+
+/**
+ * What each `url(…)` of a value refers to: group 2 of every match of `/url\(\s*(['"]?)(.*?)\1\s*\)/gi`, in
+ * linear time. That regex read the rest of the line again after every `url(` (an aria-label holds evidence
+ * text), so the searches it repeated are kept here: each only moves forward.
+ */
+export function urlRefs(v: string): string[] {
+  const n = v.length;
+  /** The first index at or after `from` that `ok` accepts (n when none); queries only step back by one, so one walk. */
+  const finder = (ok: (p: number) => boolean) => {
+    let at = -1;
+    let found = -1;
+    return (from: number) => {
+      if (found >= from && at <= from) return found;
+      if (from === at - 1 && found >= at) {
+        at = from;
+        if (ok(from)) found = from;
+        return found;
+      }
+      let p = Math.max(from, 0);
+      while (p < n && !ok(p)) p++;
+      at = from;
+      found = p;
+      return p;
+    };
+  };
+  /** Where white space from `p` on ends. */
+  const spaceEnd = (p: number) => {
+    while (p < n && isSpace(v.charCodeAt(p))) p++;
+    return p;
+  };
+  const nextLineEnd = finder((p) => isLineEnd(v.charCodeAt(p)));
+  const nextClose = finder((p) => v.charCodeAt(p) === 0x29);
+  const closesAfter = (q: number) => finder((p) => v.charCodeAt(p) === q && v.charCodeAt(spaceEnd(p + 1)) === 0x29);
+  const quoted: Record<number, (from: number) => number> = { 0x22: closesAfter(0x22), 0x27: closesAfter(0x27) };
+  const refs: string[] = [];
+  const head = /url\(/gi;
+  for (let m = head.exec(v); m; m = head.exec(v)) {
+    const w = spaceEnd(m.index + 4);
+    const q = v.charCodeAt(w);
+    let end = -1;
+    const find = quoted[q];
+    if (find) {
+      // A quote: its partner followed by `\s*)`, with no line end before it.
+      const p = find(w + 1);
+      if (p < n && nextLineEnd(w + 1) >= p) {
+        refs.push(v.slice(w + 1, p));
+        end = spaceEnd(p + 1) + 1;
+      }
+    }
+    if (end < 0) {
+      // No quote (or no partner): up to the white space before the first `)`, with no line end in it.
+      const r = nextClose(w);
+      if (r < n) {
+        let p = r;
+        while (p > w && isSpace(v.charCodeAt(p - 1))) p--;
+        if (nextLineEnd(w) >= p) {
+          refs.push(v.slice(w, p));
+          end = r + 1;
+        }
+      }
+    }
+    if (end >= 0) head.lastIndex = end;
+  }
+  return refs;
+}
+
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, e: string) => {
     if (e[0] !== "#") return NAMED[e.toLowerCase()] ?? whole;

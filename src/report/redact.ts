@@ -56,7 +56,8 @@ const ID_KINDS: IdKind[] = [
   },
   // MCP token-check files: the 13-digit ms stamp, in a name that starts `mcp-` or follows tool-results/.
   {
-    re: /(?<=(?:tool-results[/\\]|(?<![\w.-]))mcp-[\w-]*?-)\d{13}(?=\.[a-z0-9]+)/g,
+    // The lookahead first: the lookbehind's scan back over `[\w-]*?` at every digit was quadratic.
+    re: /(?=\d{13}\.[a-z0-9])(?<=(?:tool-results[/\\]|(?<![\w.-]))mcp-[\w-]*?-)\d{13}(?=\.[a-z0-9]+)/g,
     // Bare, an extension must follow (a letter first): `1789422257974.5` is a number.
     use: /(?<!\d)\d{13}(?=\.[a-z])/g,
     keep: 4,

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { missingWarnings } from "../../src/pipeline/gather.js";
+import { abridgedPath, missingWarnings } from "../../src/pipeline/gather.js";
 import { parseEnvelope, runCli } from "../helpers.js";
 
 const SID = "5e1c0a52-0e0b-4000-8000-00000000a001";
@@ -21,6 +21,20 @@ test("missing saved outputs: one warning with the count, the folder and three na
     "4 saved outputs not found (looked in /d): x1.json, x2.txt, x3.json … and 1 more (--verbose lists them)",
   ]);
   assert.deepStrictEqual(missingWarnings(paths, "/d", true), ["4 saved outputs not found (looked in /d):", ...paths.map((p) => `  ${p}`)]);
+});
+
+test("missing saved outputs: a printed path past 512 characters is quoted by its head and tail, a real one whole", () => {
+  const real = `/home/someone/.claude/projects/-home-someone-work-a-rather-long-project-name/5e1c0a52-0e0b-4000-8000-00000000a001/tool-results/mcp-lab-server-get__page-1789422257974.txt${"/x".repeat(80)}`;
+  assert.ok(real.length > 300 && real.length <= 512);
+  assert.deepStrictEqual(missingWarnings([real], "/d", false), [`saved output not found: ${real} (looked in /d)`]);
+  const hostile = `x${" ".repeat(200_000)}y`;
+  const [w] = missingWarnings([hostile], "/d", false);
+  assert.equal(w, `saved output not found: x${" ".repeat(254)}…${" ".repeat(255)}y (looked in /d)`);
+  assert.equal(abridgedPath(hostile).length, 512);
+  const [head, line] = missingWarnings([hostile, real], "/d", true);
+  assert.equal(head, "2 saved outputs not found (looked in /d):");
+  assert.equal(line, `  ${abridgedPath(hostile)}`);
+  assert.ok(missingWarnings([hostile, real], "/d", false)[0]!.length < 1000);
 });
 
 /** A session of `n` size-checked results whose saved files were not copied, but for the first one. */
