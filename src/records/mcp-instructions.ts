@@ -89,12 +89,12 @@ const NO_SENT: SentTexts = () => [];
 /**
  * What Claude Code puts after the `# MCP Server Instructions` section of a system prompt `[CC 2.1.88]`: the
  * dynamic sections that follow `mcp_instructions` (`# Scratchpad Directory`, `# Function Result Clearing`,
- * the tool-results paragraph), and its other dynamic sections' headings (`# Environment`, `# Language`,
+ * the tool-results paragraph), the system context appended last (`gitStatus: …`), and its other dynamic sections' headings (`# Environment`, `# Language`,
  * `# Output Style: <name>`), which sit before it there and may follow it in other layouts. Each opens
  * after a blank line; a top-level heading of any other name may be a server's own markdown.
  */
 const NEXT_SECTION =
-  /\n\n(?:# (?:Environment|Language|Scratchpad Directory|Function Result Clearing)(?:\n|$)|# Output Style: [^\n]*(?:\n|$)|When working with tool results, write down any important information)/g;
+  /\n\n(?:# (?:Environment|Language|Scratchpad Directory|Function Result Clearing)(?:\n|$)|# Output Style: [^\n]*(?:\n|$)|When working with tool results, write down any important information|gitStatus: This is the git status at the start of the conversation)/g;
 
 /**
  * The `# MCP Server Instructions` section inside a larger text (a `<system-reminder>` in a user
@@ -176,10 +176,11 @@ function promptEnd(
 /**
  * Where a server's delivered text that opens at `i` ends, if it is `sent` as delivered: the whole sent text,
  * or its first chars and the truncation marker (2,048 by default; the cap is configurable). The text must
- * stop there (the end, or a line break); null when it is not the sent text.
+ * stop there (its end, or a blank line); null when it is not the sent text.
  */
 function sentEnd(text: string, i: number, sent: string): number | null {
-  const stops = (e: number) => e === text.length || text.charCodeAt(e) === 10;
+  // Sections and blocks are joined by a blank line; a line break alone would leave the text going on.
+  const stops = (e: number) => e >= text.length || text.startsWith("\n\n", e) || text.trimEnd().length <= e;
   if (sent.length > 0 && text.startsWith(sent, i) && stops(i + sent.length)) return i + sent.length;
   const n = Math.min(sent.length, text.length - i);
   let k = 0;

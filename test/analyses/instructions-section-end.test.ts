@@ -54,6 +54,11 @@ test("system prompt: the section ends at the next section Claude Code puts after
   // The paragraph 2.1.88 puts there (no heading) ends it too.
   const para = "\n\nWhen working with tool results, write down any important information you might need later in your response.";
   assert.equal(findRenderedSection(prompt([["lab", "hello"]], para))!.blocks[0]!.text, "hello");
+  const git = "\n\ngitStatus: This is the git status at the start of the conversation. Note that this status is a snapshot in time.";
+  assert.deepEqual(
+    [findRenderedSection(prompt([["lab", LAB]], git))!.blocks[0]!.text, findRenderedSection(prompt([["lab", LAB]], git))!.end],
+    [LAB, "next-section"],
+  );
 });
 
 test("system prompt with the sent text: the section ends where the server's text does, whole or cut at the marker", () => {
@@ -161,4 +166,10 @@ test("instructions: the system-prompt sample (section last, no heading in the te
     [lab.probe?.begin, lab.probe?.end, lab.sectionEnd, lab.endUncertain],
     ["PENGUIN-3300", "OSTRICH-3301", "text-end", false],
   );
+});
+
+test("system prompt: a sent text the delivered one merely starts with (a line break, then more) does not end it", () => {
+  const delivered = "hello\nand a second line the log's text lacks";
+  const sec = findRenderedSection(prompt([["lab", delivered]]), new Set(), () => ["hello"])!;
+  assert.deepEqual([sec.blocks[0]!.text, sec.end], [delivered, "text-end"]);
 });
