@@ -1,4 +1,4 @@
-import { measureText } from "../records/mcp-instructions.js";
+import { measureText, type SectionEnd } from "../records/mcp-instructions.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import { appearsIn, PLACES, type PendingNote, type Place } from "./instructions-evidence.js";
 import type { Carrier, ChainPosition, InstructionsScan, Sighting } from "./instructions.js";
@@ -67,6 +67,16 @@ export interface InstructionRow {
   verbatimAgainst: { file: string; line: number; method: string | null; chars: number } | null;
   /** `## ` lines kept inside the text as the server's own markdown (not read as other servers' headings). */
   innerHeadings: string[];
+  /**
+   * How the rendered section holding the text was found to end: `reminder` (its close), in a system prompt
+   * `sent-text` (the last server's sent text, from a message log), `next-section` (a section Claude Code puts
+   * after it), `text-end` (the end of the system block); null for a delta.
+   */
+  sectionEnd: SectionEnd | null;
+  /** This text ran to the end of its system block past a top-level heading no Claude Code section has: it may end earlier. */
+  endUncertain: boolean;
+  /** That heading's line (`# Notes`), or null. */
+  uncertainHeading: string | null;
   chain: string;
   /** The carrier record's uuid, or null (a system prompt, a record without one). */
   uuid: string | null;
@@ -204,6 +214,9 @@ function toRow(
     firstDifferenceAt: null,
     verbatimAgainst: null,
     innerHeadings: s.innerHeadings,
+    sectionEnd: s.sectionEnd,
+    endUncertain: s.uncertainHeading !== null,
+    uncertainHeading: s.uncertainHeading,
     chain: s.chain,
     uuid: s.uuid,
     timestamp: s.timestamp,

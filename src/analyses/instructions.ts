@@ -3,7 +3,14 @@ import { visiblePieces, visibleText } from "../records/content.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { mayContain } from "../records/string-bytes.js";
 import { arr, isObject, type JsonObject } from "../records/json.js";
-import { findRenderedSection, headingsIn, parseBlock, type InstructionBlock } from "../records/mcp-instructions.js";
+import {
+  findRenderedSection,
+  headingsIn,
+  parseBlock,
+  type InstructionBlock,
+  type SectionEnd,
+  type SentTexts,
+} from "../records/mcp-instructions.js";
 import type { AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
 import { collectEvidence, emptyEvidence, type ChainEvidence } from "./instructions-evidence.js";
@@ -48,6 +55,13 @@ export interface Sighting {
   position: ChainPosition | null;
   /** `## ` lines of the text that were kept inside it as the server's own markdown. */
   innerHeadings: string[];
+  /** How the rendered section that held it was found to end; null for a delta (its blocks are given). */
+  sectionEnd: SectionEnd | null;
+  /**
+   * The last server of a system-prompt section that ran to the end of its text past a top-level heading no
+   * Claude Code section has: that heading, kept in this text, which may really end before it. Null otherwise.
+   */
+  uncertainHeading: string | null;
   /** For a section found in a larger text: that text, so the blocks can be split again once more server names are known. */
   section: FoundSection | null;
 }
@@ -56,6 +70,8 @@ export interface Sighting {
 export interface FoundSection {
   text: string;
   names: ReadonlySet<string>;
+  /** Outside a `<system-reminder>` (a system prompt): its end rests on the last server's text, so a sent text may move it. */
+  open?: boolean;
 }
 
 export interface FinalAnswer {
@@ -87,6 +103,10 @@ interface State {
   answers: Map<string, FinalAnswer>;
   known: Set<string>;
 }
+
+/** The fields each server of a carrier has for itself. */
+type Own =
+  "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section" | "sectionEnd" | "uncertainHeading";
 
 const MCP_TOOL = /^mcp__(.+?)__/;
 /** Group items that come from user records; attachments are named by their kind. */
@@ -153,11 +173,7 @@ function closeGroup(s: State, chain: string): void {
   s.groups.delete(chain);
 }
 
-function base(
-  rec: Envelope,
-  carrier: Carrier,
-  where: string,
-): Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section"> {
+function base(rec: Envelope, carrier: Carrier, where: string): Omit<Sighting, Own> {
   return {
     chain: rec.chain,
     uuid: rec.uuid ?? null,
@@ -200,6 +216,8 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
       headed: b.headed,
       renderedDisagrees: r.source === "stored" && !r.text.includes(b.block),
       innerHeadings: headingsIn(b.text),
+      sectionEnd: null,
+      uncertainHeading: null,
       section: null,
     };
     s.sightings.push(sight);
@@ -214,6 +232,8 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
       removed: true,
       headed: true,
       innerHeadings: [],
+      sectionEnd: null,
+      uncertainHeading: null,
       section: null,
     };
     s.sightings.push(sight);
@@ -281,7 +301,7 @@ function found(s: State, rec: Envelope, text: string, carrier: Carrier, where: s
   const made = sectionSightings(
     sec,
     { ...base(rec, carrier, where), renderedChars: shown.length, renderedSource: "found" },
-    { text, names },
+    { text, names, open: sec.reminder === null },
   );
   for (const sight of made) {
     s.sightings.push(sight);
@@ -289,7 +309,7 @@ function found(s: State, rec: Envelope, text: string, carrier: Carrier, where: s
   }
 }
 
-type SectionCommon = Omit<Sighting, "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section">;
+type SectionCommon = Omit<Sighting, Own>;
 
 function sectionSightings(
   sec: NonNullable<ReturnType<typeof findRenderedSection>>,
@@ -297,9 +317,9 @@ function sectionSightings(
   found: FoundSection,
 ): Sighting[] {
   const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
-  const c = { ...common, serversInCarrier: all, section: found };
+  const c = { ...common, serversInCarrier: all, section: found, sectionEnd: sec.end, uncertainHeading: null };
   return [
-    ...sec.blocks.map((b) => ({
+    ...sec.blocks.map((b, i) => ({
       ...c,
       server: b.server,
       text: b.text,
@@ -307,6 +327,8 @@ function sectionSightings(
       removed: false,
       headed: b.headed,
       innerHeadings: headingsIn(b.text),
+      // Only the last server's text runs on to the section's end.
+      uncertainHeading: i === sec.blocks.length - 1 ? sec.uncertainHeading : null,
     })),
     ...sec.removed.map((name) => ({ ...c, server: name, text: null, block: null, removed: true, headed: true, innerHeadings: [] })),
   ];
@@ -315,23 +337,24 @@ function sectionSightings(
 /**
  * Splits each found section again with every server name known by the end (a name learned after the
  * section, or from the debug log, init event and message logs): a `## <name>` line starts a server's
- * block only under a name the session knows. Sightings from deltas, and sections whose split does not
- * change, are kept as they are (position included).
+ * block only under a name the session knows. A system prompt's section is also cut again where its last
+ * server's sent text ends, when `sent` (the message logs) knows it. Sightings from deltas, and sections
+ * whose split does not change, are kept as they are (position included).
  */
-export function resplitSections(scan: InstructionsScan, extra: Iterable<string> = []): InstructionsScan {
+export function resplitSections(scan: InstructionsScan, extra: Iterable<string> = [], sent?: SentTexts): InstructionsScan {
   const names = new Set([...scan.knownNames, ...extra]);
   let changed = false;
   const out: Sighting[] = [];
   const done = new Set<FoundSection>();
   for (const sight of scan.sightings) {
     const f = sight.section;
-    if (f === null || [...names].every((n) => f.names.has(n))) {
+    if (f === null || ([...names].every((n) => f.names.has(n)) && !(sent && f.open))) {
       out.push(sight);
       continue;
     }
     if (done.has(f)) continue;
     done.add(f);
-    const sec = findRenderedSection(f.text, names)!;
+    const sec = findRenderedSection(f.text, names, sent)!;
     const {
       server: _s,
       text: _t,
@@ -341,9 +364,13 @@ export function resplitSections(scan: InstructionsScan, extra: Iterable<string> 
       serversInCarrier: _a,
       innerHeadings: _i,
       section: _f,
+      sectionEnd: _e,
+      uncertainHeading: _u,
       ...common
     } = sight;
-    const again = sectionSightings(sec, common, { text: f.text, names });
+    // A system prompt's section is what the model saw of it: its length moves with its end.
+    if (sec.reminder === null) common.renderedChars = sec.section.length;
+    const again = sectionSightings(sec, common, { text: f.text, names, open: f.open });
     changed = true;
     out.push(...again);
   }

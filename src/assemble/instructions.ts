@@ -15,6 +15,7 @@ import type { ProbePatterns } from "../analyses/probe.js";
 import { sentText, takenInstructions, type InstructionsCarrier, type RpcResult } from "../analyses/rpc.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
+import type { SentTexts } from "../records/mcp-instructions.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import type { InputFile } from "../sources/input.js";
 import { transcriptParts, type BaselineEvidence, type DebugEvidence, type Gathered, type TranscriptEvidence } from "./evidence.js";
@@ -94,7 +95,8 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     ...(init?.servers.map((x) => x.name) ?? []),
     ...logged.flatMap((l) => (l.server !== null ? [l.server] : [])),
   ];
-  const scan = resplitSections(t.results.instructions, names);
+  // A system prompt's section ends where its last server's text does: the message logs know that text.
+  const scan = resplitSections(t.results.instructions, names, sentTexts(logged));
   const rows = joinRows(scan, requests, { probe: io.probe, debug, init });
   // After the debug log's join: its truncation lines come first.
   sourceFromLogs(rows, logged);
@@ -157,6 +159,24 @@ function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: stri
     out.push({ server: l.server ?? c.server, chars: c.chars, file: l.file, line: c.line, method: c.method, text: sentText(c), earlier });
   }
   return out;
+}
+
+/**
+ * Each server's sent texts (the answer taken last first, then earlier handshakes'), by the name the log
+ * gives it; a single log whose server goes by no known name serves any server, as for the length. Undefined without logs.
+ */
+function sentTexts(logs: LoggedSource[]): SentTexts | undefined {
+  const texts = (l: LoggedSource): string[] => [
+    ...(typeof l.text === "string" ? [l.text] : []),
+    ...[...(l.earlier ?? [])].reverse().map((e) => e.text),
+  ];
+  const held = logs.filter((l) => texts(l).length > 0);
+  if (held.length === 0) return undefined;
+  return (server) => {
+    const named = held.filter((l) => l.server === server).reverse();
+    if (named.length > 0) return named.flatMap(texts);
+    return logs.length === 1 ? texts(held[0]!) : [];
+  };
 }
 
 /** The answer a handshake's client took: the DiscoverResult on the modern path, else initialize's (as `takenInstructions`). */

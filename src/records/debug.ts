@@ -1,7 +1,17 @@
 import { isUtf8 } from "node:buffer";
 import { basename, dirname } from "node:path";
 import { classifyMessage, type DebugEvent } from "./debug-events.js";
-import { depthExceeds, excerptOf, isObject, MAX_DEPTH, notUtf8, parseJsonBounded, type LineDamage } from "./json.js";
+import {
+  depthExceeds,
+  excerptOf,
+  isObject,
+  MAX_DEPTH,
+  notUtf8,
+  nulDamage,
+  nulTailDamage,
+  parseJsonBounded,
+  type LineDamage,
+} from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
 import { parseIsoTime } from "./time.js";
@@ -85,7 +95,8 @@ const damagedEntries = new WeakMap<object, LineDamage[]>();
 /**
  * A Claude Code debug log (FORMATS.md 7). A line without the `[LEVEL]` header continues the previous
  * entry, unless it is a pasted `MCP server "x": …` line (an entry of unknown time and level); other
- * headerless lines before the first entry, NUL-padded and over-long lines are `malformed`.
+ * headerless lines before the first entry, lines of NULs only or with NULs inside, and over-long lines
+ * are `malformed`. A NUL run a line starts or ends with is cut and listed as the entry's damage.
  * Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
 function debugDecoder(file: string): LineDecoder<DebugRecord> {
@@ -98,15 +109,24 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         out.push(tooLongLine(pos, raw));
         return;
       }
-      const line = raw.buf.toString("utf8");
+      let line = raw.buf.toString("utf8");
       // A blank line is counted as one and still belongs to the message it sits in.
       if (line.trim() === "") out.push({ kind: "blank", pos });
-      if (raw.buf.indexOf(0) >= 0) {
-        out.push({ kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
-        return;
-      }
       // Bytes that are not UTF-8 were read as U+FFFD, silently: the entry the line belongs to says so, naming the line.
-      const bad = isUtf8(raw.buf) ? undefined : notUtf8(raw.buf);
+      const bad: LineDamage[] = [];
+      if (raw.buf.indexOf(0) >= 0) {
+        const cut = nulRuns(line, raw.buf.length);
+        if (typeof cut === "string") {
+          out.push({ kind: "malformed", pos, reason: cut, excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
+          return;
+        }
+        line = cut.line;
+        bad.push(...cut.damage);
+      }
+      if (!isUtf8(raw.buf)) {
+        const d = notUtf8(raw.buf);
+        if (d) bad.push(d);
+      }
       const head = DEBUG_HEADER.exec(line);
       if (head) {
         if (cur) out.push(finish(cur));
@@ -156,7 +176,8 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
  */
 const DEBUG_HEAD = /^(?:\S+ )?\[(?:VERBOSE|DEBUG|INFO|WARN|ERROR)\]|^\{"(?:debug|error|info|warn)":/;
 const recogniseDebug = (head: string): boolean => {
-  const first = head.trimStart();
+  // A crash remnant may open the file: NULs before the first entry.
+  const first = head.replace(/^[\0\s]+/, "");
   return DEBUG_HEAD.test(first) || HEADERLESS_MCP.test(first) || pastedMessage(first.split(/\r?\n/, 1)[0]!);
 };
 
@@ -170,8 +191,31 @@ export const debugLogSource: Source<DebugRecord> = {
   },
 };
 
-function damaged(p: Pending, d: LineDamage | undefined, line: number): void {
-  if (d) (p.damage ??= []).push({ ...d, line });
+function damaged(p: Pending, ds: readonly LineDamage[], line: number): void {
+  for (const d of ds) (p.damage ??= []).push({ ...d, line });
+}
+
+/** A run of NULs with whitespace among them, at a line's start or end: one byte a character, so offsets are byte offsets. */
+const LEAD_NULS = /^[\0 \t\r]*\0/;
+const TAIL_NULS = /\0[\0 \t\r]*$/;
+
+/**
+ * A line's NUL runs, as transcripts and message logs read them (json.ts): a run before the entry (a crash
+ * remnant the next write landed after) or after it (the zero-filled tail a crash leaves) is cut and listed
+ * as damage, the whitespace after a leading run kept (a continuation line's indent). A line of NULs only,
+ * or with NULs inside its text, is no line to read: the malformed reason.
+ */
+function nulRuns(line: string, bytes: number): { line: string; damage: LineDamage[] } | string {
+  if (/^[\0\s]*$/.test(line)) return "NUL bytes only (crash remnant)";
+  const lead = LEAD_NULS.exec(line)?.[0] ?? "";
+  const tail = TAIL_NULS.exec(line)?.[0] ?? "";
+  const body = line.slice(lead.length, line.length - tail.length);
+  if (body.includes("\u0000")) return "NUL bytes (crash remnant)";
+  const damage: LineDamage[] = [];
+  const count = (s: string) => s.split("\u0000").length - 1;
+  if (lead !== "") damage.push(nulDamage(count(lead), lead.length));
+  if (tail !== "") damage.push(nulTailDamage(count(tail), bytes - tail.length));
+  return { line: body, damage };
 }
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {

@@ -223,6 +223,10 @@ function warnings(l: AssembledInstructions): string[] {
       w.push(
         `${r.file}:${r.line}: ${r.server}: kept ${r.innerHeadings.map((h) => `"## ${h}"`).join(", ")} inside its text: no server of that name is known from the session, debug log, init event or message log`,
       );
+    if (r.endUncertain)
+      w.push(
+        `${r.file}:${r.line}: ${r.server}: its text was read to the end of the system prompt block, past a heading no Claude Code section has ("${r.uncertainHeading ?? ""}"): it may end before that heading (a message log with the server's initialize/discover result settles it)`,
+      );
   }
   w.push(...l.sourceDisagreements);
   for (const t of l.unmatchedTruncations)

@@ -119,3 +119,66 @@ test("rpc: NUL runs a message line starts or ends with (crash remnants) are skip
   assert.equal(strict.code, 1);
   assert.match(strict.stderr, /--strict: 2 malformed line\(s\) and 2 damaged-line entries:/);
 });
+
+test("debug: NUL runs before an entry's timestamp or after its text are skipped and listed; NULs only stay malformed", async () => {
+  const first = '2026-09-30T05:02:11.208Z [DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 24ms';
+  const file = write("debug-nul.txt", [
+    first,
+    [0, 0, 0, 0],
+    "\n",
+    // The zeros a crash left, then the next run's entry on the same line.
+    [0, 0, 0, 0x20, 0],
+    '2026-09-30T05:02:12.000Z [DEBUG] MCP server "lab": Server instructions truncated from 20000 to 2048 chars\n',
+    // A continuation line keeps its indent after the run.
+    [0, 0],
+    "    at frame (x.js:1:2)\n",
+    // Nothing but NULs, or NULs inside the text: no line to read.
+    [0, 0, 0],
+    "\n",
+    "2026-09-30T05:02:13.000Z [DEBUG] half",
+    [0],
+    "way\n",
+  ]);
+  const j = parseEnvelope(await runCli(["debug", file, "--json"]), "debug");
+  assert.equal(j.debug.entries, 2);
+  const texts = j.debug.events.map((e: any) => e.text);
+  assert.deepEqual(texts, [
+    'MCP server "lab": Successfully connected (transport: stdio) in 24ms',
+    'MCP server "lab": Server instructions truncated from 20000 to 2048 chars\n    at frame (x.js:1:2)',
+  ]);
+  assert.deepEqual(
+    j.debug.events.map((e: any) => [e.line, e.time]),
+    [
+      [1, "2026-09-30T05:02:11.208Z"],
+      [2, "2026-09-30T05:02:12.000Z"],
+    ],
+  );
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.file, d.line, d.reason, d.bytes]),
+    [
+      [file, 1, `4 trailing NUL bytes from byte ${first.length + 1} (crash remnant), skipped`, 4],
+      [file, 2, "4 NUL bytes before byte 6 (crash remnant), skipped", 4],
+      [file, 3, "2 NUL bytes before byte 3 (crash remnant), skipped", 2],
+    ],
+  );
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => [m.line, m.reason]),
+    [
+      [4, "NUL bytes only (crash remnant)"],
+      [5, "NUL bytes (crash remnant)"],
+    ],
+  );
+  const strict = await runCli(["debug", file, "--strict"]);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: 2 malformed line\(s\) and 3 damaged-line entries:/);
+});
+
+test("debug: a log that opens with a NUL run is still recognised and its first entry read", async () => {
+  const file = write("debug-nul-head.txt", [[0, 0, 0, 0, 0, 0, 0, 0], "2026-09-30T05:02:11.208Z [INFO] started\n"]);
+  const j = parseEnvelope(await runCli(["debug", file, "--json"]), "debug");
+  assert.equal(j.debug.entries, 1);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason]),
+    [[1, "8 NUL bytes before byte 9 (crash remnant), skipped"]],
+  );
+});
