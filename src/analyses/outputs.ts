@@ -48,9 +48,9 @@ export interface ReplacementSeen extends TextMeasure {
 export interface OutputsCollected {
   toolUses: ToolUseSeen[];
   results: ResultSeen[];
-  /** Per-message budget stubs by tool_use id (`content-replacement` records, FORMATS.md 6.5); the last one wins. */
+  /** Per-message budget stubs by tool_use id (`content-replacement` records, FORMATS.md 6.5); the last one wins. Prototype-free (ids are evidence text). */
   replacements: Record<string, ReplacementSeen>;
-  /** Tool ids named by `microcompact_boundary` `compactedToolIds`, with where it said so. */
+  /** Tool ids named by `microcompact_boundary` `compactedToolIds`, with where it said so. Prototype-free. */
   cleared: Record<string, { file: string; line: number }>;
   /** Server names the transcript itself names (`mcp_instructions_delta.addedNames`). */
   knownServers: string[];
@@ -89,7 +89,15 @@ const SUMMARY_CAP = 120;
 /** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
 export const outputsAnalysis: Analysis<State, OutputsCollected> = {
   init: () => ({
-    c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [], copies: 0 },
+    c: {
+      toolUses: [],
+      results: [],
+      replacements: Object.create(null),
+      cleared: Object.create(null),
+      knownServers: [],
+      sessionIds: [],
+      copies: 0,
+    },
     servers: new Set(),
     sessions: new Set(),
     shared: new Map(),
@@ -116,7 +124,7 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
         const meta = rec.raw.microcompactMetadata;
         if (!isObject(meta)) break;
         for (const id of arr(meta.compactedToolIds) ?? [])
-          if (typeof id === "string") s.c.cleared[id] ??= { file: rec.pos.file, line: rec.pos.line };
+          if (typeof id === "string" && !Object.hasOwn(s.c.cleared, id)) s.c.cleared[id] = { file: rec.pos.file, line: rec.pos.line };
         break;
       }
       case "attachment":
