@@ -44,7 +44,7 @@ export function healthTable(h: Health): Table {
 
 function damagedNote(k: number): string {
   // Entries, not lines: one line can carry both damages (a NUL run and bytes that are not UTF-8).
-  return `${n(k)} ${k === 1 ? "entry" : "entries"} of damage in lines read as records (NUL bytes skipped, or bytes that are not UTF-8 read as U+FFFD)`;
+  return `${n(k)} ${k === 1 ? "entry" : "entries"} of damage in lines read as records (NUL bytes skipped, bytes that are not UTF-8 read as U+FFFD, or values nested too deep read as null)`;
 }
 
 function scannedNote(h: Health): string {
