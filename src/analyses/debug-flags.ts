@@ -82,7 +82,7 @@ const ARM_SOURCE: Record<string, string> = {
 function runtimeArmFlag(r: FlagInput): string | null {
   const stdio = r.servers.filter((sv) => sv.transport === "stdio");
   if (r.runtimeArm !== "v2" || stdio.length === 0) return null;
-  const how = ARM_SOURCE[r.runtimeArmSource ?? ""];
+  const how = r.runtimeArmSource && Object.hasOwn(ARM_SOURCE, r.runtimeArmSource) ? ARM_SOURCE[r.runtimeArmSource] : undefined;
   const servers = (xs: typeof stdio) => `stdio ${xs.length > 1 ? "servers" : "server"} ${xs.map((sv) => `"${sv.name}"`).join(", ")}`;
   const probed = stdio.filter((sv) => sv.protocolEra === "modern");
   const unseen = stdio.filter((sv) => sv.protocolEra !== "modern");

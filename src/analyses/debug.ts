@@ -1,6 +1,7 @@
 import { sizeTextExact } from "../records/tool-output.js";
 import { lineEndFrom } from "../records/linear-text.js";
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
+import { bump, newCounts } from "../records/counts.js";
 import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
 import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
@@ -116,10 +117,10 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
         countTokensFailures: 0,
         errors: 0,
         apiRequests: 0,
-        apiRequestSources: {},
+        apiRequestSources: newCounts(),
         firstTime: null,
         lastTime: null,
-        levels: {},
+        levels: newCounts(),
         perMessageBudget: [],
         flags: [],
       },
@@ -181,7 +182,8 @@ function server(s: State, name: string): DebugServer {
 function stepEntry(s: State, e: DebugEntry): void {
   const r = s.r;
   r.entries += 1;
-  if (e.level) r.levels[e.level] = (r.levels[e.level] ?? 0) + 1;
+  // Prototype-free and uncapped (records/counts.ts): a level or source read from the log counts whatever its name.
+  if (e.level) bump(r.levels, e.level, 1, Infinity);
   if (e.time) {
     r.firstTime ??= e.time;
     r.lastTime = e.time;
@@ -316,7 +318,7 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "api-request":
       r.apiRequests += 1;
-      if (ev.source) r.apiRequestSources[ev.source] = (r.apiRequestSources[ev.source] ?? 0) + 1;
+      if (ev.source) bump(r.apiRequestSources, ev.source, 1, Infinity);
       if (ev.countTokens) r.countTokensCalls += 1;
       else if (s.firstApiMs === null && e.ms !== null && !SIDE_SOURCES.test(ev.source ?? "")) s.firstApiMs = e.ms;
       break;

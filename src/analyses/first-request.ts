@@ -1,4 +1,5 @@
 import { renderAttachment } from "../records/attachments.js";
+import { bump, newCounts, type Counts } from "../records/counts.js";
 import { visibleText } from "../records/content.js";
 import { str, type JsonObject } from "../records/json.js";
 import { splitToolName } from "../records/tool-names.js";
@@ -17,8 +18,11 @@ export interface FirstRequestComposition {
   systemPromptChars: number | null;
   toolDefinitions: Array<{ server: string | null; tools: number; chars: number }>;
   instructionsChars: number;
-  /** Other attachments by kind (`deferred_tools_delta`, `skill_listing`, …); a kind without stored text is estimated. */
-  attachments: Record<string, number>;
+  /**
+   * Other attachments' chars by kind (`deferred_tools_delta`, `skill_listing`, …); a kind without stored text is estimated.
+   * A prototype-free Counts (records/counts.ts): `totalOf` sums it, kinds past the cap included.
+   */
+  attachments: Counts;
   attachmentCharsExact: boolean;
   userTextChars: number;
 }
@@ -38,7 +42,7 @@ export const firstRequestAnalysis: Analysis<State, FirstRequestComposition> = {
       systemPromptChars: null,
       toolDefinitions: [],
       instructionsChars: 0,
-      attachments: {},
+      attachments: newCounts(),
       attachmentCharsExact: true,
       userTextChars: 0,
     },
@@ -60,7 +64,7 @@ export const firstRequestAnalysis: Analysis<State, FirstRequestComposition> = {
         if (rec.attachmentType === "prompt_snapshot") return snapshot(s, rec.attachment);
         const r = renderAttachment(rec.attachment, rec.raw);
         if (rec.attachmentType === "mcp_instructions_delta") c.instructionsChars += r.text.length;
-        else c.attachments[rec.attachmentType] = (c.attachments[rec.attachmentType] ?? 0) + r.text.length;
+        else bump(c.attachments, rec.attachmentType, r.text.length);
         if (!r.exact) c.attachmentCharsExact = false;
         break;
       }

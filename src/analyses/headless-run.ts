@@ -1,6 +1,7 @@
 import { isObject } from "../records/json.js";
 import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
 import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
+import { bump, newCounts } from "../records/counts.js";
 import type { Analysis } from "./analysis.js";
 
 /**
@@ -54,7 +55,7 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
         assistantMessages: 0,
         apiResponses: 0,
         userMessages: 0,
-        types: {},
+        types: newCounts(),
       },
       messageIds: new Set(),
       count: 0,
@@ -65,7 +66,7 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       if (rec.kind !== "event") return;
       const r = s.run;
       s.count += 1;
-      r.types[rec.key] = (r.types[rec.key] ?? 0) + 1;
+      bump(r.types, rec.key, 1, Infinity);
       if (rec.init) r.inits.push(rec.init);
       else if (rec.result) r.results.push(rec.result);
       else if (rec.type === "assistant") {

@@ -1,8 +1,25 @@
 import { ownSessionChain } from "../records/chains.js";
 import type { AnyRecord } from "../records/transcript.js";
+import { bump, newCounts, otherNames, type Counts, type OtherNames } from "../records/counts.js";
 import type { Analysis } from "./analysis.js";
 
-export type Counts = Record<string, number>;
+export type { Counts, OtherNames } from "../records/counts.js";
+
+/** The facets counted by name; each lists at most MAX_NAMES names (records/counts.ts), the rest in `<facet>Other`. */
+export const COUNT_FACETS = [
+  "recordTypes",
+  "attachmentKinds",
+  "systemSubtypes",
+  "progressTypes",
+  "versions",
+  "entrypoints",
+  "models",
+  "sessionIds",
+  "cwds",
+  "chains",
+  "unknownTypes",
+] as const;
+export type CountFacet = (typeof COUNT_FACETS)[number];
 
 /** What a forensic reader wants first about a file: what is in it, from which builds, and what is odd. */
 export interface InventoryResult {
@@ -30,34 +47,33 @@ export interface InventoryResult {
   malformed: number;
 }
 
+/** An inventory as documents carry it: past MAX_NAMES names in a facet, `<facet>Other` counts the names not listed. */
+export type InventoryDoc = InventoryResult & { [K in CountFacet as `${K}Other`]?: OtherNames };
+
 export interface FileSpan {
   file: string;
   first: string | null;
   last: string | null;
 }
 
-const bump = (c: Counts, k: string | undefined) => {
-  if (k !== undefined) c[k] = (c[k] ?? 0) + 1;
-};
-
-export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
+export const inventoryAnalysis: Analysis<InventoryResult, InventoryDoc> = {
   init: () => ({
-    recordTypes: {},
-    attachmentKinds: {},
-    systemSubtypes: {},
-    progressTypes: {},
-    versions: {},
-    entrypoints: {},
-    models: {},
-    sessionIds: {},
+    recordTypes: newCounts(),
+    attachmentKinds: newCounts(),
+    systemSubtypes: newCounts(),
+    progressTypes: newCounts(),
+    versions: newCounts(),
+    entrypoints: newCounts(),
+    models: newCounts(),
+    sessionIds: newCounts(),
     snakeCaseSessionIds: 0,
-    cwds: {},
-    chains: {},
+    cwds: newCounts(),
+    chains: newCounts(),
     sidechainRecords: 0,
     firstTimestamp: null,
     lastTimestamp: null,
     ownSpans: [],
-    unknownTypes: {},
+    unknownTypes: newCounts(),
     malformed: 0,
   }),
   step(s, rec: AnyRecord) {
@@ -90,7 +106,14 @@ export const inventoryAnalysis: Analysis<InventoryResult, InventoryResult> = {
       }
     }
   },
-  finish: (s) => s,
+  finish: (s) => {
+    const out: InventoryDoc = s;
+    for (const f of COUNT_FACETS) {
+      const o = otherNames(s[f]);
+      if (o !== undefined) out[`${f}Other`] = o;
+    }
+    return out;
+  },
 };
 
 function widen(span: { first: string | null; last: string | null }, t: string): void {
@@ -134,8 +157,8 @@ interface GlanceState {
  * `inventoryAnalysis` cut down to what `sessions` shows, counting in Maps: over 20,000 sessions the full
  * inventory's counts, a plain object per kind keyed by values like session ids (a new hidden class for
  * every new key), cost more than the rest of the counting. A single value is the answer as it stands;
- * more than one, or one that is a name of Object.prototype, is replayed into a plain object the way
- * `inventoryAnalysis` counts, so ties, key order and odd keys (`__proto__`, `constructor`) come out the same.
+ * more than one is replayed into a Counts the way `inventoryAnalysis` counts, so ties, key order, odd keys
+ * (`__proto__`, `constructor`) and the names past the cap come out the same.
  */
 export const sessionGlanceAnalysis: Analysis<GlanceState, SessionGlance> = {
   init: () => ({ cwds: new Map(), versions: new Map(), firstTimestamp: null, lastTimestamp: null }),
@@ -162,12 +185,8 @@ const tally = (m: Map<string, number>, k: string | undefined) => {
   if (k !== undefined) m.set(k, (m.get(k) ?? 0) + 1);
 };
 
-/** Whether a Map of one plain key says what the counting object would. */
-const single = (m: Map<string, number>): string | undefined => {
-  if (m.size !== 1) return undefined;
-  const k = m.keys().next().value as string;
-  return k in Object.prototype ? undefined : k;
-};
+/** The one key of a Map of one key (what the counting object would say), else undefined. */
+const single = (m: Map<string, number>): string | undefined => (m.size === 1 ? (m.keys().next().value as string) : undefined);
 
 function mostCommon(m: Map<string, number>): string | null {
   if (m.size === 0) return null;
@@ -181,7 +200,7 @@ function keysOf(m: Map<string, number>): string[] {
 }
 
 function replay(m: Map<string, number>): Counts {
-  const c: Counts = {};
-  for (const [k, n] of m) for (let i = 0; i < n; i++) bump(c, k);
+  const c = newCounts();
+  for (const [k, n] of m) bump(c, k, n);
   return c;
 }

@@ -211,12 +211,13 @@ function baseRow(
 ): ToolResultRow {
   const name = use?.name ?? null;
   const split = splitToolName(name ?? "", known);
-  const repl = c.replacements[r.toolUseId];
+  // Own keys only: a tool_use id is evidence text, and `constructor` must not read as a replacement.
+  const repl = Object.hasOwn(c.replacements, r.toolUseId) ? c.replacements[r.toolUseId] : undefined;
   const seen = repl ?? r;
   const msg = seen.message;
   let check: Check = repl ? "budget" : msg.check;
   let originalCheck: Check | null = repl ? r.message.check : null;
-  if (check !== "cleared" && c.cleared[r.toolUseId]) {
+  if (check !== "cleared" && Object.hasOwn(c.cleared, r.toolUseId)) {
     originalCheck = check;
     check = "cleared";
   }

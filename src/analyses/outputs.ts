@@ -1,3 +1,4 @@
+import { setOwn } from "../records/counts.js";
 import { codePoints, imageCount, utf8Bytes, visibleText } from "../records/content.js";
 import { isStringAt, lazyOf } from "../records/lazy-strings.js";
 import { headOf, tailOf, type TextStats } from "../records/string-bytes.js";
@@ -48,9 +49,9 @@ export interface ReplacementSeen extends TextMeasure {
 export interface OutputsCollected {
   toolUses: ToolUseSeen[];
   results: ResultSeen[];
-  /** Per-message budget stubs by tool_use id (`content-replacement` records, FORMATS.md 6.5); the last one wins. */
+  /** Per-message budget stubs by tool_use id (`content-replacement` records, FORMATS.md 6.5); the last one wins. Keys set with setOwn, read with Object.hasOwn (ids are evidence text). */
   replacements: Record<string, ReplacementSeen>;
-  /** Tool ids named by `microcompact_boundary` `compactedToolIds`, with where it said so. */
+  /** Tool ids named by `microcompact_boundary` `compactedToolIds`, with where it said so. Keys as for `replacements`. */
   cleared: Record<string, { file: string; line: number }>;
   /** Server names the transcript itself names (`mcp_instructions_delta.addedNames`). */
   knownServers: string[];
@@ -89,7 +90,15 @@ const SUMMARY_CAP = 120;
 /** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
 export const outputsAnalysis: Analysis<State, OutputsCollected> = {
   init: () => ({
-    c: { toolUses: [], results: [], replacements: {}, cleared: {}, knownServers: [], sessionIds: [], copies: 0 },
+    c: {
+      toolUses: [],
+      results: [],
+      replacements: {},
+      cleared: {},
+      knownServers: [],
+      sessionIds: [],
+      copies: 0,
+    },
     servers: new Set(),
     sessions: new Set(),
     shared: new Map(),
@@ -109,14 +118,15 @@ export const outputsAnalysis: Analysis<State, OutputsCollected> = {
       case "content-replacement":
         for (const r of rec.replacements) {
           if (r.toolUseId === undefined || (r.kind !== undefined && r.kind !== "tool-result")) continue;
-          s.c.replacements[r.toolUseId] = { file: rec.pos.file, line: rec.pos.line, ...measure(visibleText(r.replacement)) };
+          setOwn(s.c.replacements, r.toolUseId, { file: rec.pos.file, line: rec.pos.line, ...measure(visibleText(r.replacement)) });
         }
         break;
       case "system": {
         const meta = rec.raw.microcompactMetadata;
         if (!isObject(meta)) break;
         for (const id of arr(meta.compactedToolIds) ?? [])
-          if (typeof id === "string") s.c.cleared[id] ??= { file: rec.pos.file, line: rec.pos.line };
+          if (typeof id === "string" && !Object.hasOwn(s.c.cleared, id))
+            setOwn(s.c.cleared, id, { file: rec.pos.file, line: rec.pos.line });
         break;
       }
       case "attachment":

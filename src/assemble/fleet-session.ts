@@ -4,6 +4,7 @@ import type { InstructionRow } from "../analyses/instructions-join.js";
 import { compileProbe } from "../analyses/probe.js";
 import type { SessionFacts } from "../analyses/servers.js";
 import { toolSightings } from "../analyses/tool-sightings.js";
+import { totalOf } from "../records/counts.js";
 import type { InputHealth } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
 import type { DebugEvidence, Gathered, SavedEvidence, TranscriptEvidence } from "./evidence.js";
@@ -101,7 +102,7 @@ function composition(ev: FleetEvidence): SessionComposition {
   const cwd = Object.entries(inv.cwds).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
   const builtin = c.snapshot ? c.toolDefinitions.filter((d) => d.server === null).reduce((n, d) => n + d.chars, 0) : null;
   const mcp = c.snapshot ? c.toolDefinitions.filter((d) => d.server !== null).reduce((n, d) => n + d.chars, 0) : null;
-  const other = Object.values(c.attachments).reduce((n, v) => n + v, 0) + c.userTextChars;
+  const other = totalOf(c.attachments) + c.userTextChars;
   const known = (c.systemPromptChars ?? 0) + (builtin ?? 0) + (mcp ?? 0) + c.instructionsChars + other;
   const first = main?.firstTotalInputTokens ?? null;
   // The rule `sessions` and the filters use: its own records in its main file, not the subagents' or copies'.

@@ -31,10 +31,15 @@ export interface HeadlessSection {
 export function headlessSection(run: HeadlessRun): HeadlessSection {
   const init = run.init;
   const res = run.result;
-  const roles = res ? modelRoles(res, init?.model ?? null) : {};
+  const roles: Record<string, "main" | "background"> = res ? modelRoles(res, init?.model ?? null) : {};
   const models: HeadlessModelUsage[] = res
     ? Object.entries(res.modelUsage)
-        .map(([model, u]) => ({ model, role: roles[model] ?? "background", ...u, totalInputTokens: inputTotal(u) }))
+        .map(([model, u]) => ({
+          model,
+          role: Object.hasOwn(roles, model) ? roles[model]! : "background",
+          ...u,
+          totalInputTokens: inputTotal(u),
+        }))
         .sort((a, b) => (a.role === b.role ? a.model.localeCompare(b.model) : a.role === "main" ? -1 : 1))
     : [];
   const bg = models.filter((m) => m.role === "background");

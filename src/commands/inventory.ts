@@ -1,3 +1,5 @@
+import type { CountFacet, InventoryDoc } from "../analyses/inventory.js";
+import { otherLabel } from "../records/counts.js";
 import { healthWarnings } from "../report/health-table.js";
 import { inventoryTables } from "../report/inventory-tables.js";
 import { loadTranscripts } from "./common.js";
@@ -27,10 +29,10 @@ export const inventoryCommand: CommandSpec = {
         summary: [
           ["files", resolved.inputs.length, "int"],
           ["records", health.records, "int"],
-          ["session ids", Object.keys(inv.sessionIds).join(", ")],
+          ["session ids", names(inv, "sessionIds")],
           ["session_id (snake case) records", inv.snakeCaseSessionIds, "int"],
-          ["cwd", Object.keys(inv.cwds).join(", ")],
-          ["entrypoints", Object.keys(inv.entrypoints).join(", ")],
+          ["cwd", names(inv, "cwds")],
+          ["entrypoints", names(inv, "entrypoints")],
           ["first", inv.firstTimestamp, "time"],
           ["last", inv.lastTimestamp, "time"],
           ["sidechain records", inv.sidechainRecords, "int"],
@@ -41,3 +43,9 @@ export const inventoryCommand: CommandSpec = {
     };
   },
 };
+
+/** A facet's names in the order first seen, then the names past the cap (`<facet>Other`) as one item. */
+function names(inv: InventoryDoc, f: CountFacet): string {
+  const o = inv[`${f}Other`];
+  return [...Object.keys(inv[f]), ...(o ? [otherLabel(o)] : [])].join(", ");
+}

@@ -1,4 +1,5 @@
 import type { SkippedEntry } from "../sources/guard.js";
+import { bump, mergeCounts, newCounts, otherNames, type Counts, type OtherNames } from "./counts.js";
 import type { LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import type { InvalidValue } from "./values.js";
@@ -57,7 +58,10 @@ export interface Health {
   /** Lines read despite damage, one entry per kind of damage (a line can have two); at most MAX_LISTED. */
   damaged: DamagedEntry[];
   damagedCount: number;
-  unknownTypes: Record<string, number>;
+  /** Records per type this build does not know; a prototype-free Counts (records/counts.ts), at most MAX_NAMES names. */
+  unknownTypes: Counts;
+  /** The unknown types past the first MAX_NAMES names: how many more names, how many records. Present only then. */
+  unknownTypesOther?: OtherNames;
   /** At most MAX_LISTED; `invalidValueCount` counts them all. */
   invalidValues: InvalidValueEntry[];
   invalidValueCount: number;
@@ -80,7 +84,7 @@ export function emptyHealth(): Health {
     malformedCount: 0,
     damaged: [],
     damagedCount: 0,
-    unknownTypes: {},
+    unknownTypes: newCounts(),
     invalidValues: [],
     invalidValueCount: 0,
     notRequests: [],
@@ -116,7 +120,11 @@ export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined)
       h.damagedCount += 1;
       if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: d.line ?? pos.line, reason: d.reason, bytes: d.bytes });
     }
-  if (facts.unknownType !== undefined) h.unknownTypes[facts.unknownType] = (h.unknownTypes[facts.unknownType] ?? 0) + 1;
+  if (facts.unknownType !== undefined) {
+    bump(h.unknownTypes, facts.unknownType);
+    const o = otherNames(h.unknownTypes);
+    if (o !== undefined) h.unknownTypesOther = o;
+  }
   if (facts.invalid?.length)
     addInvalid(
       h,
@@ -143,7 +151,9 @@ export function mergeHealth(into: Health, from: Health): Health {
   for (const d of from.damaged) if (into.damaged.length < MAX_LISTED) into.damaged.push(d);
   if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
   if (from.scanned?.length) into.scanned = [...(into.scanned ?? []), ...from.scanned].slice(0, MAX_LISTED);
-  for (const [k, v] of Object.entries(from.unknownTypes)) into.unknownTypes[k] = (into.unknownTypes[k] ?? 0) + v;
+  mergeCounts(into.unknownTypes, from.unknownTypes, from.unknownTypesOther);
+  const o = otherNames(into.unknownTypes);
+  if (o !== undefined) into.unknownTypesOther = o;
   into.invalidValueCount += from.invalidValueCount;
   for (const e of from.invalidValues) if (into.invalidValues.length < MAX_LISTED) into.invalidValues.push(e);
   into.notRequestCount += from.notRequestCount;

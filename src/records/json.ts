@@ -19,13 +19,14 @@ export interface LineDamage {
 export type ParsedLine =
   { ok: true; value: JsonObject; damage?: LineDamage[] } | { ok: false; reason: string; excerpt: string } | { ok: "blank" };
 
-export { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper, parseJsonBounded } from "../sources/json-depth.js";
-import { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper } from "../sources/json-depth.js";
+export { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper, parseJsonBounded, pruneDeeper } from "../sources/json-depth.js";
+import { DEEP_CHECK_MIN, MAX_DEPTH, nestsDeeper, pruneDeeper, type DeepCut } from "../sources/json-depth.js";
 
 /**
  * Parses one physical line as a JSON object, never throwing. Says why a line is not a record:
  * NUL-padded crash remnants, two records glued together, half-written lines, bare arrays or scalars,
- * absurd nesting, and lines longer than a string can be.
+ * absurd nesting that never closes, and lines longer than a string can be. A record holding a value nested
+ * deeper than MAX_DEPTH is kept with that value read as null and listed as damage (`keepShallow`).
  */
 export function parseLine(raw: RawLine): ParsedLine {
   if (raw.buf.length >= SKELETON_MIN_LINE && !raw.tooLong) {
@@ -52,15 +53,7 @@ export function parseWhole(raw: RawLine): ParsedLine {
 function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
   if (raw.tooLong) return { ok: false, reason: `line of ${raw.bytes} bytes is longer than a string can hold`, excerpt: "" };
   if (raw.buf.length === 0) return { ok: "blank" };
-  if (raw.buf.length >= DEEP_CHECK_MIN && nestsDeeper(raw.buf, MAX_DEPTH)) {
-    const head = raw.buf.toString("utf8", 0, 480);
-    const array = head.trimStart().startsWith("[");
-    return {
-      ok: false,
-      reason: array ? `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)` : `nested deeper than ${MAX_DEPTH} levels`,
-      excerpt: excerptOf(head),
-    };
-  }
+  if (raw.buf.length >= DEEP_CHECK_MIN && nestsDeeper(raw.buf, MAX_DEPTH)) return keepShallow(raw);
   const text = raw.buf.toString("utf8");
   const first = firstNonSpace(text);
   if (first < 0) return { ok: "blank" };
@@ -114,8 +107,8 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
       return { ok: false, reason: `${after}not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)`, excerpt: excerptOf(text) };
     return { ok: false, reason: `${after}expected a JSON object, got ${what}`, excerpt: excerptOf(text) };
   }
-  const out = checked(value as JsonObject, raw.buf);
-  if (out.ok !== true) return out;
+  if (depthExceeds(value, MAX_DEPTH)) return keepShallow(raw);
+  const out: ParsedLine = { ok: true, value: value as JsonObject };
   // Decoding put U+FFFD for every bad sequence, silently: the record is read, and the damage said.
   const replaced = (utf8 ?? isUtf8(raw.buf)) ? undefined : notUtf8(raw.buf);
   const damage = [nuls, trailing, replaced].filter((d): d is LineDamage => d !== undefined);
@@ -158,6 +151,12 @@ function trailingNuls(buf: Buffer, from: number): { start: number; nuls: number;
  * bad subpart). Only run on a line buffer.isUtf8 failed.
  */
 export function notUtf8(buf: Buffer): LineDamage | undefined {
+  const { bad, first } = notUtf8Count(buf);
+  return bad === 0 ? undefined : utf8Damage(bad, first);
+}
+
+/** `notUtf8`'s count: the bytes replaced, and where the first is (0-based; -1 for none). */
+export function notUtf8Count(buf: Buffer): { bad: number; first: number } {
   let bad = 0;
   let first = -1;
   let need = 0;
@@ -199,7 +198,7 @@ export function notUtf8(buf: Buffer): LineDamage | undefined {
     } else badRun(i, i + 1);
   }
   if (need > 0) badRun(start, buf.length);
-  return bad === 0 ? undefined : utf8Damage(bad, first);
+  return { bad, first };
 }
 
 /** NUL bytes a line starts with (whitespace among them), the record from byte `end` (0-based) on. */
@@ -227,10 +226,61 @@ export function utf8Damage(bytes: number, first: number): LineDamage {
   return { reason: `${bytes} byte${bytes === 1 ? "" : "s"} of invalid UTF-8 from byte ${first + 1}, read as U+FFFD`, bytes };
 }
 
-function checked(value: JsonObject, buf: Buffer): ParsedLine {
-  if (depthExceeds(value, MAX_DEPTH))
-    return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels`, excerpt: excerptOf(buf.toString("utf8", 0, 480)) };
-  return { ok: true, value };
+/** Cut values up to this long are checked as JSON before the record is kept without them (JSON.parse takes ≈100 bytes a byte of `[[[[`). */
+export const CUT_CHECK_MAX = 1024 * 1024;
+
+/**
+ * A line nesting deeper than MAX_DEPTH. Walking such a value would risk the stack of every recursive walker
+ * here, and building a `[[[[…` line of 150 MB would run the heap out; but a record whose tool result holds
+ * a value 211 levels deep is still a record, and its usage and tool results count. So: an object record has
+ * each too-deep value replaced by null (a copy of the line without them is parsed; no level past the limit is
+ * built) and each cut listed as damage. A line that is an array, or a too-deep value that never closes, or one
+ * that is not JSON, stays malformed as before.
+ */
+function keepShallow(raw: RawLine): ParsedLine {
+  const head = raw.buf.toString("utf8", 0, 480);
+  const array = head.trimStart().startsWith("[");
+  const tooDeep: ParsedLine = {
+    ok: false,
+    reason: array ? `not a JSON object (an array nested deeper than ${MAX_DEPTH} levels)` : `nested deeper than ${MAX_DEPTH} levels`,
+    excerpt: excerptOf(head),
+  };
+  if (array) return tooDeep;
+  const p = pruneDeeper(raw.buf, MAX_DEPTH);
+  if (p === undefined || p.cuts.length === 0) return tooDeep;
+  for (const c of p.cuts) {
+    if (c.bytes > CUT_CHECK_MAX) continue;
+    try {
+      JSON.parse(raw.buf.toString("utf8", c.at, c.at + c.bytes));
+    } catch (err) {
+      return { ok: false, reason: notJsonThere((err as Error).message), excerpt: tooDeep.excerpt };
+    }
+  }
+  // Bytes that are not UTF-8 are counted on the whole line (a cut value may hold some), not on the copy.
+  const out = whole({ ...raw, buf: p.kept }, true);
+  if (out.ok !== true) return out;
+  // A NUL run after the record is said where it is in the line, not in the copy.
+  const tailIn = (b: Buffer) => {
+    const t = trailingNuls(b, leadingNuls(b).end);
+    return t.nuls > 0 ? nulTailDamage(t.nuls, t.firstNul) : undefined;
+  };
+  const copied = tailIn(p.kept);
+  const damage = (out.damage ?? []).map((d) => (copied && d.reason === copied.reason ? tailIn(raw.buf)! : d));
+  const replaced = isUtf8(raw.buf) ? undefined : notUtf8(raw.buf);
+  out.damage = [...damage, ...(replaced ? [replaced] : []), ...p.cuts.map(deepDamage)];
+  return out;
+}
+
+/** Why a line whose too-deep value is not JSON stays malformed — one wording for every path. */
+export const notJsonThere = (message: string) => `nested deeper than ${MAX_DEPTH} levels, and not JSON there (${message})`;
+
+/** The damage entry for a value cut for nesting too deep — one wording for every path. */
+export function deepDamage(c: DeepCut): LineDamage {
+  const checked = c.bytes > CUT_CHECK_MAX ? ", not checked as JSON" : "";
+  return {
+    reason: `a value nested deeper than ${MAX_DEPTH} levels (${c.bytes} bytes from byte ${c.at + 1}${checked}) read as null`,
+    bytes: c.bytes,
+  };
 }
 
 function jsonReason(text: string, message: string, unterminated: boolean): string {

@@ -332,7 +332,8 @@ function timeOf(v: JsonObject): string | null {
 function dirOf(v: JsonObject): RpcDir {
   for (const k of DIR_KEYS) {
     const x = v[k];
-    if (typeof x === "string") return DIR_WORDS[x.toLowerCase()] ?? null;
+    // Own keys only: the word is evidence text (`constructor` is no direction).
+    if (typeof x === "string") return Object.hasOwn(DIR_WORDS, x.toLowerCase()) ? DIR_WORDS[x.toLowerCase()]! : null;
   }
   return null;
 }

@@ -1,4 +1,18 @@
-import { excerptOf, nulDamage, nulsBefore, nulTailDamage, utf8Damage, type JsonObject, type LineDamage, type ParsedLine } from "./json.js";
+import {
+  CUT_CHECK_MAX,
+  deepDamage,
+  excerptOf,
+  notJsonThere,
+  notUtf8Count,
+  nulDamage,
+  nulsBefore,
+  nulTailDamage,
+  utf8Damage,
+  type JsonObject,
+  type LineDamage,
+  type ParsedLine,
+} from "./json.js";
+import type { DeepCut } from "../sources/json-depth.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
 import { MAX_KEY, StringToken } from "./stream-token.js";
@@ -49,7 +63,8 @@ const VALUE = 0,
   LITERAL = 7,
   NUM = 8,
   DONE = 9,
-  FAILED = 10;
+  FAILED = 10,
+  SKIP = 11; // inside a value nested past maxDepth: brackets counted to its end, nothing built
 
 interface Frame {
   arr: boolean;
@@ -65,6 +80,19 @@ export class StreamScanner {
   private readonly stack: Frame[] = [];
   private root: unknown = undefined;
   private tooDeep = false;
+  /** Why a too-deep value cut out is not JSON (then the line is malformed, as parseWhole says). */
+  private cutError = "";
+  /** The values cut for nesting past maxDepth (parseWhole's `keepShallow`), and the one in progress. */
+  private readonly cuts: DeepCut[] = [];
+  private cutAt = 0;
+  private cutDepth = 0;
+  private cutInString = false;
+  private cutEscape = false;
+  /** The cut's bytes while it is at most CUT_CHECK_MAX long, to check as JSON (and for bytes that are not UTF-8) as parseWhole does. */
+  private cutCopy: Buffer[] | null = null;
+  private cutCopied = 0;
+  private cutBad = 0;
+  private cutFirstBad = -1;
   /** Whether the outermost value of a line found too deep is an array. */
   private rootArray = false;
   private error = "";
@@ -120,6 +148,12 @@ export class StreamScanner {
     const n = c.length;
     let from = 0; // where the string in progress starts in this chunk
     while (i < n && this.mode !== FAILED) {
+      if (this.mode === SKIP) {
+        const j = this.skip(c, i);
+        if (j < 0) break;
+        i = j;
+        continue;
+      }
       if (this.mode === STRING) {
         const q = this.body.scan(c, i);
         if (q === BODY_MORE) break;
@@ -221,9 +255,15 @@ export class StreamScanner {
     if (this.tooDeep)
       return {
         ok: false,
-        reason: this.rootArray ? `not a JSON object (an array nested deeper than ${limit} levels)` : `nested deeper than ${limit} levels`,
+        reason: this.rootArray
+          ? `not a JSON object (an array nested deeper than ${limit} levels)`
+          : this.cutError
+            ? notJsonThere(this.cutError)
+            : `nested deeper than ${limit} levels`,
         excerpt,
       };
+    // Inside a cut when the line ended: it never closes, so the line is too deep (parseWhole says the same).
+    if (this.mode === SKIP) return { ok: false, reason: `nested deeper than ${limit} levels`, excerpt };
     if (this.mode === FAILED) return { ok: false, reason: `${after}invalid JSON (${this.error}, in a line of ${this.at} bytes)`, excerpt };
     if (this.mode !== DONE) {
       const what = `Unexpected end of JSON input, in a line of ${this.at} bytes`;
@@ -237,7 +277,17 @@ export class StreamScanner {
     const damage: LineDamage[] = [];
     if (this.leadNuls > 0) damage.push(nulDamage(this.leadNuls, this.firstAt));
     if (this.tailNuls > 0) damage.push(nulTailDamage(this.tailNuls, this.tailFirst));
-    if (this.body.badBytes > 0) damage.push(utf8Damage(this.body.badBytes, this.body.firstBad));
+    const bad = this.body.badBytes + this.cutBad;
+    if (bad > 0) {
+      const first =
+        this.body.firstBad < 0
+          ? this.cutFirstBad
+          : this.cutFirstBad < 0
+            ? this.body.firstBad
+            : Math.min(this.body.firstBad, this.cutFirstBad);
+      damage.push(utf8Damage(bad, first));
+    }
+    for (const c of this.cuts) damage.push(deepDamage(c));
     return damage.length ? { ok: true, value: v as JsonObject, damage } : { ok: true, value: v as JsonObject };
   }
 
@@ -265,7 +315,7 @@ export class StreamScanner {
     // VALUE or FIRST_VALUE
     if (b === 0x5d && m === FIRST_VALUE) this.close();
     else if (b === 0x22) this.startString(false, pos);
-    else if (b === 0x7b || b === 0x5b) this.open(b === 0x5b);
+    else if (b === 0x7b || b === 0x5b) this.open(b === 0x5b, pos);
     else if (LITERALS[b]) {
       [this.lit, this.litValue] = LITERALS[b]!;
       this.litAt = 1;
@@ -278,18 +328,91 @@ export class StreamScanner {
   }
 
   /**
-   * One level deeper; past maxDepth the line is malformed whatever follows, and the scan stops there: a
-   * frame per level of a `[[[[…` line of 150 MB ran the heap out (the bytes left are only looked at for NUL).
+   * One level deeper. Past maxDepth no frame is pushed (a frame per level of a `[[[[…` line of 150 MB ran
+   * the heap out): in a line that is an array the line is malformed and the scan stops there (the bytes left
+   * are only looked at for NUL); in an object record the value is skipped to its end and reads as null, as
+   * parseWhole's `keepShallow` cuts it.
    */
-  private open(arr: boolean): void {
+  private open(arr: boolean, pos: number): void {
     if (this.stack.length + 1 > this.o.maxDepth) {
-      this.tooDeep = true;
-      this.rootArray = this.stack[0]?.arr ?? arr;
-      this.fail("nested too deep");
+      if (this.stack[0]?.arr ?? arr) {
+        this.tooDeep = true;
+        this.rootArray = true;
+        this.fail("nested too deep");
+        return;
+      }
+      this.mode = SKIP;
+      this.cutAt = pos;
+      // The opening bracket is consumed already: the cut starts one level in.
+      this.cutDepth = 1;
+      this.cutInString = false;
+      this.cutEscape = false;
+      this.cutCopy = [Buffer.from(arr ? "[" : "{")];
+      this.cutCopied = 1;
       return;
     }
     this.stack.push({ arr, obj: arr ? [] : {}, key: "" });
     this.mode = arr ? FIRST_VALUE : FIRST_KEY;
+  }
+
+  /** Bytes of a cut from `i` on: brackets counted outside strings to the cut's end. Where the scan goes on, or -1 at the chunk's end. */
+  private skip(c: Buffer, i: number): number {
+    const n = c.length;
+    let depth = this.cutDepth;
+    let inString = this.cutInString;
+    let escape = this.cutEscape;
+    let end = -1;
+    for (let k = i; k < n; k++) {
+      const b = c[k]!;
+      if (escape) escape = false;
+      else if (inString) {
+        if (b === 0x5c) escape = true;
+        else if (b === 0x22) inString = false;
+      } else if (b === 0x22) inString = true;
+      else if (b === 0x5b || b === 0x7b) depth++;
+      else if ((b === 0x5d || b === 0x7d) && --depth === 0) {
+        end = k + 1;
+        break;
+      }
+    }
+    this.cutDepth = depth;
+    this.cutInString = inString;
+    this.cutEscape = escape;
+    const to = end < 0 ? n : end;
+    if (this.cutCopy !== null) {
+      if (this.cutCopied + (to - i) > CUT_CHECK_MAX) this.cutCopy = null;
+      else {
+        this.cutCopy.push(Buffer.from(c.subarray(i, to)));
+        this.cutCopied += to - i;
+      }
+    }
+    if (end < 0) return -1;
+    this.endCut(this.at + end);
+    return end;
+  }
+
+  /** A cut ends just before line byte `end`: checked as parseWhole checks it, then null in its place. */
+  private endCut(end: number): void {
+    const cut = { at: this.cutAt, bytes: end - this.cutAt };
+    if (this.cutCopy !== null) {
+      const bytes = Buffer.concat(this.cutCopy);
+      this.cutCopy = null;
+      try {
+        JSON.parse(bytes.toString("utf8"));
+      } catch (err) {
+        this.tooDeep = true;
+        this.cutError = (err as Error).message;
+        this.fail("not JSON in a value nested too deep");
+        return;
+      }
+      const bad = notUtf8Count(bytes);
+      if (bad.bad > 0) {
+        this.cutBad += bad.bad;
+        if (this.cutFirstBad < 0) this.cutFirstBad = cut.at + bad.first;
+      }
+    }
+    this.cuts.push(cut);
+    this.put(null);
   }
 
   private close(): void {

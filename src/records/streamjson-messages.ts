@@ -1,3 +1,4 @@
+import { setOwn } from "./counts.js";
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
 import { countField, valueText, type InvalidValue } from "./values.js";
@@ -105,7 +106,8 @@ export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[
     for (const [model, v] of Object.entries(m.modelUsage)) {
       if (!isObject(v)) continue;
       const path = `modelUsage[${JSON.stringify(model)}]`;
-      modelUsage[model] = {
+      // setOwn: a model named `__proto__` is a key like any other (records/counts.ts).
+      setOwn(modelUsage, model, {
         inputTokens: count(v, "inputTokens", path),
         outputTokens: count(v, "outputTokens", path),
         cacheReadInputTokens: count(v, "cacheReadInputTokens", path),
@@ -114,7 +116,7 @@ export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[
         contextWindow: num(v.contextWindow) ?? null,
         webSearchRequests: num(v.webSearchRequests) ?? null,
         maxOutputTokens: num(v.maxOutputTokens) ?? null,
-      };
+      });
     }
   }
   return {
@@ -172,7 +174,7 @@ export function modelRoles(result: HeadlessResult, initModel: string | null): Re
     main = [...names].sort((a, b) => (result.modelUsage[b]!.costUSD ?? 0) - (result.modelUsage[a]!.costUSD ?? 0) || a.localeCompare(b))[0];
   }
   const out: Record<string, "main" | "background"> = {};
-  for (const n of names) out[n] = n === main ? "main" : "background";
+  for (const n of names) setOwn(out, n, n === main ? "main" : "background");
   return out;
 }
 

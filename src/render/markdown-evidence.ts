@@ -69,7 +69,7 @@ export const moreFiles = (inputs: MarkdownEvidence["inputs"]) =>
 
 /** The parse health in one sentence. */
 export function healthLine(h: NonNullable<MarkdownEvidence["health"]>): string {
-  const unknown = Object.values(h.unknownTypes).reduce((a, b) => a + b, 0);
+  const unknown = Object.values(h.unknownTypes).reduce((a, b) => a + b, 0) + (h.unknownTypesOther?.records ?? 0);
   return (
     `Parse health: ${INT.format(h.lines)} lines, ${INT.format(h.records)} records, ${INT.format(h.blankLines)} blank, ` +
     `${INT.format(h.malformedCount)} malformed, ` +

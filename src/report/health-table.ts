@@ -1,3 +1,4 @@
+import { byCount, otherLabel } from "../records/counts.js";
 import type { Health } from "../records/health.js";
 import { CANNOT_LIST, type SkippedEntry } from "../sources/guard.js";
 import { formatInt } from "./int-format.js";
@@ -10,8 +11,8 @@ export function healthTable(h: Health): Table {
       (h.malformedCount > h.malformed.length ? ` (first ${h.malformed.length} listed)` : ""),
   ];
   if (h.damagedCount) notes.push(damagedNote(h.damagedCount) + listed(h.damagedCount, h.damaged.length));
-  const unknown = Object.entries(h.unknownTypes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  if (unknown.length) notes.push(`unknown record types (passed over): ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
+  const unknown = byCount(h.unknownTypes);
+  if (unknown.length) notes.push(`unknown record types (passed over): ${unknownList(unknown, h)}`);
   if (h.invalidValueCount)
     notes.push(
       `${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, not counted)${listed(h.invalidValueCount, h.invalidValues.length)}`,
@@ -43,13 +44,17 @@ export function healthTable(h: Health): Table {
 
 function damagedNote(k: number): string {
   // Entries, not lines: one line can carry both damages (a NUL run and bytes that are not UTF-8).
-  return `${n(k)} ${k === 1 ? "entry" : "entries"} of damage in lines read as records (NUL bytes skipped, or bytes that are not UTF-8 read as U+FFFD)`;
+  return `${n(k)} ${k === 1 ? "entry" : "entries"} of damage in lines read as records (NUL bytes skipped, bytes that are not UTF-8 read as U+FFFD, or values nested too deep read as null)`;
 }
 
 function scannedNote(h: Health): string {
   const k = h.scanned!.length;
   return `${k} line${k === 1 ? "" : "s"} too long to parse whole, scanned as ${k === 1 ? "it" : "they"} streamed (counts exact; long strings counted on the bytes, their text read back when needed)`;
 }
+
+/** `name ×count, …`, then the names past the cap (health.unknownTypesOther) as one item. */
+const unknownList = (unknown: Array<[string, number]>, h: Health) =>
+  [...unknown.map(([t, k]) => `${t} ×${k}`), ...(h.unknownTypesOther ? [otherLabel(h.unknownTypesOther)] : [])].join(", ");
 
 // Counts only (integers): formatInt writes them as toLocaleString("en-US") does, without the ~20 ms of ICU's first number format.
 const n = formatInt;
@@ -70,7 +75,7 @@ export function healthWarnings(h: Health, max = 10): string[] {
     if (h.damagedCount > max) w.push(`  … and ${h.damagedCount - max} more (see health.damaged in --json)`);
   }
   const unknown = Object.entries(h.unknownTypes);
-  if (unknown.length) w.push(`unknown record types passed over: ${unknown.map(([t, n]) => `${t} ×${n}`).join(", ")}`);
+  if (unknown.length) w.push(`unknown record types passed over: ${unknownList(unknown, h)}`);
   if (h.invalidValueCount > 0) {
     w.push(
       `${h.invalidValueCount} invalid value${h.invalidValueCount === 1 ? "" : "s"} (unknown, left out of every sum; counted in health):`,

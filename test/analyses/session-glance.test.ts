@@ -44,7 +44,7 @@ const rec = (cwd: unknown, version: unknown, t: string, extra: Record<string, un
   JSON.stringify({ type: "user", cwd, version, timestamp: t, message: { role: "user", content: "x" }, ...extra });
 
 // Ties (first counted wins, but integer-like keys sort first in a plain object), names of Object.prototype
-// (`__proto__` never counts there, `constructor` counts as a string), versions that compare equal
+// (`__proto__` and `constructor` count like any name: records/counts.ts), versions that compare equal
 // numerically, invalid timestamps, malformed lines, values of the wrong type, escapes and surrogates.
 const cases: Record<string, string[]> = {
   empty: [],
@@ -100,9 +100,13 @@ test("the glance's answers are the ones written down (a comparison of two wrong 
     firstTimestamp: "2026-01-01T00:00:00Z",
     lastTimestamp: "2026-01-01T00:00:00Z",
   });
-  assert.equal((await get(cases["__proto__ alone"]!)).cwd, null);
-  assert.deepEqual((await get(cases["__proto__ alone"]!)).versions, []);
-  assert.equal((await get(cases["__proto__ and another"]!)).cwd, "/c");
+  // Counted like any other name (a plain {} once set the prototype instead, and lost them).
+  assert.equal((await get(cases["__proto__ alone"]!)).cwd, "__proto__");
+  assert.deepEqual((await get(cases["__proto__ alone"]!)).versions, ["__proto__"]);
+  assert.equal((await get(cases["__proto__ and another"]!)).cwd, "__proto__");
+  assert.deepEqual((await get(cases["__proto__ and another"]!)).versions, ["1", "2"]);
+  assert.deepEqual((await get(cases["constructor"]!)).versions, ["1", "toString", "valueOf"]);
+  assert.equal((await get(cases["constructor"]!)).cwd, "/d");
   assert.equal((await get(cases["constructor alone"]!)).cwd, "constructor");
   assert.equal((await get(cases["most common later"]!)).cwd, "/b");
   assert.equal((await get(cases.empty!)).cwd, null);

@@ -25,7 +25,7 @@ test("each kind of bad line gets its own reason", () => {
   assert.equal(reason('"s"'), "expected a JSON object, got a string");
   assert.equal(reason("null"), "expected a JSON object, got null");
   assert.match(reason("[".repeat(100000) + "]".repeat(100000)), /nested deeper than 200 levels/);
-  assert.match(reason(`{"a":${"[".repeat(300)}${"]".repeat(300)}}`), /^nested deeper than 200 levels/);
+  // An object record whose value nests too deep and closes is kept (that value read as null): see below.
   assert.match(reason("", { tooLong: true }), /longer than a string can hold/);
   assert.match(reason("not json at all"), /^invalid JSON/);
 });
@@ -116,4 +116,81 @@ test("the bytes counted as not UTF-8 are exactly those Buffer#toString replaced,
     }),
     { numRuns: 2000 },
   );
+});
+
+/** A record holding `{"deep": [[[…1…]]]}` nested `d` levels in all (root 1, `deep`'s array 2, …), padded to `pad` bytes. */
+const deepRecord = (d: number, pad = 0) =>
+  `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"pad":"${"x".repeat(pad)}",` +
+  `"toolUseResult":{"structuredContent":${"[".repeat(d - 2)}1${"]".repeat(d - 2)}},"tail":"é"}`;
+
+const depthOf = (v: unknown): number =>
+  v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0;
+
+test("a record with a value nested deeper than MAX_DEPTH is kept: that value reads as null, listed as damage; both parse paths agree", () => {
+  for (const pad of [0, SKELETON_MIN_LINE, 40_000]) {
+    // At the limit: kept whole, no damage.
+    const atLimit = parseLine(raw(deepRecord(MAX_DEPTH, pad)));
+    assert.equal(atLimit.ok, true);
+    assert.equal(atLimit.ok === true && atLimit.damage, undefined);
+    assert.equal(depthOf(atLimit.ok === true && atLimit.value), MAX_DEPTH);
+    // One past it (the repro's 211 too): the record, its tool result and the rest of it survive.
+    for (const d of [MAX_DEPTH + 1, 211]) {
+      const text = deepRecord(d, pad);
+      const fast = parseLine(raw(text));
+      const slow = parseWhole(raw(text));
+      assert.deepStrictEqual(fast, slow, `pad ${pad} depth ${d}: skeleton and whole agree`);
+      assert.equal(fast.ok, true, `pad ${pad} depth ${d}`);
+      if (fast.ok !== true) continue;
+      assert.equal(fast.value.type, "user");
+      assert.equal((fast.value as any).message.content[0].tool_use_id, "t1");
+      assert.equal((fast.value as any).tail, "é");
+      assert.equal(depthOf(fast.value), MAX_DEPTH);
+      // The cut: the bracket at level 201 to its match.
+      const at = Buffer.from(text).indexOf("[".repeat(d - 2)) + (MAX_DEPTH - 2);
+      const bytes = 2 * (d - MAX_DEPTH) + 1;
+      assert.deepStrictEqual(fast.damage, [
+        { reason: `a value nested deeper than 200 levels (${bytes} bytes from byte ${at + 1}) read as null`, bytes },
+      ]);
+      let v: any = (fast.value as any).toolUseResult.structuredContent;
+      for (let i = 3; i < MAX_DEPTH; i++) v = v[0];
+      assert.deepStrictEqual(v, [null], "level 200 holds null where level 201 was");
+    }
+  }
+});
+
+test("too deep and kept only when it is an object that closes and is JSON; damage beside NULs and bad UTF-8", () => {
+  const deep = "[".repeat(250) + "]".repeat(250);
+  const pad = `"p":"${"x".repeat(40_000)}"`;
+  assert.equal(
+    reason(`{${pad},"a":${deep.slice(0, 260)}`),
+    "nested deeper than 200 levels",
+    "never closes (a long line, seen before JSON.parse)",
+  );
+  assert.match(reason(`{"a":${deep.slice(0, 260)}`), /^invalid JSON/, "never closes (a short one: JSON.parse says so first)");
+  assert.match(reason(`{"a":${"[".repeat(250)}1 2${"]".repeat(250)}}`), /^invalid JSON|^nested deeper than 200 levels, and not JSON there/);
+  const long = `{"a":${"[".repeat(250)}1 2${"]".repeat(250)},"p":"${"x".repeat(40_000)}"}`;
+  assert.match(reason(long), /^nested deeper than 200 levels, and not JSON there \(/, "a long line's cut is checked before it is left out");
+  assert.equal(reason(`[${deep}]`), "not a JSON object (an array nested deeper than 200 levels)");
+  // Two cuts, NULs before the record and a byte that is not UTF-8 inside a cut value.
+  const buf = Buffer.concat([
+    Buffer.alloc(3),
+    Buffer.from(`{"a":${"[".repeat(199)}[["`),
+    Buffer.from([0xff]),
+    Buffer.from(`"]]${"]".repeat(199)},"b":{"c":${deep}}}`),
+  ]);
+  for (const parse of [parseLine, parseWhole]) {
+    const p = parse(raw(buf));
+    assert.equal(p.ok, true);
+    if (p.ok !== true) continue;
+    assert.deepStrictEqual(p.value.b, { c: [...Array(198)].reduce((x) => [x], null) });
+    assert.deepStrictEqual(
+      p.damage!.map((d) => d.reason),
+      [
+        "3 NUL bytes before byte 4 (crash remnant), skipped",
+        "1 byte of invalid UTF-8 from byte 211, read as U+FFFD",
+        "a value nested deeper than 200 levels (7 bytes from byte 208) read as null",
+        "a value nested deeper than 200 levels (104 bytes from byte 622) read as null",
+      ],
+    );
+  }
 });

@@ -159,6 +159,16 @@ const HOSTILE: Array<[string, Buffer]> = [
   ["two objects glued", line(`${withLong('"a":1')}{"b":2}`)],
   ["trailing garbage", line(`${withLong('"a":1')} x`)],
   ["nesting past 200", line(withLong(`"n":${"[".repeat(250)}"${"y".repeat(300)}"${"]".repeat(250)}`))],
+  [
+    "nesting past 200, bad UTF-8 and escapes inside",
+    Buffer.concat([
+      line(withLong(`"n":${"[".repeat(250)}"\\\"]`).slice(0, -1)),
+      Buffer.from([0xff]),
+      line(`${"y".repeat(30)}"${"]".repeat(250)},"m":${'{"k":'.repeat(220)}1${"}".repeat(220)}}`),
+    ]),
+  ],
+  ["nesting past 200, never closing", line(withLong(`"n":${"[".repeat(250)}"y"${"]".repeat(100)}`))],
+  ["nesting past 200, not JSON inside", line(withLong(`"n":${"[".repeat(250)}1 2${"]".repeat(250)}`))],
   ["nesting at 200", line(withLong(`"n":${"[".repeat(198)}"${"y".repeat(300)}"${"]".repeat(198)}`))],
   ["an array nested past 200", line(`${"[".repeat(250)}"${LONG}"${"]".repeat(250)}`)],
   ["4-byte characters", line(withLong(`"e":"${"a😀bc日本é→".repeat(100)}"`))],
@@ -340,7 +350,7 @@ test("a streamed line nested too deep stops at the limit: no frame per level (a 
   for (const [text, why] of [
     ["[".repeat(3_000_000), "not a JSON object (an array nested deeper than 200 levels)"],
     [`{"a":`.repeat(600_000), "nested deeper than 200 levels"],
-    [`{"a":${"[".repeat(300)}${"]".repeat(300)}}`, "nested deeper than 200 levels"],
+    [`{"a":${"[".repeat(3_000_000)}`, "nested deeper than 200 levels"],
   ] as const) {
     const s = new StreamScanner({ file: "x", offset: 0, maxDepth: MAX_DEPTH });
     const buf = Buffer.from(text);
@@ -350,6 +360,17 @@ test("a streamed line nested too deep stops at the limit: no frame per level (a 
     assert.equal((r as { reason: string }).reason, why);
     assert.ok((s as unknown as { stack: unknown[] }).stack.length <= MAX_DEPTH);
   }
+  // An object record whose value nests too deep and closes is kept, that value null (as parseWhole cuts it).
+  const s = new StreamScanner({ file: "x", offset: 0, maxDepth: MAX_DEPTH });
+  const buf = Buffer.from(`{"a":${"[".repeat(3_000_000)}${"]".repeat(3_000_000)},"b":1}`);
+  for (let at = 0; at < buf.length; at += 1 << 16) s.push(buf.subarray(at, at + (1 << 16)));
+  const r = s.end(false).parsed;
+  assert.equal(r.ok, true);
+  assert.equal(r.ok === true && r.value.b, 1);
+  assert.deepStrictEqual(r.ok === true && r.damage, [
+    { reason: "a value nested deeper than 200 levels (5999602 bytes from byte 205, not checked as JSON) read as null", bytes: 5_999_602 },
+  ]);
+  assert.ok((s as unknown as { stack: unknown[] }).stack.length <= MAX_DEPTH);
 });
 
 test("a streamed line: NULs before the record are skipped and bad UTF-8 counted, both said as damage", () => {
