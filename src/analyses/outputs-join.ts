@@ -25,8 +25,8 @@ export interface FollowUpRead {
 /** One tool result: CONTRACT.md `outputs` fields first, extras after. */
 export interface ToolResultRow {
   toolUseId: string;
-  /** null when no tool_use block of the transcript has this result's id (CONTRACT.md says a string: null is the "unknown" the name cannot be). */
-  tool: string | null;
+  /** The name as Claude Code called it; "" when no tool_use block of the transcript has this result's id (`paired` false). */
+  tool: string;
   server: string | null;
   file: string;
   line: number;
@@ -48,8 +48,10 @@ export interface ToolResultRow {
   sessionId: string | null;
   chain: string;
   timestamp: string | null;
-  /** The tool's own name (`emit_text` of `mcp__big__emit_text`); null with `tool`. */
-  toolName: string | null;
+  /** The tool's own name (`emit_text` of `mcp__big__emit_text`); "" with `tool`. */
+  toolName: string;
+  /** false when no tool_use block of the transcript has this result's id: `tool` is then "" (CONTRACT.md: a string), tables say (unknown). */
+  paired: boolean;
   plugin: boolean;
   inputSummary: string | null;
   isError: boolean;
@@ -238,7 +240,7 @@ function baseRow(
   const alone = q !== undefined && compaction === null && q.toolResults === 1 ? delta : null;
   return {
     toolUseId: r.toolUseId,
-    tool: name,
+    tool: name ?? "",
     server: split.server,
     file: r.file,
     line: r.line,
@@ -258,7 +260,8 @@ function baseRow(
     sessionId: r.sessionId,
     chain: r.chain,
     timestamp: r.timestamp,
-    toolName: name === null ? null : split.tool,
+    toolName: name === null ? "" : split.tool,
+    paired: use !== undefined,
     plugin: split.plugin,
     inputSummary: use?.inputSummary ?? null,
     isError: r.isError,

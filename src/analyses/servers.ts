@@ -134,13 +134,13 @@ export class FleetAggregate {
     // session's, copied here with its call: not counted again.
     const results = s.results.filter((r, i) => {
       if (marks.results[i] === null) return true;
-      const a = keyOf(r.server, r.toolName, r.tool ?? "");
+      const a = keyOf(r.server, r.toolName, r.tool);
       if (a) touch(a, r.chain);
       return false;
     });
     const carried = new Map<Acc, Set<string>>();
     for (const r of results) {
-      const a = keyOf(r.server, r.toolName, r.tool ?? "");
+      const a = keyOf(r.server, r.toolName, r.tool);
       if (!a) continue;
       touch(a, r.chain);
       const row = a.row;

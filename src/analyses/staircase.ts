@@ -18,8 +18,9 @@ export interface StaircaseRow {
   firstRequestTokens: number | null;
   sessionId: string | null;
   toolUseId: string;
-  /** null when the result's tool_use is not in the transcript. */
-  tool: string | null;
+  /** "" when the result's tool_use is not in the transcript (`paired` false). */
+  tool: string;
+  paired: boolean;
   /** The output's size in characters (`resultChars`): the x axis; null when no evidence gives it. */
   chars: number | null;
   utf8Bytes: number | null;
@@ -71,6 +72,7 @@ export function staircaseRows(runs: StaircaseRun[], opts: StaircaseOptions = {})
         sessionId: r.sessionId,
         toolUseId: r.toolUseId,
         tool: r.tool,
+        paired: r.paired,
         chars: r.resultChars,
         // UTF-8 bytes of the output itself: from toolUseResult, or the visible text when nothing replaced it.
         utf8Bytes: r.fullUtf8Bytes ?? (r.check === "inline" ? r.utf8Bytes : null),

@@ -55,7 +55,7 @@ export function assembleToolOutputs(
     servers: ev.debug?.result.servers ?? [],
     mcpTokenLimit: opts.mcpTokenLimit ?? null,
   });
-  const unpaired = rows.reduce((n, r) => n + (r.tool === null ? 1 : 0), 0);
+  const unpaired = rows.reduce((n, r) => n + (r.paired ? 0 : 1), 0);
   return {
     target: ev.target,
     run: ev.run,
@@ -75,7 +75,7 @@ export function assembleToolOutputs(
 
 /** Said once per target: the count and where the first few are (the call may be in a file not read, or the transcript was cut). */
 function unpairedWarning(rows: ToolResultRow[]): string {
-  const list = rows.filter((r) => r.tool === null);
+  const list = rows.filter((r) => !r.paired);
   const first = list.slice(0, 3).map((r) => `${r.file}:${r.line}`);
-  return `${list.length} tool result(s) have no tool_use with their id in the transcript: tool unknown (null) for ${first.join(", ")}${list.length > 3 ? ", …" : ""}`;
+  return `${list.length} tool result(s) have no tool_use with their id in the transcript: tool unknown ("", paired false) for ${first.join(", ")}${list.length > 3 ? ", …" : ""}`;
 }

@@ -134,8 +134,8 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
 }
 
 /** Rows whose tool_use was found: an unpaired result has no call, so no time window a count_tokens request could fall in. */
-function pairedRows(rows: ToolResultRow[]): Array<ToolResultRow & { tool: string }> {
-  return rows.filter((r): r is ToolResultRow & { tool: string } => r.tool !== null);
+function pairedRows(rows: ToolResultRow[]): ToolResultRow[] {
+  return rows.filter((r) => r.paired);
 }
 
 function joinDebug(d: DebugResult, rows: ToolResultRow[]): DebugResult {

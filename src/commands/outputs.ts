@@ -160,7 +160,7 @@ export async function runOutputs(targets: string[], opts: OutputsOptions): Promi
 function staircasePointLabel(r: StaircaseRow, folder: string | null): string {
   if (r.label !== null) return [r.label, r.env].filter(Boolean).join(" ");
   // Without a runs dir: the run folder a transcript sits in, else the tool alone; a session id names nothing on a chart.
-  const tool = (r.tool ?? "unknown tool").replace(/^mcp__.+?__/, "");
+  const tool = (r.paired ? r.tool : "unknown tool").replace(/^mcp__.+?__/, "");
   return folder ? `${folder} · ${tool}` : tool;
 }
 

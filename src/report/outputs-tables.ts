@@ -46,7 +46,7 @@ export const RESULT_COLUMNS = [
 export function resultsTable(l: AssembledOutputs): Table {
   const rows = l.rows.map((r) => ({
     line: r.line,
-    tool: r.chain === "main" ? toolText(r.tool) : `${toolText(r.tool)} (${r.chain})`,
+    tool: r.chain === "main" ? toolText(r) : `${toolText(r)} (${r.chain})`,
     input: r.inputSummary ?? "",
     requestIndex: r.requestIndex,
     resultChars: r.resultChars,
@@ -88,7 +88,7 @@ export function resultsTable(l: AssembledOutputs): Table {
     );
   }
   if (l.unpaired)
-    notes.push(`${l.unpaired} result(s) have no tool_use with their id in the transcript: tool ${UNKNOWN_TOOL} (null in JSON)`);
+    notes.push(`${l.unpaired} result(s) have no tool_use with their id in the transcript: tool ${UNKNOWN_TOOL} ("" in JSON, paired false)`);
   if (l.copies) notes.push(`${l.copies} result(s) repeat a tool_use id listed earlier (fork or resume copy of the history): listed once`);
   notes.push(...compactionNotes(l.rows.map((r) => r.compaction)));
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
@@ -96,7 +96,7 @@ export function resultsTable(l: AssembledOutputs): Table {
 
 /** How a table names the tool of a result whose tool_use was not found. */
 export const UNKNOWN_TOOL = "(unknown)";
-const toolText = (t: string | null): string => t ?? UNKNOWN_TOOL;
+const toolText = (r: { tool: string; paired?: boolean }): string => (r.paired === false ? UNKNOWN_TOOL : r.tool);
 
 /** `51.7KB`, `66,000 chars / 1,116 lines`, `25,712 tok > 25,000`, `limit 25,000`. */
 export function reportedText(r: ToolResultRow): string {
@@ -211,7 +211,7 @@ export function annotationsTable(all: AssembledOutputs[]): Table {
       .filter((r) => r.annotated !== null || r.annotationAmbiguous)
       .map((r) => ({
         toolUseId: r.toolUseId,
-        tool: toolText(r.tool),
+        tool: toolText(r),
         max: r.maxResultSizeChars,
         size: r.resultChars,
         check: r.check,
@@ -281,7 +281,7 @@ export function staircaseTable(rows: StaircaseRow[], drift: Array<{ tokens: numb
     id: "staircase",
     title: "Size staircase",
     columns: labelled ? [...RUN_COLUMNS, ...STAIRCASE_COLUMNS] : STAIRCASE_COLUMNS,
-    rows: rows.map((r) => ({ ...r, tool: toolText(r.tool), ...compactionCells(r), followUpReads: r.followUpReads || null })),
+    rows: rows.map((r) => ({ ...r, tool: toolText(r), ...compactionCells(r), followUpReads: r.followUpReads || null })),
     notes,
   };
 }

@@ -38,7 +38,7 @@ const assembled = (rows: AssembledOutputs["rows"], more: Partial<AssembledOutput
   debugLog: null,
   rows,
   copies: 0,
-  unpaired: rows.filter((r) => r.tool === null).length,
+  unpaired: rows.filter((r) => !r.paired).length,
   inputs: [],
   parts: [],
   health: emptyHealth(),
@@ -125,7 +125,7 @@ test("a <persisted-output> stub after leading white space (string, blocks, long 
 
 // ── 3. a result without its tool_use ───────────────────────────────────────────
 
-test("a result whose tool_use is not in the transcript: tool null, counted, warned in the table as (unknown)", async () => {
+test("a result whose tool_use is not in the transcript: tool an empty string (a string, as CONTRACT.md says) with paired false, counted, warned in the table as (unknown)", async () => {
   const rows = await run(
     jsonl(
       assistant({ id: "msg_1", usage: usage(1000), blocks: [use("toolu_A", "Bash", { command: "ls" })] }),
@@ -136,11 +136,11 @@ test("a result whose tool_use is not in the transcript: tool null, counted, warn
     ),
   );
   assert.deepEqual(
-    rows.map((r) => [r.toolUseId, r.tool, r.toolName, r.server]),
+    rows.map((r) => [r.toolUseId, r.tool, r.toolName, r.server, r.paired]),
     [
-      ["toolu_A", "Bash", "Bash", null],
-      ["toolu_GONE1", null, null, null],
-      ["toolu_GONE2", null, null, null],
+      ["toolu_A", "Bash", "Bash", null, true],
+      ["toolu_GONE1", "", "", null, false],
+      ["toolu_GONE2", "", "", null, false],
     ],
   );
   const t = resultsTable(assembled(rows));
@@ -149,7 +149,7 @@ test("a result whose tool_use is not in the transcript: tool null, counted, warn
     ["Bash", "(unknown)", "(unknown)"],
   );
   assert.ok(
-    t.notes!.includes("2 result(s) have no tool_use with their id in the transcript: tool (unknown) (null in JSON)"),
+    t.notes!.includes('2 result(s) have no tool_use with their id in the transcript: tool (unknown) ("" in JSON, paired false)'),
     t.notes!.join("\n"),
   );
 });

@@ -29,7 +29,7 @@ test("debug: a persisted size read off 51.7KB is flagged rounded; report puts th
   );
 });
 
-test("outputs: a result with no tool_use is tool null in JSON, (unknown) in the table, and warned on stderr", async () => {
+test("outputs: a result with no tool_use is tool an empty string with paired false in JSON, (unknown) in the table, and warned on stderr", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-unpaired-"));
   try {
     const file = join(dir, "s.jsonl");
@@ -46,13 +46,16 @@ test("outputs: a result with no tool_use is tool null in JSON, (unknown) in the 
     const r = await runCli(["outputs", file, "--json"]);
     const j = parseEnvelope(r, "outputs");
     assert.deepEqual(
-      j.toolResults.map((x: any) => [x.toolUseId, x.tool]),
+      j.toolResults.map((x: any) => [x.toolUseId, x.tool, x.paired]),
       [
-        ["toolu_A", "Bash"],
-        ["toolu_LOST", null],
+        ["toolu_A", "Bash", true],
+        ["toolu_LOST", "", false],
       ],
     );
-    assert.match(r.stderr, /1 tool result\(s\) have no tool_use with their id in the transcript: tool unknown \(null\) for .*s\.jsonl:3/);
+    assert.match(
+      r.stderr,
+      /1 tool result\(s\) have no tool_use with their id in the transcript: tool unknown \("", paired false\) for .*s\.jsonl:3/,
+    );
     const t = await runCli(["outputs", file, "--format", "markdown"]);
     assert.match(t.stdout, /\| tool \| Bash \| \(unknown\) \|/);
   } finally {
