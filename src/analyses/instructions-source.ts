@@ -15,6 +15,11 @@ export interface LoggedSource {
   text?: string | null;
   /** The texts the client took in the log's earlier handshakes (lab logs append every run; a reconnect may change the text). */
   earlier?: Array<{ line: number; method: string | null; text: string }>;
+  /**
+   * Texts of this log held as length and hash only (rpc-texts.ts SENT_TEXTS_CAP_CHARS): the taken one, and how many
+   * distinct earlier ones. A check they could decide says unknown (verbatimPrefix null) with a warning.
+   */
+  dropped?: { taken: boolean; earlier: number; capChars: number };
 }
 
 /** Which logged answer a row is held against: its server's, or the only log's when one server is in play (as for the length). */
@@ -76,6 +81,8 @@ export function verbatimFromLogs(rows: InstructionRow[], texts: ReadonlyArray<st
     const kept = r.truncated ? text.slice(0, text.length - TRUNCATION_MARKER.length) : text;
     const cands = [{ line: pick.line, method: pick.method, text: pick.text }, ...[...(pick.earlier ?? [])].reverse()];
     const hit = cands.find((c) => differsAt(kept, c.text, r.truncated) === null);
+    // No kept text matches, but one dropped over the cap might: unknown, not false (droppedTextWarnings says why).
+    if (!hit && (pick.dropped?.earlier ?? 0) > 0) return;
     const against = hit ?? cands[0]!;
     const at = differsAt(kept, against.text, r.truncated);
     r.verbatimPrefix = at === null;
@@ -95,4 +102,17 @@ export function differsAt(kept: string, sent: string, cut: boolean): number | nu
   if (i < kept.length) return i;
   if (!cut && kept.length < sent.length) return kept.length;
   return null;
+}
+
+/** One warning per message log whose texts were partly dropped over the cap (LoggedSource.dropped). */
+export function droppedTextWarnings(logs: LoggedSource[]): string[] {
+  return logs.flatMap((l) =>
+    l.dropped
+      ? [
+          `${l.file}: the message log's instructions texts pass ${l.dropped.capChars.toLocaleString("en-US")} chars in all; ${
+            l.dropped.taken ? "the taken answer's text and " : ""
+          }${l.dropped.earlier.toLocaleString("en-US")} distinct earlier text(s) were kept as length and hash only, so the verbatim check says unknown where they could decide it`,
+        ]
+      : [],
+  );
 }

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from "../records/json.js";
 import { utf8Bytes } from "../records/content.js";
 import type { RpcDir, RpcMessage, RpcShape, RpcLineFormat } from "../records/rpc.js";
+import type { SentEntry, SentStore } from "./rpc-texts.js";
 
 /** The 2026-07-28 `_meta` keys every modern request carries (FORMATS.md 9.2). */
 export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -29,8 +30,11 @@ export interface RpcSummary {
   instructionsChars: number | null;
   /** Its UTF-8 size: the source text's bytes, which the transcript (holding only what was kept) cannot give. */
   instructionsUtf8Bytes: number | null;
-  /** The text itself, kept to check that what reached the model is a verbatim prefix of it (instructions `verbatimPrefix`). */
-  instructionsText: string | null;
+  /**
+   * The text, kept (once per distinct text, in the log's SentStore) only when the command checks that what reached the
+   * model is a verbatim prefix of it (instructions `verbatimPrefix`, a section's end); null for `rpc`, which never does.
+   */
+  instructionsSent: SentEntry | null;
   /** The answering server's own name: `serverInfo.name` (initialize) or the DiscoverResult's `_meta` serverInfo. */
   serverName: string | null;
   note: string;
@@ -39,7 +43,7 @@ export interface RpcSummary {
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 /** Keeps the fields the handshake and the timeline read; drops the body. */
-export function summarize(m: RpcMessage): RpcSummary {
+export function summarize(m: RpcMessage, store: SentStore | null = null): RpcSummary {
   const params = isObject(m.message.params) ? m.message.params : null;
   const meta = params && isObject(params._meta) ? params._meta : null;
   const client =
@@ -67,7 +71,7 @@ export function summarize(m: RpcMessage): RpcSummary {
     errorCode: err && typeof err.code === "number" ? err.code : null,
     instructionsChars: res && typeof res.instructions === "string" ? res.instructions.length : null,
     instructionsUtf8Bytes: res && typeof res.instructions === "string" ? utf8Bytes(res.instructions) : null,
-    instructionsText: res && typeof res.instructions === "string" ? res.instructions : null,
+    instructionsSent: store && res && typeof res.instructions === "string" ? store.add(res.instructions) : null,
     serverName: res ? serverNameOf(res) : null,
     note: "",
   };

@@ -2,6 +2,7 @@ import { classifyMessage } from "../records/debug-events.js";
 import type { RpcDir, RpcRecord, RpcShape } from "../records/rpc.js";
 import type { Analysis } from "./analysis.js";
 import { summarize, type RpcSummary } from "./rpc-summary.js";
+import { SentStore, type SentEntry } from "./rpc-texts.js";
 
 export { META_CLIENT, META_VERSION, summarize, type RpcSummary } from "./rpc-summary.js";
 
@@ -149,22 +150,35 @@ interface Session {
 
 interface State {
   msgs: RpcSummary[];
+  /** The log's distinct instructions texts, when the command checks them (rpcAnalysisOf `sentTexts`). */
+  store: SentStore | null;
   noise: number;
   clientLog: Array<{ text: string; level: string }>;
 }
 
-/** Reducer over the records of one message log; `finish` classifies the handshake(s). */
-export const rpcAnalysis: Analysis<State, RpcResult, RpcRecord> = {
-  init: (): State => ({ msgs: [], noise: 0, clientLog: [] }),
-  step(s: State, r: RpcRecord): void {
-    if (r.kind === "rpc") s.msgs.push(summarize(r));
-    else if (r.kind === "noise") s.noise += 1;
-    else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
-  },
-  finish(s: State): RpcResult {
-    return classify(s.msgs, s.noise, s.clientLog);
-  },
-};
+/**
+ * Reducer over the records of one message log; `finish` classifies the handshake(s). With `sentTexts` it also keeps
+ * each distinct instructions text (up to `capChars` in all) for `sentEntry`: `instructions`, `report` and `compare`
+ * check them; `rpc` and `tools` do not, and keep none.
+ */
+export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } = {}): Analysis<State, RpcResult, RpcRecord> {
+  return {
+    init: (): State => ({ msgs: [], store: opts.sentTexts ? new SentStore(opts.capChars) : null, noise: 0, clientLog: [] }),
+    step(s: State, r: RpcRecord): void {
+      if (r.kind === "rpc") s.msgs.push(summarize(r, s.store));
+      else if (r.kind === "noise") s.noise += 1;
+      else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
+    },
+    finish(s: State): RpcResult {
+      const out = classify(s.msgs, s.noise, s.clientLog);
+      if (s.store) STORES.set(out, { dropped: s.store.dropped, capChars: s.store.capChars });
+      return out;
+    },
+  };
+}
+
+/** The reducer that keeps no sent text (`rpc`, `tools`). */
+export const rpcAnalysis = rpcAnalysisOf();
 
 export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ text: string; level: string }> = []): RpcResult {
   const responsesLogged = msgs.some((m) => m.shape === "result" || m.shape === "error");
@@ -347,11 +361,18 @@ function splitSessions(msgs: RpcSummary[]): Session[] {
   return out;
 }
 
-/** The text each carrier answered with, kept out of the result so `rpc --json` does not print it. */
-const SENT = new WeakMap<InstructionsCarrier, string>();
+/** The text each carrier answered with, kept out of the result so `rpc --json` does not print it; carriers of one text share its entry. */
+const SENT = new WeakMap<InstructionsCarrier, SentEntry>();
+const STORES = new WeakMap<RpcResult, { dropped: number; capChars: number }>();
 
-/** The instructions text a carrier's answer held, as the server sent it (instructions `verbatimPrefix`). */
-export const sentText = (c: InstructionsCarrier): string | null => SENT.get(c) ?? null;
+/** The entry of the instructions text a carrier's answer held (its text null when dropped over the cap); null when texts were not kept. */
+export const sentEntry = (c: InstructionsCarrier): SentEntry | null => SENT.get(c) ?? null;
+
+/** The instructions text a carrier's answer held, as the server sent it (instructions `verbatimPrefix`); null when not kept. */
+export const sentText = (c: InstructionsCarrier): string | null => SENT.get(c)?.text ?? null;
+
+/** Whether the log's texts were kept, and how many distinct ones were dropped over the cap; null when none were kept. */
+export const sentStoreOf = (r: RpcResult): { dropped: number; capChars: number } | null => STORES.get(r) ?? null;
 
 function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarrier[]): void {
   const requests = new Map<string, RpcSummary>();
@@ -373,7 +394,7 @@ function judge(s: Session, responsesLogged: boolean, carriers: InstructionsCarri
         server: m.serverName,
       };
       carriers.push(c);
-      if (m.instructionsText !== null) SENT.set(c, m.instructionsText);
+      if (m.instructionsSent !== null) SENT.set(c, m.instructionsSent);
     }
     if (req?.method === "server/discover" && s.hs.probe && String(s.hs.probe.id) === String(m.id)) {
       s.hs.probe.answered = m.shape;

@@ -10,9 +10,16 @@ import {
 } from "../analyses/instructions-checks.js";
 import { joinRows, type InstructionRow, type Truncation } from "../analyses/instructions-join.js";
 import { resplitSections } from "../analyses/instructions.js";
-import { sourceDisagreements, sourceFromLogs, verbatimFromLogs, type LoggedSource } from "../analyses/instructions-source.js";
+import {
+  droppedTextWarnings,
+  sourceDisagreements,
+  sourceFromLogs,
+  verbatimFromLogs,
+  type LoggedSource,
+} from "../analyses/instructions-source.js";
 import type { ProbePatterns } from "../analyses/probe.js";
-import { sentText, takenInstructions, type InstructionsCarrier, type RpcResult } from "../analyses/rpc.js";
+import { sentEntry, sentStoreOf, takenInstructions, type InstructionsCarrier, type RpcResult } from "../analyses/rpc.js";
+import type { SentEntry } from "../analyses/rpc-texts.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import type { SentTexts } from "../records/mcp-instructions.js";
@@ -39,7 +46,7 @@ export interface AssembledInstructions {
   debugServers: DebugServer[];
   /** Truncation lines no transcript text accounts for. */
   unmatchedTruncations: Truncation[];
-  /** The debug log and a message log give different source lengths for one server. */
+  /** The debug log and a message log give different source lengths for one server; a message log whose texts passed the cap (droppedTextWarnings). */
   sourceDisagreements: string[];
   init: { file: string; servers: McpServerStatus[] } | null;
   inputs: InputFile[];
@@ -136,7 +143,7 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     debugLog: ev.debug?.input.path ?? null,
     debugServers,
     unmatchedTruncations: debug?.truncations.filter((x) => !used.has(x.line)) ?? [],
-    sourceDisagreements: sourceDisagreements(rows, logged),
+    sourceDisagreements: [...sourceDisagreements(rows, logged), ...droppedTextWarnings(logged)],
     init,
     inputs,
     parts,
@@ -144,19 +151,49 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
   };
 }
 
+/**
+ * The answer each log's client took last, with the distinct texts taken in its earlier handshakes (latest occurrence
+ * of each, a text equal to the taken one left out: the verbatim check and a section's end try them in that order, so
+ * the results are those of every handshake's text). Carriers are indexed by handshake once.
+ */
 function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: string }>): LoggedSource[] {
   const out: LoggedSource[] = [];
   for (const l of logs) {
     const c = takenInstructions(l.rpc);
     if (!c) continue;
-    const earlier = l.rpc.handshakes
-      .filter((h) => h.index !== c.handshake)
-      .map((h) => takenIn(l.rpc.instructions, h.index, h.era === "modern" ? "server/discover" : "initialize"))
-      .flatMap((x) => {
-        const text = x ? sentText(x) : null;
-        return x && text !== null ? [{ line: x.line, method: x.method, text }] : [];
-      });
-    out.push({ server: l.server ?? c.server, chars: c.chars, file: l.file, line: c.line, method: c.method, text: sentText(c), earlier });
+    const byHandshake = new Map<number, InstructionsCarrier[]>();
+    for (const x of l.rpc.instructions) {
+      const list = byHandshake.get(x.handshake);
+      if (list) list.push(x);
+      else byHandshake.set(x.handshake, [x]);
+    }
+    const taken = sentEntry(c);
+    const seen = new Set<SentEntry>(taken ? [taken] : []);
+    const earlier: NonNullable<LoggedSource["earlier"]> = [];
+    let earlierDropped = 0;
+    for (let i = l.rpc.handshakes.length - 1; i >= 0; i--) {
+      const h = l.rpc.handshakes[i]!;
+      if (h.index === c.handshake) continue;
+      const x = takenIn(byHandshake.get(h.index) ?? [], h.era === "modern" ? "server/discover" : "initialize");
+      const e = x ? sentEntry(x) : null;
+      if (!x || !e || seen.has(e)) continue;
+      seen.add(e);
+      if (e.text === null) earlierDropped += 1;
+      else earlier.push({ line: x.line, method: x.method, text: e.text });
+    }
+    earlier.reverse();
+    out.push({
+      server: l.server ?? c.server,
+      chars: c.chars,
+      file: l.file,
+      line: c.line,
+      method: c.method,
+      text: taken?.text ?? null,
+      earlier,
+      ...(sentStoreOf(l.rpc) && (taken?.text === null || earlierDropped > 0)
+        ? { dropped: { taken: taken?.text === null, earlier: earlierDropped, capChars: sentStoreOf(l.rpc)!.capChars } }
+        : {}),
+    });
   }
   return out;
 }
@@ -180,7 +217,6 @@ function sentTexts(logs: LoggedSource[]): SentTexts | undefined {
 }
 
 /** The answer a handshake's client took: the DiscoverResult on the modern path, else initialize's (as `takenInstructions`). */
-function takenIn(cs: InstructionsCarrier[], handshake: number, method: string): InstructionsCarrier | undefined {
-  const mine = cs.filter((c) => c.handshake === handshake);
+function takenIn(mine: InstructionsCarrier[], method: string): InstructionsCarrier | undefined {
   return mine.find((c) => c.method === method) ?? mine[0];
 }

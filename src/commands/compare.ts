@@ -221,7 +221,8 @@ function emptyRow(spec: RunSpec): CompareRow {
 /** The message logs of a run's other servers (the first is read with the session). */
 async function readOtherLogs(spec: RunSpec): Promise<Array<Gathered<RpcEvidence>>> {
   const out: Array<Gathered<RpcEvidence>> = [];
-  for (const path of spec.rpcLogs.filter((p) => p !== spec.rpcLog)) out.push(await readRpcEvidence(evidenceInput(path, "rpc-log")));
+  for (const path of spec.rpcLogs.filter((p) => p !== spec.rpcLog))
+    out.push(await readRpcEvidence(evidenceInput(path, "rpc-log"), {}, { sentTexts: true }));
   return out;
 }
 

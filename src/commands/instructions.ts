@@ -51,7 +51,7 @@ export async function runInstructions(target: string | undefined, opts: Instruct
   const debug = await gatherDebug(transcripts, opts);
   const headless = opts.streamJson ? await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin }) : null;
   const baseline = await gatherBaseline(opts);
-  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
+  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }, { sentTexts: true }) : null;
   const logs = rpc ? [{ file: rpc.input.path, rpc: rpc.result.rpc }] : [];
   const l = assembleInstructions({ transcripts, debug, headless, baseline, rpc: logs }, io);
   // Read alongside, as report reads it: its bad lines count, its good ones do not.

@@ -3,7 +3,7 @@ import { debugFactsAnalysis, serversNamedAnalysis, truncationsAnalysis } from ".
 import { headlessRequestsAnalysis } from "../analyses/headless-requests.js";
 import { headlessRunAnalysis, type HeadlessRun } from "../analyses/headless-run.js";
 import type { RequestsResult } from "../analyses/requests.js";
-import { rpcAnalysis } from "../analyses/rpc.js";
+import { rpcAnalysisOf } from "../analyses/rpc.js";
 import { savedFileAnalysis, type SavedFileStats } from "../analyses/saved-file.js";
 import { rpcToolsAnalysis, toolsListAnalysis } from "../analyses/tool-defs.js";
 import { debugLogSource } from "../records/debug.js";
@@ -33,9 +33,17 @@ export async function readDebugEvidence(input: InputFile, opts: RunnerOptions = 
   return { input, health, result: results };
 }
 
-/** An MCP message log: the handshake classification and every tools/list answer. */
-export async function readRpcEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<RpcEvidence>> {
-  const { results, health } = await runOne(input, rpcLogSource, { rpc: rpcAnalysis, tools: rpcToolsAnalysis }, opts);
+/**
+ * An MCP message log: the handshake classification and every tools/list answer. `sentTexts`: also keep its distinct
+ * instructions texts (rpc.ts `sentEntry`) for the verbatim check and a section's end; the commands that never check them keep none.
+ */
+export async function readRpcEvidence(
+  input: InputFile,
+  opts: RunnerOptions = {},
+  keep: { sentTexts?: boolean } = {},
+): Promise<Gathered<RpcEvidence>> {
+  const rpc = rpcAnalysisOf({ sentTexts: keep.sentTexts === true });
+  const { results, health } = await runOne(input, rpcLogSource, { rpc, tools: rpcToolsAnalysis }, opts);
   return { input, health, result: results };
 }
 

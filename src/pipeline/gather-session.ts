@@ -68,7 +68,7 @@ export async function gatherSession(target: string | undefined, opts: SessionGat
   } = await gatherWithRun(target, opts, ["requests", "instructions", "outputs", "inventory", "tools"]);
   target = found;
   const debug = await gatherDebug(transcripts, opts);
-  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }) : null;
+  const rpc = opts.rpcLog ? await readRpcEvidence(evidenceInput(opts.rpcLog, "rpc-log"), { stdin: opts.stdin }, { sentTexts: true }) : null;
   const toolsList =
     opts.tools !== undefined
       ? await readToolsList({ ...evidenceInput(opts.tools, "rpc-log"), toolsList: true }, { stdin: opts.stdin })
