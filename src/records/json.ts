@@ -324,10 +324,38 @@ function firstNonSpace(s: string): number {
   return -1;
 }
 
-/** First 120 characters of a bad line, for error messages; the renderer escapes control characters. */
+/**
+ * First 120 characters of a bad line, for error messages; the renderer escapes control characters. A cut never
+ * splits a surrogate pair (the excerpt ends before the pair instead of in a lone surrogate).
+ */
 export function excerptOf(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+  if (text.length <= 120) return text;
+  const c = text.charCodeAt(119);
+  return `${text.slice(0, c >= 0xd800 && c <= 0xdbff ? 119 : 120)}…`;
 }
+
+/**
+ * The first `max` bytes of `buf` as text, without a UTF-8 sequence the cut left incomplete (which would read as
+ * U+FFFD): for excerpts of a value that goes on.
+ */
+export function utf8Head(buf: Buffer, max: number): string {
+  let end = Math.min(buf.length, max);
+  if (end < buf.length) {
+    let j = end - 1;
+    while (j > end - 4 && j > 0 && (buf[j]! & 0xc0) === 0x80) j--;
+    const b = buf[j]!;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    if (j + need > end) end = j;
+  }
+  return buf.toString("utf8", 0, end);
+}
+
+/** Whether `buf` starts with a UTF-8 BOM (EF BB BF); `"partial"` when it is shorter than one and could still be its start. */
+export function bomAt(buf: Buffer): boolean | "partial" {
+  if (buf.length < 3) return buf.every((b, k) => b === UTF8_BOM[k]) ? "partial" : false;
+  return buf[0] === UTF8_BOM[0] && buf[1] === UTF8_BOM[1] && buf[2] === UTF8_BOM[2];
+}
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** Whether nesting passes `limit` (the root is level 1); stops as soon as it does, so the recursion never goes deeper than `limit`. */
 export function depthExceeds(root: unknown, limit: number): boolean {
