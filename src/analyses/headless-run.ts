@@ -2,6 +2,7 @@ import { isObject } from "../records/json.js";
 import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
 import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
 import { bump, newCounts } from "../records/counts.js";
+import type { Health } from "../records/health.js";
 import type { Analysis } from "./analysis.js";
 
 /**
@@ -27,6 +28,14 @@ export interface HeadlessRun {
   userMessages: number;
   /** Messages per `type` (`system/<subtype>` for system messages). */
   types: Record<string, number>;
+}
+
+/** What a warning says of an empty (or whitespace-only) `claude -p` output: not a malformed line, no run to read. */
+export const HEADLESS_EMPTY = "the output is empty (claude -p printed nothing)";
+
+/** Whether the output held nothing but whitespace: no message, and no line that failed to be one. */
+export function headlessEmpty(run: HeadlessRun, health: Health): boolean {
+  return run.format === "empty" && health.malformedCount === 0;
 }
 
 /** The session id a run names: from its init event, else its result. Use it to find the transcript. */

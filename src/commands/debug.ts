@@ -1,4 +1,5 @@
 import type { DebugResult } from "../analyses/debug.js";
+import { HEADLESS_EMPTY, headlessEmpty } from "../analyses/headless-run.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
@@ -44,9 +45,11 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
   const inputs: InputFile[] = [input];
   const parts: InputHealth[] = [{ health: own, share: "whole" }];
   let run: HeadlessSection | null = null;
+  const notes: string[] = [];
   if (opts.streamJson) {
     const r = await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin });
     run = headlessSection(r.result);
+    if (headlessEmpty(r.result, r.health)) notes.push(`${opts.streamJson}: ${HEADLESS_EMPTY}`);
     inputs.push(r.input);
     parts.push({ health: r.health, share: "whole" });
   }
@@ -63,7 +66,7 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
       title: `Debug log — ${input.path}`,
       summary: debugSummary(result),
       tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? headlessTables(run) : []), healthTable(health)],
-      warnings: healthWarnings(health),
+      warnings: [...notes, ...healthWarnings(health)],
     },
   };
 }

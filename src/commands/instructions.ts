@@ -1,3 +1,4 @@
+import { HEADLESS_EMPTY, headlessEmpty } from "../analyses/headless-run.js";
 import { assembleInstructions } from "../assemble/instructions.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import { readHeadlessRun, readRpcEvidence } from "../pipeline/evidence.js";
@@ -56,11 +57,14 @@ export async function runInstructions(target: string | undefined, opts: Instruct
   const l = assembleInstructions({ transcripts, debug, headless, baseline, rpc: logs }, io);
   // Read alongside, as report reads it: its bad lines count, its good ones do not.
   if (rpc) l.health = documentHealth([...l.parts, { health: rpc.health, share: "bad-lines" }]);
+  const document = instructionsDocument(l);
+  if (headless && headlessEmpty(headless.result, headless.health))
+    document.warnings = [`${opts.streamJson}: ${HEADLESS_EMPTY}`, ...(document.warnings ?? [])];
   return {
     command: "instructions",
     inputs: envelopeInputs(l.inputs, rpc ? [rpc.input] : []),
     health: l.health,
     data: { instructions: l.rows, answer: l.answer, baseline: l.baseline, pendingServers: l.pending },
-    document: instructionsDocument(l),
+    document,
   };
 }

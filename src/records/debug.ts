@@ -8,6 +8,7 @@ import {
   MAX_DEPTH,
   notUtf8,
   nulDamage,
+  nulRuns,
   nulTailDamage,
   parseJsonBounded,
   type LineDamage,
@@ -115,7 +116,7 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
       // Bytes that are not UTF-8 were read as U+FFFD, silently: the entry the line belongs to says so, naming the line.
       const bad: LineDamage[] = [];
       if (raw.buf.indexOf(0) >= 0) {
-        const cut = nulRuns(line, raw.buf.length);
+        const cut = nulCut(line, raw.buf);
         if (typeof cut === "string") {
           out.push({ kind: "malformed", pos, reason: cut, excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
           return;
@@ -195,27 +196,24 @@ function damaged(p: Pending, ds: readonly LineDamage[], line: number): void {
   for (const d of ds) (p.damage ??= []).push({ ...d, line });
 }
 
-/** A run of NULs with whitespace among them, at a line's start or end: one byte a character, so offsets are byte offsets. */
-const LEAD_NULS = /^[\0 \t\r]*\0/;
-const TAIL_NULS = /\0[\0 \t\r]*$/;
-
 /**
- * A line's NUL runs, as transcripts and message logs read them (json.ts): a run before the entry (a crash
- * remnant the next write landed after) or after it (the zero-filled tail a crash leaves) is cut and listed
- * as damage, the whitespace after a leading run kept (a continuation line's indent). A line of NULs only,
- * or with NULs inside its text, is no line to read: the malformed reason.
+ * A line's NUL runs, as transcripts and message logs read them (json.ts `nulRuns`, one rule): a run before the
+ * entry (a crash remnant the next write landed after) or after it (the zero-filled tail a crash leaves) is cut and
+ * listed as damage, the whitespace after a leading run's last NUL kept (a continuation line's indent), and the
+ * whitespace before a trailing run's first NUL too. A line of NULs only, or with NULs inside its text, is no line
+ * to read: the malformed reason. Linear in the line (byte loops and one indexOf; both runs are one byte a
+ * character, so their offsets are byte offsets).
  */
-function nulRuns(line: string, bytes: number): { line: string; damage: LineDamage[] } | string {
-  if (/^[\0\s]*$/.test(line)) return "NUL bytes only (crash remnant)";
-  const lead = LEAD_NULS.exec(line)?.[0] ?? "";
-  const tail = TAIL_NULS.exec(line)?.[0] ?? "";
-  const body = line.slice(lead.length, line.length - tail.length);
-  if (body.includes("\u0000")) return "NUL bytes (crash remnant)";
+function nulCut(line: string, buf: Buffer): { line: string; damage: LineDamage[] } | string {
+  if (line.replaceAll("\u0000", "").trim() === "") return "NUL bytes only (crash remnant)";
+  const runs = nulRuns(buf);
+  const bodyEnd = runs.tailNuls > 0 ? runs.tailFirstNul : buf.length;
+  const inner = buf.indexOf(0, runs.leadNulEnd);
+  if (inner >= 0 && inner < bodyEnd) return "NUL bytes (crash remnant)";
   const damage: LineDamage[] = [];
-  const count = (s: string) => s.split("\u0000").length - 1;
-  if (lead !== "") damage.push(nulDamage(count(lead), lead.length));
-  if (tail !== "") damage.push(nulTailDamage(count(tail), bytes - tail.length));
-  return { line: body, damage };
+  if (runs.leadNuls > 0) damage.push(nulDamage(runs.leadNuls, runs.leadNulEnd));
+  if (runs.tailNuls > 0) damage.push(nulTailDamage(runs.tailNuls, runs.tailFirstNul));
+  return { line: line.slice(runs.leadNulEnd, line.length - (buf.length - bodyEnd)), damage };
 }
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {

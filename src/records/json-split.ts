@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_LINE_BYTES } from "../sources/lines.js";
+import { bomAt, excerptOf, utf8Head } from "./json.js";
 
 /**
  * Splits one JSON document as it streams into its top-level values, never holding more than one of them:
@@ -48,7 +49,6 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 const endsScalar = (c: number) =>
   isSpace(c) || c === 0x2c || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b || c === 0x22 || c === 0x3a;
 const HEAD_BYTES = 480;
-const BOM = [0xef, 0xbb, 0xbf];
 
 /** A byte for a message: printable ASCII quoted, anything else by its code. */
 function shown(c: number): string {
@@ -93,8 +93,9 @@ export async function* splitJson(
         continue;
       }
       held = held.length ? Buffer.concat([held, c]) : c;
-      if (held.length < 3 && held.every((b, k) => b === BOM[k])) continue;
-      if (held.length >= 3 && held[0] === 0xef && held[1] === 0xbb && held[2] === 0xbf) {
+      const bom = bomAt(held);
+      if (bom === "partial") continue;
+      if (bom) {
         bomCut = true;
         held = held.subarray(3);
       }
@@ -104,8 +105,18 @@ export async function* splitJson(
     if (held?.length) yield held;
   }
 
-  const headText = () => (parts.length ? Buffer.concat(parts.length > 1 ? parts : [parts[0]!]) : head).toString("utf8", 0, HEAD_BYTES);
-  const excerpt = (s: string) => (s.length > 120 ? `${s.slice(0, 120)}…` : s);
+  // The value's first bytes, for an excerpt: only the parts those bytes lie in are copied (a value may be 512 MB).
+  const headText = () => {
+    if (parts.length === 0) return utf8Head(head, HEAD_BYTES);
+    const first: Buffer[] = [];
+    let n = 0;
+    for (const p of parts) {
+      if (n > HEAD_BYTES) break;
+      first.push(p);
+      n += p.length;
+    }
+    return utf8Head(first.length === 1 ? first[0]! : Buffer.concat(first), HEAD_BYTES);
+  };
   const keep = (chunk: Buffer, from: number, to: number) => {
     if (to <= from) return;
     if (!tooLong && partBytes + (to - from) > maxValueBytes) {
@@ -186,7 +197,7 @@ export async function* splitJson(
               reason:
                 `${item} ${count} (from byte ${vOffset + 1}) is not valid JSON: ${shown(c)} at byte ${offset + i + 1} closes ` +
                 `${want === undefined ? "nothing" : `where ${shown(want)} was expected`}; the rest of the input is not read`,
-              excerpt: excerpt(headText()),
+              excerpt: excerptOf(headText()),
             };
             break;
           }
@@ -276,7 +287,7 @@ export async function* splitJson(
           if (next.done) break;
           held = Buffer.concat([held, next.value.subarray(0, HEAD_BYTES - held.length)]);
         }
-        stop.excerpt = excerpt(held.toString("utf8"));
+        stop.excerpt = excerptOf(utf8Head(held, HEAD_BYTES));
       }
       yield stop;
       return;
@@ -293,7 +304,7 @@ export async function* splitJson(
       line: vLine,
       offset: vOffset,
       reason: `${doc} cut off inside ${item} ${count} (it starts at byte ${vOffset + 1}; the input ends at byte ${offset} before it closes)`,
-      excerpt: excerpt(headText()),
+      excerpt: excerptOf(headText()),
     };
     return;
   }

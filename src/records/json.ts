@@ -69,16 +69,15 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
     // tokens), so the scan for one runs here, not over every line.
     const nulAt = raw.buf.indexOf(0);
     if (nulAt < 0) return { ok: false, reason: jsonReason(text, (err as Error).message, raw.unterminated), excerpt: excerptOf(text) };
-    const lead = leadingNuls(raw.buf);
+    const runs = nulRuns(raw.buf);
     // NULs and nothing else: no record to read.
-    if (lead.end === raw.buf.length) return { ok: false, reason: "NUL bytes only (crash remnant)", excerpt: excerptOf(text) };
+    if (runs.leadEnd === raw.buf.length) return { ok: false, reason: "NUL bytes only (crash remnant)", excerpt: excerptOf(text) };
     // The zero-filled tail a crash leaves after a complete record (the NUL run is the line's end).
-    const tail = trailingNuls(raw.buf, lead.end);
-    const later = raw.buf.indexOf(0, lead.end);
-    if (later >= 0 && later < tail.start) {
+    const later = raw.buf.indexOf(0, runs.leadEnd);
+    if (later >= 0 && later < runs.tailStart) {
       // NULs inside what would be the record: no record to read.
       const reason =
-        lead.nuls === 0
+        runs.leadNuls === 0
           ? `NUL bytes from byte ${nulAt + 1} (crash remnant)`
           : `NUL bytes from byte ${nulAt + 1} and from byte ${later + 1} (crash remnant)`;
       return { ok: false, reason, excerpt: excerptOf(text) };
@@ -86,9 +85,9 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
     // A crash remnant the next write landed after, or the zeros a crash left after the record: read what lies
     // between. Spaces in place of a leading run keep every column JSON.parse names where it was (the run is one
     // byte per character); a trailing run is one character per byte too, so it is cut from the text's end.
-    const rest = " ".repeat(lead.end) + text.slice(lead.end, text.length - (raw.buf.length - tail.start));
-    if (lead.nuls > 0) after = `${nulsBefore(lead.nuls, lead.end)}, then `;
-    const tailSaid = tail.nuls > 0 ? `, then ${nulsAfter(tail.nuls, tail.firstNul)}` : "";
+    const rest = " ".repeat(runs.leadEnd) + text.slice(runs.leadEnd, text.length - (raw.buf.length - runs.tailStart));
+    if (runs.leadNuls > 0) after = `${nulsBefore(runs.leadNuls, runs.leadEnd)}, then `;
+    const tailSaid = runs.tailNuls > 0 ? `, then ${nulsAfter(runs.tailNuls, runs.tailFirstNul)}` : "";
     try {
       value = JSON.parse(rest);
     } catch (again) {
@@ -98,8 +97,8 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
         excerpt: excerptOf(text),
       };
     }
-    if (lead.nuls > 0) nuls = nulDamage(lead.nuls, lead.end);
-    if (tail.nuls > 0) trailing = nulTailDamage(tail.nuls, tail.firstNul);
+    if (runs.leadNuls > 0) nuls = nulDamage(runs.leadNuls, runs.leadEnd);
+    if (runs.tailNuls > 0) trailing = nulTailDamage(runs.tailNuls, runs.tailFirstNul);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
@@ -111,39 +110,59 @@ function whole(raw: RawLine, utf8: boolean | undefined): ParsedLine {
   const out: ParsedLine = { ok: true, value: value as JsonObject };
   // Decoding put U+FFFD for every bad sequence, silently: the record is read, and the damage said.
   const replaced = (utf8 ?? isUtf8(raw.buf)) ? undefined : notUtf8(raw.buf);
-  const damage = [nuls, trailing, replaced].filter((d): d is LineDamage => d !== undefined);
-  if (damage.length) out.damage = damage;
+  // Built only when something was damaged: a clean line (nearly every line) allocates nothing here.
+  if (nuls || trailing || replaced) {
+    const damage: LineDamage[] = [];
+    if (nuls) damage.push(nuls);
+    if (trailing) damage.push(trailing);
+    if (replaced) damage.push(replaced);
+    out.damage = damage;
+  }
   return out;
 }
 
-/** The run of NUL and whitespace bytes a line starts with: where it ends, and how many NULs it holds. */
-function leadingNuls(buf: Buffer): { end: number; nuls: number } {
-  let i = 0;
-  let nuls = 0;
-  for (; i < buf.length; i++) {
-    const b = buf[i]!;
-    if (b === 0) nuls++;
-    else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
-  }
-  return { end: i, nuls };
+/**
+ * The NUL runs a line starts and ends with (crash remnants): one rule for transcripts, debug logs and message
+ * logs. A run is of NUL and whitespace bytes (space, tab, CR, LF); the trailing run never reaches back into the
+ * leading one. Two byte loops, one from each end, so the cost is linear in the line however long the runs are.
+ */
+export interface NulRuns {
+  /** Where the leading run ends (0-based, exclusive). */
+  leadEnd: number;
+  /** The NULs the leading run holds. */
+  leadNuls: number;
+  /** The byte after the leading run's last NUL (0 for none): the run without the whitespace after it. */
+  leadNulEnd: number;
+  /** Where the trailing run starts (`buf.length` for none). */
+  tailStart: number;
+  /** The NULs the trailing run holds. */
+  tailNuls: number;
+  /** The trailing run's first NUL (0-based; -1 for none). */
+  tailFirstNul: number;
 }
 
-/**
- * The run of NUL and whitespace bytes a line ends with, not reaching back before `from`: where it starts,
- * how many NULs it holds, and where the first of them is (0-based).
- */
-function trailingNuls(buf: Buffer, from: number): { start: number; nuls: number; firstNul: number } {
-  let i = buf.length;
-  let nuls = 0;
-  let firstNul = -1;
-  for (; i > from; i--) {
-    const b = buf[i - 1]!;
+export function nulRuns(buf: Buffer): NulRuns {
+  let i = 0;
+  let leadNuls = 0;
+  let leadNulEnd = 0;
+  for (; i < buf.length; i++) {
+    const b = buf[i]!;
     if (b === 0) {
-      nuls++;
-      firstNul = i - 1;
+      leadNuls++;
+      leadNulEnd = i + 1;
     } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
   }
-  return { start: i, nuls, firstNul };
+  const leadEnd = i;
+  let tailNuls = 0;
+  let tailFirstNul = -1;
+  for (i = buf.length; i > leadEnd; i--) {
+    const b = buf[i - 1]!;
+    if (b === 0) {
+      tailNuls++;
+      tailFirstNul = i - 1;
+    } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) break;
+  }
+  return { leadEnd, leadNuls, leadNulEnd, tailStart: i, tailNuls, tailFirstNul };
 }
 
 /**
@@ -261,8 +280,8 @@ function keepShallow(raw: RawLine): ParsedLine {
   if (out.ok !== true) return out;
   // A NUL run after the record is said where it is in the line, not in the copy.
   const tailIn = (b: Buffer) => {
-    const t = trailingNuls(b, leadingNuls(b).end);
-    return t.nuls > 0 ? nulTailDamage(t.nuls, t.firstNul) : undefined;
+    const t = nulRuns(b);
+    return t.tailNuls > 0 ? nulTailDamage(t.tailNuls, t.tailFirstNul) : undefined;
   };
   const copied = tailIn(p.kept);
   const damage = (out.damage ?? []).map((d) => (copied && d.reason === copied.reason ? tailIn(raw.buf)! : d));
@@ -305,10 +324,38 @@ function firstNonSpace(s: string): number {
   return -1;
 }
 
-/** First 120 characters of a bad line, for error messages; the renderer escapes control characters. */
+/**
+ * First 120 characters of a bad line, for error messages; the renderer escapes control characters. A cut never
+ * splits a surrogate pair (the excerpt ends before the pair instead of in a lone surrogate).
+ */
 export function excerptOf(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+  if (text.length <= 120) return text;
+  const c = text.charCodeAt(119);
+  return `${text.slice(0, c >= 0xd800 && c <= 0xdbff ? 119 : 120)}…`;
 }
+
+/**
+ * The first `max` bytes of `buf` as text, without a UTF-8 sequence the cut left incomplete (which would read as
+ * U+FFFD): for excerpts of a value that goes on.
+ */
+export function utf8Head(buf: Buffer, max: number): string {
+  let end = Math.min(buf.length, max);
+  if (end < buf.length) {
+    let j = end - 1;
+    while (j > end - 4 && j > 0 && (buf[j]! & 0xc0) === 0x80) j--;
+    const b = buf[j]!;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    if (j + need > end) end = j;
+  }
+  return buf.toString("utf8", 0, end);
+}
+
+/** Whether `buf` starts with a UTF-8 BOM (EF BB BF); `"partial"` when it is shorter than one and could still be its start. */
+export function bomAt(buf: Buffer): boolean | "partial" {
+  if (buf.length < 3) return buf.every((b, k) => b === UTF8_BOM[k]) ? "partial" : false;
+  return buf[0] === UTF8_BOM[0] && buf[1] === UTF8_BOM[1] && buf[2] === UTF8_BOM[2];
+}
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** Whether nesting passes `limit` (the root is level 1); stops as soon as it does, so the recursion never goes deeper than `limit`. */
 export function depthExceeds(root: unknown, limit: number): boolean {

@@ -7,6 +7,7 @@ import {
   MAX_DEPTH,
   notUtf8,
   nulDamage,
+  nulRuns,
   nulTailDamage,
   parseJsonBounded,
   type JsonObject,
@@ -175,17 +176,15 @@ function parseRpcLineDamage(raw: RawLine, file: string): { recs: RpcRecord[]; da
   let line = raw.buf.toString("utf8");
   if (line.trim() === "") return { recs: [], damage: [] };
   const damage: LineDamage[] = [];
-  if (line.includes("\u0000")) {
+  if (raw.buf.indexOf(0) >= 0) {
+    // The NUL runs a line starts and ends with, by json.ts's rule (byte loops: linear however long the runs).
     // One byte per character in both runs, so their offsets are byte offsets.
-    const lead = /^[\0 \t\r\n]*/.exec(line)![0];
-    const tail = lead.length < line.length ? /[\0 \t\r\n]*$/.exec(line)![0] : "";
-    const body = line.slice(lead.length, line.length - tail.length);
-    if (body !== "" && !body.includes("\u0000")) {
-      const nuls = lead.split("\u0000").length - 1;
-      const tailNuls = tail.split("\u0000").length - 1;
-      if (nuls > 0) damage.push(nulDamage(nuls, lead.length));
-      if (tailNuls > 0) damage.push(nulTailDamage(tailNuls, raw.buf.length - tail.length + tail.indexOf("\u0000")));
-      line = body;
+    const runs = nulRuns(raw.buf);
+    const inner = raw.buf.indexOf(0, runs.leadEnd);
+    if (runs.leadEnd < raw.buf.length && (inner < 0 || inner >= runs.tailStart)) {
+      if (runs.leadNuls > 0) damage.push(nulDamage(runs.leadNuls, runs.leadEnd));
+      if (runs.tailNuls > 0) damage.push(nulTailDamage(runs.tailNuls, runs.tailFirstNul));
+      line = line.slice(runs.leadEnd, line.length - (raw.buf.length - runs.tailStart));
     }
   }
   const recs = parseLine(pos, line);

@@ -1,5 +1,5 @@
 import { splitJson } from "./json-split.js";
-import { parseLine, type JsonObject, type LineDamage } from "./json.js";
+import { bomAt, parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -63,8 +63,10 @@ function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
 }
 
 /**
- * `claude -p` output, never held whole: NDJSON line by line; a JSON array (or a pretty-printed object)
- * through stream-json's streaming parser, every element at line 1 (the parser knows no lines).
+ * `claude -p` output, never held whole: NDJSON line by line; a JSON array (or pretty-printed objects) split
+ * by its own structure (json-split.ts), each element with the line it starts on and its byte offset, a tear
+ * one malformed entry. An empty (or whitespace-only) output yields no record: the commands warn of it
+ * (analyses/headless-run.ts `headlessEmpty`), it is no malformed line.
  */
 export const headlessSource: Source<HeadlessRecord> = {
   kind: "stream-json",
@@ -106,12 +108,10 @@ async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: st
 const damagedLines = new WeakMap<object, LineDamage[]>();
 
 function ndjsonDecoder(file: string) {
-  let any = false;
   return {
     line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine>) {
       const pos: Pos = { file, line: raw.line };
       const parsed = parseLine(raw);
-      if (parsed.ok !== "blank") any = true;
       if (parsed.ok === "blank") out.push({ kind: "blank", pos });
       else if (parsed.ok) {
         const ev = event(parsed.value, pos, "lines");
@@ -119,9 +119,7 @@ function ndjsonDecoder(file: string) {
         out.push(ev);
       } else out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
     },
-    end(out: Array<HeadlessRecord | BlankLine>) {
-      if (!any) out.push(emptyOutput(file, "lines"));
-    },
+    end() {},
   };
 }
 
@@ -129,8 +127,9 @@ function ndjsonDecoder(file: string) {
 function sniff(buf: Buffer): HeadlessLayout | null {
   let i = 0;
   // A BOM split across the first chunks: wait for the rest of it.
-  if (buf.length < 3 && buf.every((b, k) => b === [0xef, 0xbb, 0xbf][k])) return null;
-  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
+  const bom = bomAt(buf);
+  if (bom === "partial") return null;
+  if (bom) i = 3;
   while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x09)) i++;
   if (i >= buf.length) return null;
   if (buf[i] === 0x5b) return "array";
@@ -165,15 +164,4 @@ async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "a
       yield { kind: "malformed", pos, reason: `${what}: ${reason}`, excerpt: parsed.ok === "blank" ? "" : parsed.excerpt, layout };
     }
   }
-}
-
-/** Output with no JSON value in it: `claude -p` printed nothing (or only whitespace). Malformed: no run to read. */
-function emptyOutput(file: string, layout: HeadlessLayout): HeadlessMalformed {
-  return {
-    kind: "malformed",
-    pos: { file, line: 1 },
-    reason: "no JSON value: the output is empty (claude -p printed nothing)",
-    excerpt: "",
-    layout,
-  };
 }

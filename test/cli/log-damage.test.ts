@@ -182,3 +182,74 @@ test("debug: a log that opens with a NUL run is still recognised and its first e
     [[1, "8 NUL bytes before byte 9 (crash remnant), skipped"]],
   );
 });
+
+// A zero-filled region a crash leaves can be megabytes long. These guard against quadratic time: the NUL-run
+// rule once used unanchored regexes that restarted at every NUL of a run followed by text (1 MB: minutes),
+// where the byte loops of json.ts's nulRuns take milliseconds. The bound is generous (process start included).
+const MB = 1024 * 1024;
+const zeros = (n: number) => new Array<number>(n).fill(0);
+
+test("rpc: 1 MB of NULs before, after and inside a message line is read in linear time", async () => {
+  const req = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+  const file = write("rpc-nul-mb.jsonl", [
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n',
+    zeros(MB),
+    req + "\n",
+    '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}',
+    zeros(MB),
+    "\n",
+    '{"jsonrpc":"2.0",',
+    zeros(MB),
+    '"method":"ping"}\n',
+  ]);
+  const t0 = Date.now();
+  const j = parseEnvelope(await runCli(["rpc", file, "--json"]), "rpc");
+  const took = Date.now() - t0;
+  assert.deepEqual(j.rpc.methods, ["initialize", "tools/list"]);
+  assert.equal(j.rpc.messages, 3);
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [
+      [2, `${MB} NUL bytes before byte ${MB + 1} (crash remnant), skipped`, MB],
+      [3, `${MB} trailing NUL bytes from byte 47 (crash remnant), skipped`, MB],
+    ],
+  );
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => [m.line, m.reason]),
+    [[4, "NUL bytes (crash remnant)"]],
+  );
+  assert.ok(took < 3000, `took ${took} ms`);
+});
+
+test("debug: 1 MB of NULs before, after and inside an entry line is read in linear time", async () => {
+  const file = write("debug-nul-mb.txt", [
+    "2026-09-30T05:02:11.208Z [DEBUG] started\n",
+    zeros(MB),
+    "2026-09-30T05:02:12.000Z [DEBUG] after the zeros\n",
+    "2026-09-30T05:02:13.000Z [DEBUG] before the zeros",
+    zeros(MB),
+    "\n",
+    "2026-09-30T05:02:14.000Z [DEBUG] half",
+    zeros(MB),
+    "way\n",
+  ]);
+  const t0 = Date.now();
+  const j = parseEnvelope(await runCli(["debug", file, "--json"]), "debug");
+  const took = Date.now() - t0;
+  assert.deepEqual(
+    j.debug.events.map((e: any) => e.text),
+    ["started", "after the zeros", "before the zeros"],
+  );
+  assert.deepEqual(
+    j.health.damaged.map((d: any) => [d.line, d.reason, d.bytes]),
+    [
+      [2, `${MB} NUL bytes before byte ${MB + 1} (crash remnant), skipped`, MB],
+      [3, `${MB} trailing NUL bytes from byte 50 (crash remnant), skipped`, MB],
+    ],
+  );
+  assert.deepEqual(
+    j.health.malformed.map((m: any) => [m.line, m.reason]),
+    [[4, "NUL bytes (crash remnant)"]],
+  );
+  assert.ok(took < 3000, `took ${took} ms`);
+});

@@ -38,7 +38,6 @@ const NO_SESSION: Case[] = [
     line: 1,
     reason: "JSON array cut off inside element 1 (it starts at byte 2; the input ends at byte 200 before it closes)",
   },
-  { name: "an empty file", file: put("empty.json", ""), line: 1, reason: "no JSON value: the output is empty (claude -p printed nothing)" },
   {
     name: 'only "["',
     file: put("open.json", "["),
@@ -136,6 +135,33 @@ for (const c of NO_SESSION)
       assert.equal(strict.code, 1, `${command}: ${strict.stderr}`);
     }
   });
+
+test("an empty or whitespace-only claude -p output is a warning, not a malformed line: exit 0 also with --strict", async () => {
+  // CONTRACT: exit 0 for empty input. The output names no session, so no transcript is looked up.
+  for (const file of [put("empty.json", ""), put("blank.json", "\n  \n")]) {
+    for (const command of ["report", "requests", "tools"]) {
+      const r = await runCli([command, "--stream-json", file, "--claude-dir", none, "--json"]);
+      const j = parseEnvelope(r, command);
+      assert.deepEqual(j.health.malformed, [], command);
+      assert.equal(j.health.malformedCount, 0, command);
+      assert.equal(j.health.records, 0, command);
+      // (tools prints no gather warnings at all, as before.)
+      if (command !== "tools")
+        assert.ok(
+          r.stderr.includes(`${file}: the output is empty (claude -p printed nothing); no session id, so no transcript was looked up`),
+          `${command}: ${r.stderr}`,
+        );
+      if (command === "report") assert.equal(j.run.format, "empty");
+      const strict = await runCli([command, "--stream-json", file, "--claude-dir", none, "--strict", "--json"]);
+      assert.equal(strict.code, 0, `${command}: ${strict.stderr}`);
+    }
+    // With a target, and beside a debug log: the same warning, exit 0.
+    const dbg = put("debug-for-empty.txt", "2026-09-30T05:02:11.208Z [DEBUG] started\n");
+    const d = await runCli(["debug", dbg, "--stream-json", file, "--strict", "--json"]);
+    assert.equal(d.code, 0, d.stderr);
+    assert.ok(d.stderr.includes(`${file}: the output is empty (claude -p printed nothing)`), d.stderr);
+  }
+});
 
 test('trailing garbage after "]": every event kept, the garbage one malformed entry (report and requests)', async () => {
   const file = put("trailing.json", Buffer.concat([LEGACY, Buffer.from("garbage")]));

@@ -55,3 +55,20 @@ test("a scalar element cut at the end of an array is torn, not taken whole", asy
     [1, "JSON array cut off inside element 2 (it starts at byte 5; the input ends at byte 6 before it closes)"],
   ]);
 });
+
+test("a tear's excerpt is the shared one: 120 characters, never ending in half a surrogate pair, however the chunks fall", async () => {
+  // "😀" is two UTF-16 units (four bytes); it straddles the 120th unit of the element's text.
+  const elem = '{"a":"' + "x".repeat(113) + "😀".repeat(200);
+  for (const size of [1, 7, 4096]) {
+    const items = await split("[" + elem, "array", size);
+    assert.equal(items.length, 1);
+    const tear = items[0]!;
+    assert.equal(tear.kind, "tear");
+    if (tear.kind !== "tear") continue;
+    assert.equal(tear.excerpt, '{"a":"' + "x".repeat(113) + "…");
+    // A mismatched closer far into a long element: the excerpt is still its first characters, cut whole.
+    const bad = await split("[" + elem + '"]]', "array", size);
+    const t = bad.find((i) => i.kind === "tear")!;
+    assert.equal(t.kind === "tear" && t.excerpt, '{"a":"' + "x".repeat(113) + "…");
+  }
+});

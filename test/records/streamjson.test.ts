@@ -240,14 +240,13 @@ test("array torn inside its first event: nothing kept, one malformed entry", asy
   });
 });
 
-test('an empty output, whitespace only, or only "[" is malformed input, not an empty success', async () => {
-  for (const text of ["", "\n\n"]) {
+test('an empty output or whitespace only is empty (no malformed line: the commands warn of it); only "[" is malformed', async () => {
+  for (const text of ["", "\n\n", "\ufeff"]) {
     const r = await fromText(text);
     assert.equal(r.format, "empty");
-    assert.deepEqual(
-      r.health.malformed.map((m) => [m.line, m.reason]),
-      [[1, "no JSON value: the output is empty (claude -p printed nothing)"]],
-    );
+    assert.deepEqual(r.health.malformed, []);
+    assert.equal(r.health.malformedCount, 0);
+    assert.equal(r.health.records, 0);
   }
   await everyChunking("[", (r) => {
     assert.equal(r.format, "json-array");
