@@ -61,7 +61,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
       col("carrier", "carrier", "text", { priority: 3 }),
       col("line", "line", "int", { priority: 3 }),
-      requestColumn(rows),
+      requestColumn(),
       col("chars", "chars", "int", { priority: 1 }),
       col("codePoints", "code points", "int", { priority: 3 }),
       col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
@@ -69,7 +69,14 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }),
       col("sourceChars", "source", "int", { priority: 2 }),
       col("renderedChars", "rendered", "int", { priority: 3 }),
-      ...(verbatim ? [col("verbatim", "verbatim", "text", { priority: 2 })] : []),
+      // Always a column (CSV: verbatimPrefix true/false/null, firstDifferenceAt); the human formats show `yes` /
+      // `no @ N` and leave it out when no server's sent text is known.
+      col("verbatimPrefix", "verbatim", "bool", {
+        priority: 2,
+        parts: ["firstDifferenceAt"],
+        display: "verbatimShown",
+        hideBlank: true,
+      }),
       col("begin", "BEGIN", "text", { priority: 2 }),
       col("end", "END", "text", { priority: 2 }),
       col("lastMarker", "last [at N]", "int", { priority: 2 }),
@@ -89,7 +96,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       keptUtf8Bytes: r.keptUtf8Bytes,
       sourceChars: r.sourceChars,
       renderedChars: r.renderedChars,
-      verbatim: r.verbatimPrefix === null ? null : r.verbatimPrefix ? "yes" : `no @ ${INT.format(r.firstDifferenceAt ?? 0)}`,
+      verbatimPrefix: r.verbatimPrefix,
+      firstDifferenceAt: r.firstDifferenceAt,
+      verbatimShown: r.verbatimPrefix === false ? `no @ ${INT.format(r.firstDifferenceAt ?? 0)}` : undefined,
       begin: r.probe ? (r.probe.begin ?? "NONE") : null,
       end: r.probe ? (r.probe.end ?? "NONE") : null,
       lastMarker: r.probe?.lastMarker ?? null,
@@ -98,10 +107,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
   };
 }
 
-/** The request that carried a delivery; `none (compacted first)` where a compaction came first (marked only then, so CSV keeps its columns). */
-function requestColumn(rows: InstructionRow[]) {
-  const marks = rows.some((r) => r.compaction !== null) ? [{ key: "compacted", text: " (compacted first)" }] : undefined;
-  return col("requestIndex", "request", "int", { priority: 1, empty: "none", ...(marks ? { marks } : {}) });
+/** The request that carried a delivery; `none (compacted first)` where a compaction came first (CSV: a `compacted` column, always there). */
+function requestColumn() {
+  return col("requestIndex", "request", "int", { priority: 1, empty: "none", marks: [{ key: "compacted", text: " (compacted first)" }] });
 }
 
 function contextTable(rows: InstructionRow[]): Table {
@@ -110,7 +118,7 @@ function contextTable(rows: InstructionRow[]): Table {
     title: "Where it sat, when it arrived, where it did not appear",
     columns: [
       col("server", "server", "text", { priority: 1 }),
-      requestColumn(rows),
+      requestColumn(),
       col("position", "position in the request's records"),
       col("late", "arrival"),
       col("notIn", "not in"),
