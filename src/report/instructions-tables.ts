@@ -3,6 +3,7 @@ import type { InstructionRow } from "../analyses/instructions-join.js";
 import { healthTable, healthWarnings } from "./health-table.js";
 import { col, type OutputDocument, type Table } from "./model.js";
 import type { AssembledInstructions } from "../assemble/instructions.js";
+import { excerptOf } from "../records/json.js";
 
 // Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
 let intl: Intl.NumberFormat | undefined;
@@ -217,6 +218,15 @@ function answerVerdict(a: AnswerSummary): string {
   }
 }
 
+/** Headings a warning names: a text of 20,000 `## ` lines made one 529 KB stderr line (JSON's innerHeadings has them all). */
+export const MAX_LISTED_HEADINGS = 10;
+
+function headingList(headings: string[]): string {
+  const listed = headings.slice(0, MAX_LISTED_HEADINGS).map((h) => `"## ${excerptOf(h)}"`);
+  const more = headings.length - listed.length;
+  return `${listed.join(", ")}${more > 0 ? ` … and ${INT.format(more)} more (see innerHeadings in --json)` : ""}`;
+}
+
 function warnings(l: AssembledInstructions): string[] {
   const w = healthWarnings(l.health);
   for (const r of l.rows) {
@@ -229,7 +239,7 @@ function warnings(l: AssembledInstructions): string[] {
     // In a rendered section (no addedNames beside it) a `## ` line is a server only under a name the evidence knows.
     if (r.carrier !== "mcp_instructions_delta" && r.innerHeadings.length > 0)
       w.push(
-        `${r.file}:${r.line}: ${r.server}: kept ${r.innerHeadings.map((h) => `"## ${h}"`).join(", ")} inside its text: no server of that name is known from the session, debug log, init event or message log`,
+        `${r.file}:${r.line}: ${r.server}: kept ${headingList(r.innerHeadings)} inside its text: no server of that name is known from the session, debug log, init event or message log`,
       );
     if (r.endUncertain)
       w.push(
