@@ -1,4 +1,4 @@
-import { col, isCount, type Column, type ColumnKind, type Row } from "../report/model.js";
+import { col, isCount, type Column, type ColumnKind, type Row, type Table } from "../report/model.js";
 import { formatterFor, type Formatter } from "./kinds.js";
 import { sanitize } from "./sanitize.js";
 import { formatInt } from "../report/int-format.js";
@@ -18,6 +18,15 @@ export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnK
   // A column's own placeholder is a value (`?` for a count the evidence lacks): it keeps its marks.
   if (s !== "") s += markOf(row, c);
   return s === "" ? empty : s;
+}
+
+/** The table as the human formats show it: without its `hideBlank` columns that no row or footer row fills (CSV keeps every column). */
+export function shownColumns(t: Table): Table {
+  const rows = [...t.rows, ...(t.footer ?? [])];
+  const hidden = t.columns.filter(
+    (c) => c.hideBlank && rows.every((r) => blank(r[c.key]) && (c.display === undefined || blank(r[c.display]))),
+  );
+  return hidden.length === 0 ? t : { ...t, columns: t.columns.filter((c) => !hidden.includes(c)) };
 }
 
 /** toLocaleString keeps up to three decimals; an integer count (every one) writes the same either way. */

@@ -4,7 +4,7 @@ import { HTML_STYLE } from "./html-style.js";
 import { escapeHtml } from "./html-escape.js";
 import { sanitize } from "./sanitize.js";
 import { safeSvg } from "./svg-safe.js";
-import { cellText, formatValue } from "./cell.js";
+import { cellText, formatValue, shownColumns } from "./cell.js";
 import { alignOf } from "./kinds.js";
 import { hasRows, sentence, statements } from "./empty-tables.js";
 import { Clock, seeTimes } from "./markdown-clock.js";
@@ -185,7 +185,8 @@ function* head(title: string): Generator<string> {
   ].map((l) => `${l}\n`);
 }
 
-function* tableChunks(t: Table, level: number): Generator<string> {
+function* tableChunks(whole: Table, level: number): Generator<string> {
+  const t = shownColumns(whole);
   // Times of day in the cells, their date and zone in a note under the table; numbers as markdown has them.
   const clock = new Clock(displayZone());
   seeTimes(t, clock);

@@ -1,5 +1,5 @@
 import type { Column, OutputDocument, Row, Table } from "../report/model.js";
-import { cellText, formatValue } from "./cell.js";
+import { cellText, formatValue, shownColumns } from "./cell.js";
 import { Clock, seeTimes } from "./markdown-clock.js";
 import { hasRows, sentence, statements } from "./empty-tables.js";
 import { evidenceLines, type MarkdownEvidence } from "./markdown-evidence.js";
@@ -81,7 +81,7 @@ function* tableLines(t: Table, level: number, ids: ShortIds, zone: string): Gene
   seeTimes(t, clock);
   const fmt = markdownFormatter(clock);
   const cell = (r: Row, c: Column, empty: string) => ids.shorten(cellText(r, c, empty, fmt));
-  const grids = blogGrids({ ...t, title: ids.shorten(t.title) }, cell, () => clock.restart());
+  const grids = blogGrids({ ...shownColumns(t), title: ids.shorten(t.title) }, cell, () => clock.restart());
   for (const [i, g] of grids.entries()) {
     if (i > 0) yield "";
     yield* gridLines(g, level);

@@ -1,6 +1,6 @@
 import type { Column, OutputDocument, Row, Table } from "../report/model.js";
 import type { Palette } from "./palette.js";
-import { cellText, formatValue } from "./cell.js";
+import { cellText, formatValue, shownColumns } from "./cell.js";
 import { displayZone, isUtcZone, timeInZone } from "./zone.js";
 import { sanitize } from "./sanitize.js";
 import { Box, type Align, type Cell } from "./box.js";
@@ -48,7 +48,8 @@ function fitLines(s: string, width: number | undefined, indent = ""): string[] {
   return width === undefined ? [s] : wrap(s, width, indent);
 }
 
-function* tableLines(t: Table, p: Palette, layout: TerminalLayout): Generator<string> {
+function* tableLines(whole: Table, p: Palette, layout: TerminalLayout): Generator<string> {
+  const t = shownColumns(whole);
   yield* fitLines(sanitize(t.title), layout.width).map(p.heading);
   if (t.rows.length === 0 && !t.footer?.length) {
     // Notes (the health table's counts) say what the empty table means; "(none)" only stands alone.

@@ -49,11 +49,20 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
         col("line", "line", "int", { priority: 1 }),
         col("time", "time", "time", { priority: 3 }),
         col("size", "size", "text", { priority: 2 }),
-        col("bytes", "bytes", "int", { priority: 1 }),
+        // The row keeps the byte count, CSV writes it and whether it is exact; a size read off `51.7KB` is
+        // rounded, so the human formats show `≈51.7 KB` instead of a count that looks exact.
+        col("bytes", "bytes", "int", { priority: 1, parts: ["bytesExact"], display: "bytesShown" }),
         col("path", "path", "path", { priority: 2 }),
       ],
-      // A size read off `51.7KB` is rounded: shown as such, not as a byte count.
-      rows: rows.map((p) => ({ ...p, bytes: p.bytesExact || p.bytes === null ? p.bytes : approxSizeText(p.size) })),
+      rows: rows.map((p) => ({
+        line: p.line,
+        time: p.time,
+        size: p.size,
+        bytes: p.bytes,
+        bytesExact: p.bytesExact,
+        bytesShown: p.bytesExact || p.bytes === null ? undefined : approxSizeText(p.size),
+        path: p.path,
+      })),
       notes:
         rows.length < r.persisted.length
           ? [`first ${rows.length} of ${r.persisted.length} shown (--all-events lists them; --json has all)`]
@@ -70,10 +79,10 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
         col("time", "time", "time", { priority: 2 }),
         col("beforeLine", "before: line", "int", { priority: 2 }),
         col("before", "before: entry", "text", { priority: 1 }),
-        // Only with a transcript (report): the result whose call was in flight.
-        ...(rows.some((c) => c.toolResult !== null)
-          ? [col("toolResult", "during tool result"), col("toolResultChars", "its chars", "int")]
-          : []),
+        // Only with a transcript (report): the result whose call was in flight. CSV always has the columns;
+        // the human formats leave them out when no request fell during one.
+        col("toolResult", "during tool result", "text", { hideBlank: true }),
+        col("toolResultChars", "its chars", "int", { hideBlank: true }),
         col("failed", "failed"),
       ],
       rows: rows.map((c) => ({

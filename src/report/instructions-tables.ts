@@ -3,6 +3,7 @@ import type { InstructionRow } from "../analyses/instructions-join.js";
 import { healthTable, healthWarnings } from "./health-table.js";
 import { col, type OutputDocument, type Table } from "./model.js";
 import type { AssembledInstructions } from "../assemble/instructions.js";
+import { excerptOf } from "../records/json.js";
 
 // Made on first use: the first Intl formatter of a process loads ICU data (~25 ms at start-up).
 let intl: Intl.NumberFormat | undefined;
@@ -61,7 +62,7 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("what", "what", "text", { priority: 1, marks: [{ key: "splitSurrogate", text: " §" }] }),
       col("carrier", "carrier", "text", { priority: 3 }),
       col("line", "line", "int", { priority: 3 }),
-      requestColumn(rows),
+      requestColumn(),
       col("chars", "chars", "int", { priority: 1 }),
       col("codePoints", "code points", "int", { priority: 3 }),
       col("utf8Bytes", "UTF-8 bytes", "int", { priority: 3 }),
@@ -69,7 +70,14 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       col("keptUtf8Bytes", "kept bytes", "int", { priority: 4 }),
       col("sourceChars", "source", "int", { priority: 2 }),
       col("renderedChars", "rendered", "int", { priority: 3 }),
-      ...(verbatim ? [col("verbatim", "verbatim", "text", { priority: 2 })] : []),
+      // Always a column (CSV: verbatimPrefix true/false/null, firstDifferenceAt); the human formats show `yes` /
+      // `no @ N` and leave it out when no server's sent text is known.
+      col("verbatimPrefix", "verbatim", "bool", {
+        priority: 2,
+        parts: ["firstDifferenceAt"],
+        display: "verbatimShown",
+        hideBlank: true,
+      }),
       col("begin", "BEGIN", "text", { priority: 2 }),
       col("end", "END", "text", { priority: 2 }),
       col("lastMarker", "last [at N]", "int", { priority: 2 }),
@@ -89,7 +97,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
       keptUtf8Bytes: r.keptUtf8Bytes,
       sourceChars: r.sourceChars,
       renderedChars: r.renderedChars,
-      verbatim: r.verbatimPrefix === null ? null : r.verbatimPrefix ? "yes" : `no @ ${INT.format(r.firstDifferenceAt ?? 0)}`,
+      verbatimPrefix: r.verbatimPrefix,
+      firstDifferenceAt: r.firstDifferenceAt,
+      verbatimShown: r.verbatimPrefix === false ? `no @ ${INT.format(r.firstDifferenceAt ?? 0)}` : undefined,
       begin: r.probe ? (r.probe.begin ?? "NONE") : null,
       end: r.probe ? (r.probe.end ?? "NONE") : null,
       lastMarker: r.probe?.lastMarker ?? null,
@@ -98,10 +108,9 @@ function deliveriesTable(rows: InstructionRow[]): Table {
   };
 }
 
-/** The request that carried a delivery; `none (compacted first)` where a compaction came first (marked only then, so CSV keeps its columns). */
-function requestColumn(rows: InstructionRow[]) {
-  const marks = rows.some((r) => r.compaction !== null) ? [{ key: "compacted", text: " (compacted first)" }] : undefined;
-  return col("requestIndex", "request", "int", { priority: 1, empty: "none", ...(marks ? { marks } : {}) });
+/** The request that carried a delivery; `none (compacted first)` where a compaction came first (CSV: a `compacted` column, always there). */
+function requestColumn() {
+  return col("requestIndex", "request", "int", { priority: 1, empty: "none", marks: [{ key: "compacted", text: " (compacted first)" }] });
 }
 
 function contextTable(rows: InstructionRow[]): Table {
@@ -110,7 +119,7 @@ function contextTable(rows: InstructionRow[]): Table {
     title: "Where it sat, when it arrived, where it did not appear",
     columns: [
       col("server", "server", "text", { priority: 1 }),
-      requestColumn(rows),
+      requestColumn(),
       col("position", "position in the request's records"),
       col("late", "arrival"),
       col("notIn", "not in"),
@@ -209,6 +218,15 @@ function answerVerdict(a: AnswerSummary): string {
   }
 }
 
+/** Headings a warning names: a text of 20,000 `## ` lines made one 529 KB stderr line (JSON's innerHeadings has them all). */
+export const MAX_LISTED_HEADINGS = 10;
+
+function headingList(headings: string[]): string {
+  const listed = headings.slice(0, MAX_LISTED_HEADINGS).map((h) => `"## ${excerptOf(h)}"`);
+  const more = headings.length - listed.length;
+  return `${listed.join(", ")}${more > 0 ? ` … and ${INT.format(more)} more (see innerHeadings in --json)` : ""}`;
+}
+
 function warnings(l: AssembledInstructions): string[] {
   const w = healthWarnings(l.health);
   for (const r of l.rows) {
@@ -221,7 +239,7 @@ function warnings(l: AssembledInstructions): string[] {
     // In a rendered section (no addedNames beside it) a `## ` line is a server only under a name the evidence knows.
     if (r.carrier !== "mcp_instructions_delta" && r.innerHeadings.length > 0)
       w.push(
-        `${r.file}:${r.line}: ${r.server}: kept ${r.innerHeadings.map((h) => `"## ${h}"`).join(", ")} inside its text: no server of that name is known from the session, debug log, init event or message log`,
+        `${r.file}:${r.line}: ${r.server}: kept ${headingList(r.innerHeadings)} inside its text: no server of that name is known from the session, debug log, init event or message log`,
       );
     if (r.endUncertain)
       w.push(

@@ -85,6 +85,11 @@ export interface Column {
    * of evidence text that `key` holds whole, which CSV writes (a finding quoting a long error, an excerpt).
    */
   display?: string;
+  /**
+   * The human formats leave the column out when no row (footer included) has a value in it (a verbatim check no
+   * message log could make); CSV always writes it, so its columns do not change with what the evidence held.
+   */
+  hideBlank?: true;
 }
 
 export type Row = Record<string, unknown>;
@@ -184,7 +189,9 @@ export function widthOf(kind: ColumnKind): WidthClass {
   }
 }
 
-export type ColumnOptions = Partial<Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display">>;
+export type ColumnOptions = Partial<
+  Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display" | "hideBlank">
+>;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
   key,
@@ -198,6 +205,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.empty !== undefined ? { empty: o.empty } : {}),
   ...(o.blankZero ? { blankZero: true as const } : {}),
   ...(o.display !== undefined ? { display: o.display } : {}),
+  ...(o.hideBlank ? { hideBlank: true as const } : {}),
 });
 
 /** A key/value row of a `mixed` table: the kind travels with the value. */

@@ -14,6 +14,8 @@ import { toolDefsByName } from "../../src/records/tools-list.js";
 import { transcriptSource } from "../../src/records/transcript-source.js";
 import { debugTables } from "../../src/report/debug-tables.js";
 import { resultsTable, annotationsTable } from "../../src/report/outputs-tables.js";
+import { cellText } from "../../src/render/cell.js";
+import { renderCsv } from "../../src/render/csv.js";
 import { readDebugLog } from "../read.js";
 import { assistant, jsonl, toolResult } from "../builders.js";
 import type { AssembledOutputs } from "../../src/assemble/outputs.js";
@@ -74,9 +76,24 @@ test("debug persisted: bytes read off 51.7KB are flagged rounded, the table show
     ],
   );
   const table = debugTables(d).find((t) => t.id === "debug:persisted")!;
+  // The row keeps the count (CSV and any script sum it); the human formats show the rounded one as such.
   assert.deepEqual(
-    table.rows.map((r) => r.bytes),
-    ["≈51.7 KB", 900],
+    table.rows.map((r) => [r.bytes, r.bytesExact]),
+    [
+      [52941, false],
+      [900, true],
+    ],
+  );
+  const bytes = table.columns.find((c) => c.key === "bytes")!;
+  assert.deepEqual(
+    table.rows.map((r) => cellText(r, bytes)),
+    ["≈51.7 KB", "900"],
+  );
+  assert.equal(
+    renderCsv({ title: "", tables: [table], warnings: [] }),
+    "line,time,size,bytes,bytesExact,path\r\n" +
+      "1,2026-09-16T10:00:02.200Z,51.7KB,52941,false,/home/dev/.claude/projects/k/s/tool-results/toolu_S.json\r\n" +
+      "2,2026-09-16T10:00:03.200Z,900 bytes,900,true,/home/dev/.claude/projects/k/s/tool-results/toolu_T.txt\r\n",
   );
   // The saved file was found: its own size, exact.
   const joined = withSavedSizes(d.persisted, [{ savedPath: "~/.claude/projects/k/s/tool-results/toolu_S.json", savedBytes: 52927 }]);

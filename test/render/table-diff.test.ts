@@ -9,7 +9,7 @@ import type { Argv } from "../../src/commands/registry.js";
 import { col, type Column, type ColumnKind, type OutputDocument, type Table } from "../../src/report/model.js";
 import { plain } from "../../src/render/palette.js";
 import { renderTerminal } from "../../src/render/table.js";
-import { cellText, formatValue } from "../../src/render/cell.js";
+import { cellText, formatValue, shownColumns } from "../../src/render/cell.js";
 import { alignOf } from "../../src/render/kinds.js";
 import { sanitize } from "../../src/render/sanitize.js";
 import { ROOT } from "../helpers.js";
@@ -28,7 +28,9 @@ function reference(report: OutputDocument): string {
   return `${out.join("\n")}\n`;
 }
 
-function referenceTable(t: Table): string[] {
+function referenceTable(whole: Table): string[] {
+  // The columns a human format shows (a `hideBlank` column no row fills is left out), as the renderer does.
+  const t = shownColumns(whole);
   const lines = [sanitize(t.title)];
   if (t.rows.length === 0 && !t.footer?.length) {
     // An empty table's notes or its sentence say what it means; "(none)" stands only alone.
