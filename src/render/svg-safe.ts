@@ -1,5 +1,6 @@
 import { escapeHtml } from "./html-escape.js";
 import { sanitize } from "./sanitize.js";
+import { isLineEnd, isSpace } from "../report/char-classes.js";
 
 /**
  * Rebuilds an SVG string (vega's renderer output) so that it can sit inside an HTML page without any
@@ -153,21 +154,6 @@ function safeAttrs(attrs: string, idPrefix: string): string {
 
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-/** XML entities to text, so escaping again cannot double them; an unknown entity stays literal text. */
-const isSpace = (c: number) =>
-  (c >= 0x09 && c <= 0x0d) ||
-  c === 0x20 ||
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;
-const isLineEnd = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
-
 /**
  * What each `url(…)` of a value refers to: group 2 of every match of `/url\(\s*(['"]?)(.*?)\1\s*\)/gi`, in
  * linear time. That regex read the rest of the line again after every `url(` (an aria-label holds evidence
@@ -234,6 +220,7 @@ export function urlRefs(v: string): string[] {
   return refs;
 }
 
+/** XML entities to text, so escaping again cannot double them; an unknown entity stays literal text. */
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, e: string) => {
     if (e[0] !== "#") return NAMED[e.toLowerCase()] ?? whole;
