@@ -10,7 +10,8 @@ const blank = (v: unknown) => v === null || v === undefined || v === "";
  * `format` picks the formatter per kind: markdown has a number style of its own.
  */
 export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnKind) => Formatter = formatterFor): string {
-  const v = c.display !== undefined && row[c.display] !== undefined ? row[c.display] : row[c.key];
+  let v = c.display !== undefined && row[c.display] !== undefined ? row[c.display] : row[c.key];
+  if (c.cut !== undefined && typeof v === "string" && v.length > c.cut) v = cutText(v, c.cut);
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
   if (blank(v) || (v === 0 && c.blankZero)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");
@@ -27,6 +28,12 @@ export function shownColumns(t: Table): Table {
     (c) => c.hideBlank && rows.every((r) => blank(r[c.key]) && (c.display === undefined || blank(r[c.display]))),
   );
   return hidden.length === 0 ? t : { ...t, columns: t.columns.filter((c) => !hidden.includes(c)) };
+}
+
+/** The first `n` characters and `…`, without a high surrogate the cut would leave alone. */
+function cutText(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return `${s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n)}…`;
 }
 
 /** toLocaleString keeps up to three decimals; an integer count (every one) writes the same either way. */

@@ -29,13 +29,14 @@ export function healthTable(h: Health): Table {
       col("file", "file", "path", { priority: 1 }),
       col("line", "line", "int", { priority: 1 }),
       col("reason", "reason", "text", { priority: 1 }),
-      // Whole in the row (CSV writes it, as JSON's health has it); the human formats show its first 60 characters.
-      col("excerpt", "excerpt", "text", { priority: 3, display: "excerptShown" }),
+      // Whole in the row (CSV writes it, as JSON's health has it); the human formats show its first 60 characters,
+      // cut at render: after --redact, so an id the cut would split is redacted whole first.
+      col("excerpt", "excerpt", "text", { priority: 3, cut: 60 }),
     ],
     rows: [
-      ...h.malformed.map((m) => ({ ...m, ...excerpt(m.excerpt) })),
+      ...h.malformed.map((m) => ({ ...m })),
       ...h.damaged.map((d) => ({ file: d.file, line: d.line, reason: `read despite damage: ${d.reason}`, excerpt: "" })),
-      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, ...excerpt(v.value) })),
+      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: v.value })),
       ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
     ],
     notes,
@@ -58,7 +59,6 @@ const unknownList = (unknown: Array<[string, number]>, h: Health) =>
 
 // Counts only (integers): formatInt writes them as toLocaleString("en-US") does, without the ~20 ms of ICU's first number format.
 const n = formatInt;
-const excerpt = (s: string) => (s.length > 60 ? { excerpt: s, excerptShown: `${s.slice(0, 60)}…` } : { excerpt: s });
 const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} listed)` : "");
 
 /** One-line-per-problem warnings for stderr. */

@@ -86,6 +86,11 @@ export interface Column {
    */
   display?: string;
   /**
+   * The human formats show a text value longer than this many characters as its first `cut` and `…` (CSV writes
+   * it whole). Cut at render, so after `--redact`: a cut never leaves part of an id the redactor could not see.
+   */
+  cut?: number;
+  /**
    * The human formats leave the column out when no row (footer included) has a value in it (a verbatim check no
    * message log could make); CSV always writes it, so its columns do not change with what the evidence held.
    */
@@ -190,7 +195,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
 }
 
 export type ColumnOptions = Partial<
-  Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display" | "hideBlank">
+  Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display" | "cut" | "hideBlank">
 >;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
@@ -205,6 +210,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.empty !== undefined ? { empty: o.empty } : {}),
   ...(o.blankZero ? { blankZero: true as const } : {}),
   ...(o.display !== undefined ? { display: o.display } : {}),
+  ...(o.cut !== undefined ? { cut: o.cut } : {}),
   ...(o.hideBlank ? { hideBlank: true as const } : {}),
 });
 

@@ -70,6 +70,19 @@ const ID_KINDS: IdKind[] = [
   },
 ];
 
+/**
+ * The head of an id a cut ended (an excerpt's `…`), `5eed1234-aaaa-4bbb-8ccc-01234567…`: longer than its kind
+ * keeps, it becomes that kind's first characters and `…`, whether or not the whole id is elsewhere in the output.
+ */
+const CUT_HEAD = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{9,}(?=…)/g;
+/** Where each id kind starts, for a cut head whose whole id is nowhere else: its `keep`. */
+const HEAD_KINDS: Array<[RegExp, number]> = [
+  [/^[0-9a-f]{8}-/i, 8],
+  [/^(?:msg|req)_/, 8],
+  [/^toolu_/, 10],
+  [/^srvtoolu_/, 13],
+];
+
 /** The tail of an id a summary cut (`…` then id characters): dropped when it ends some collected id. */
 const CUT = /…([A-Za-z0-9_-]{6,})/g;
 
@@ -108,6 +121,8 @@ export function makeRedactor(): Redactor {
       for (const m of s.matchAll(HOME)) homes.add(m[0]);
       for (const k of ID_KINDS)
         for (const m of s.matchAll(k.re)) {
+          // A cut one (`…` right after it) is no id of its own: CUT_HEAD shortens it.
+          if (s.charCodeAt(m.index + m[0].length) === 0x2026) continue;
           ids.set(m[0], k.keep);
           kinds.set(m[0], k);
         }
@@ -118,7 +133,14 @@ export function makeRedactor(): Redactor {
       if (keys.size !== homes.size) keys = { size: homes.size, re: projectKeys(homes) };
       if (keys.re !== undefined) out = out.replace(keys.re, "~");
       out = out.replace(HOME_KEY, "~");
-      if (out.includes("…")) out = out.replace(CUT, (m, tail: string) => (!table.has(tail) && endsSomeId(ids, tail) ? "…" : m));
+      if (out.includes("…")) {
+        out = out.replace(CUT, (m, tail: string) => (!table.has(tail) && endsSomeId(ids, tail) ? "…" : m));
+        out = out.replace(CUT_HEAD, (head) => {
+          if (ids.has(head)) return head;
+          const keep = startsSomeId(ids, head) ?? HEAD_KINDS.find(([re]) => re.test(head))?.[1];
+          return keep !== undefined && head.length > keep ? head.slice(0, keep) : head;
+        });
+      }
       for (const k of ID_KINDS)
         out = out.replace(k.use ?? k.re, (m) => (k.use === undefined || kinds.get(m) === k ? (table.get(m) ?? m) : m));
       return out;
@@ -138,6 +160,17 @@ function endsSomeId(ids: Map<string, number>, tail: string): boolean {
   const t = rev(tail);
   const lo = lowerBound(sorted, t);
   return lo < sorted.length && sorted[lo]!.startsWith(t) && sorted[lo]!.length > t.length;
+}
+
+let sortedIds: { ids: Map<string, number>; size: number; sorted: string[] } | undefined;
+
+/** The `keep` of a longer collected id that `head` starts, if any. */
+function startsSomeId(ids: Map<string, number>, head: string): number | undefined {
+  if (sortedIds?.ids !== ids || sortedIds.size !== ids.size) sortedIds = { ids, size: ids.size, sorted: [...ids.keys()].sort() };
+  const { sorted } = sortedIds;
+  const lo = lowerBound(sorted, head);
+  const id = sorted[lo];
+  return id !== undefined && id.startsWith(head) && id.length > head.length ? ids.get(id) : undefined;
 }
 
 /** The first index of `sorted` whose string is not below `key`. */

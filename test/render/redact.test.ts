@@ -249,3 +249,41 @@ test("--redact: a session copied out of its home, whose records name no home dir
       if (format === "json") assert.ok(r.stdout.includes("~-work-proj"), `${cmd}: ${r.stdout.slice(0, 400)}`);
     }
 });
+
+test("an id a cut ended (`…` right after it) keeps only its kind's prefix, whole id elsewhere or not", () => {
+  const r = makeRedactor();
+  const s = [
+    '{"sessionId":"5eed1234-aaaa-4bbb-8ccc-01234567…',
+    '"toolUseID":"toolu_01ABCDEFGHIJKLMNOPQRS…',
+    "msg_01DnAatudURBzrqk7oHdzYKg and msg_01DnAatudURBzr…",
+    "some-long-plain-words…",
+  ];
+  for (const x of s) r.collect(x);
+  assert.deepEqual(
+    s.map((x) => r.apply(x)),
+    ['{"sessionId":"5eed1234…', '"toolUseID":"toolu_01AB…', "msg_01Dn… and msg_01Dn…", "some-long-plain-words…"],
+  );
+});
+
+test("--redact: a health excerpt is redacted before the human formats cut it to 60 characters", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-redact-cut-"));
+  const file = join(dir, "5eed1234-aaaa-4bbb-8ccc-0123456789ab.jsonl");
+  writeFileSync(
+    file,
+    [
+      '{"type":"user","sessionId":"5eed1234-aaaa-4bbb-8ccc-0123456789ab","message":{"role":"user","content":"hi"},"uuid":"9999aaaa-bbbb-4ccc-8ddd-eeeeffff0000","cwd":"/Users/alexandra-longname/widget"}',
+      '{"type":"user","sessionId":"5eed1234-aaaa-4bbb-8ccc-0123456789ab","cwd":"/Users/alice/widget","broken',
+      '{"type":"user","toolUseID":"toolu_01ABCDEFGHIJKLMNOPQRSTUVWX","x": broken',
+      "",
+    ].join("\n"),
+  );
+  for (const cmd of ["inventory", "requests"])
+    for (const format of ["table", "markdown", "html", "csv", "json"]) {
+      const out = (await runCli([cmd, file, "--redact", "--format", format])).stdout.replaceAll("<wbr>", "");
+      const what = `${cmd} --format ${format}`;
+      assert.match(out, /toolu_01AB…/, what);
+      assert.doesNotMatch(out, /5eed1234-|toolu_01ABC|……|alice|alexandra/, what);
+      // No run of 9 or more of the id's hex characters beyond the redacted prefix.
+      assert.doesNotMatch(out, /5eed1234[-0-9a-f]/, what);
+    }
+});
