@@ -1,4 +1,5 @@
-import { byCount, otherLabel } from "../records/counts.js";
+import { byCount, otherLabel, type OtherNames } from "../records/counts.js";
+import { excerptOf } from "../records/json.js";
 import type { Health } from "../records/health.js";
 import { CANNOT_LIST, type SkippedEntry } from "../sources/guard.js";
 import { formatInt } from "./int-format.js";
@@ -53,9 +54,20 @@ function scannedNote(h: Health): string {
   return `${k} line${k === 1 ? "" : "s"} too long to parse whole, scanned as ${k === 1 ? "it" : "they"} streamed (counts exact; long strings counted on the bytes, their text read back when needed)`;
 }
 
-/** `name ×count, …`, then the names past the cap (health.unknownTypesOther) as one item. */
-const unknownList = (unknown: Array<[string, number]>, h: Health) =>
-  [...unknown.map(([t, k]) => `${t} ×${k}`), ...(h.unknownTypesOther ? [otherLabel(h.unknownTypesOther)] : [])].join(", ");
+/**
+ * `name ×count, …` for the first `max` names (each cut as an excerpt: a type can be thousands of characters),
+ * then the rest, those past health's own cap (health.unknownTypesOther) included, as one item. JSON keeps them all.
+ */
+function unknownList(unknown: Array<[string, number]>, h: Health, max = 10): string {
+  const shown = unknown.slice(0, max).map(([t, k]) => `${excerptOf(t)} ×${k}`);
+  const rest: OtherNames = { names: h.unknownTypesOther?.names ?? 0, records: h.unknownTypesOther?.records ?? 0 };
+  for (const [, k] of unknown.slice(max)) {
+    rest.names++;
+    rest.records += k;
+  }
+  if (rest.names > 0) shown.push(otherLabel(rest) + (unknown.length > max ? " (see health.unknownTypes in --json)" : ""));
+  return shown.join(", ");
+}
 
 // Counts only (integers): formatInt writes them as toLocaleString("en-US") does, without the ~20 ms of ICU's first number format.
 const n = formatInt;

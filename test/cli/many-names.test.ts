@@ -44,9 +44,32 @@ test("inventory and requests tables: one row / note item for the names past the 
   const r = await runCli(["inventory", file]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /│ … 500 more names \(501 records\)\s+│\s+501 │/);
-  assert.match(r.stderr, /t999 ×1, … 500 more names \(501 records\)\n/);
+  // The notes and warnings list 10 names; the 990 other listed ones join the 500 past the cap (JSON lists 1,000).
+  assert.match(r.stderr, /: t0 ×2, t1 ×1, .*t9 ×1, … 1,490 more names \(1,491 records\) \(see health.unknownTypes in --json\)\n/);
   const q = await runCli(["requests", file]);
   assert.equal(q.code, 0, q.stderr);
-  assert.match(q.stdout, /unknown record types \(passed over\): t0 ×2, .*t999 ×1, … 500 more names \(501 records\)/);
-  assert.doesNotMatch(q.stdout, /t1000 ×/);
+  assert.match(
+    q.stdout,
+    /unknown record types \(passed over\): t0 ×2, t1 ×1, t10 ×1, t100 ×1, .*t106 ×1, … 1,490 more names \(1,491 records\)/,
+  );
+  assert.doesNotMatch(q.stdout, /t107 ×|t999 ×|t1000 ×/);
+});
+
+test("unknown types of 5,000 characters each: warnings and the health note list 10, each cut to 120 characters", async () => {
+  const long = join(root, "long-types.jsonl");
+  const lines: string[] = [];
+  for (let i = 0; i < 1000; i++) lines.push(JSON.stringify({ type: `T${i}`.padEnd(5000, "x"), uuid: `u${i}` }));
+  writeFileSync(long, lines.join("\n") + "\n");
+  const r = await runCli(["requests", long]);
+  assert.equal(r.code, 0, r.stderr);
+  for (const out of [r.stderr, r.stdout]) {
+    const line = out.split("\n").find((l) => l.includes("unknown record types"))!;
+    assert.ok(line.length < 2000, `${line.length} characters`);
+    assert.match(line, new RegExp(`T0${"x".repeat(118)}… ×1, `));
+    assert.match(line, /… 990 more names \(990 records\)/);
+    assert.equal(line.match(/×1/g)!.length, 10);
+  }
+  const j = parseEnvelope(await runCli(["requests", long, "--json"]), "requests");
+  assert.equal(Object.keys(j.health.unknownTypes).length, 1000);
+  assert.equal(Object.keys(j.health.unknownTypes)[0]!.length, 5000);
 });
