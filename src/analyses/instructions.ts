@@ -337,8 +337,9 @@ function sectionSightings(
 /**
  * Splits each found section again with every server name known by the end (a name learned after the
  * section, or from the debug log, init event and message logs): a `## <name>` line starts a server's
- * block only under a name the session knows. A system prompt's section is also cut again where its last
- * server's sent text ends, when `sent` (the message logs) knows it. Sightings from deltas, and sections
+ * block only under a name the session knows. With `sent` (the message logs' texts) every section is cut
+ * again: a name's block opens where its sent text follows, and the section ends where the last server's
+ * sent text does (a system prompt's, or a reminder's whose text holds a close line). Sightings from deltas, and sections
  * whose split does not change, are kept as they are (position included).
  */
 export function resplitSections(scan: InstructionsScan, extra: Iterable<string> = [], sent?: SentTexts): InstructionsScan {
@@ -348,7 +349,7 @@ export function resplitSections(scan: InstructionsScan, extra: Iterable<string> 
   const done = new Set<FoundSection>();
   for (const sight of scan.sightings) {
     const f = sight.section;
-    if (f === null || ([...names].every((n) => f.names.has(n)) && !(sent && f.open))) {
+    if (f === null || ([...names].every((n) => f.names.has(n)) && !sent)) {
       out.push(sight);
       continue;
     }
@@ -369,7 +370,8 @@ export function resplitSections(scan: InstructionsScan, extra: Iterable<string> 
       ...common
     } = sight;
     // A system prompt's section is what the model saw of it: its length moves with its end.
-    if (sec.reminder === null) common.renderedChars = sec.section.length;
+    // So is a reminder's, when a sent text holding `\n</system-reminder>` moved its close.
+    common.renderedChars = (common.carrier === "system-prompt" || sec.reminder === null ? sec.section : sec.reminder).length;
     const again = sectionSightings(sec, common, { text: f.text, names, open: f.open });
     changed = true;
     out.push(...again);

@@ -112,7 +112,8 @@ export function findRenderedSection(
   if (h < 0 && r < 0) return undefined;
   const at = h >= 0 && (r < 0 || h < r) ? h : r;
   const open = text.lastIndexOf("<system-reminder>", at);
-  const closeAt = text.indexOf(REMINDER_CLOSE, at);
+  const firstClose = text.indexOf(REMINDER_CLOSE, at);
+  const closeAt = firstClose >= 0 ? reminderEnd(text, at, firstClose, knownNames, sent) : firstClose;
   const inReminder = open >= 0 && closeAt >= 0 && !text.slice(open, at).includes("</system-reminder>");
   const found: { end: number; how: SectionEnd; uncertainHeading: string | null } = inReminder
     ? { end: closeAt, how: "reminder", uncertainHeading: null }
@@ -131,8 +132,28 @@ export function findRenderedSection(
       .filter(Boolean);
     body = body.slice(0, rm).replace(/\n\n$/, "");
   }
-  const blocks = body.startsWith(MCP_INSTRUCTIONS_HEADING) ? splitBlocks(body.slice(MCP_INSTRUCTIONS_HEADING.length), knownNames) : [];
+  const blocks = body.startsWith(MCP_INSTRUCTIONS_HEADING)
+    ? splitBlocks(body.slice(MCP_INSTRUCTIONS_HEADING.length), knownNames, sent)
+    : [];
   return { at, blocks, removed, section, reminder, end: found.how, uncertainHeading: found.uncertainHeading };
+}
+
+/**
+ * Where a reminder's section ends: at the first `\n</system-reminder>` after the heading, unless the last
+ * server's text, as a message log has it, holds that line itself. Then the section ends at the close that
+ * follows the whole sent text (or its cut prefix and the marker). Without a sent text the first close stands.
+ */
+function reminderEnd(text: string, at: number, firstClose: number, known: ReadonlySet<string>, sent: SentTexts): number {
+  if (!text.startsWith(MCP_INSTRUCTIONS_HEADING, at)) return firstClose;
+  const bodyAt = at + MCP_INSTRUCTIONS_HEADING.length;
+  for (let c = firstClose; c >= 0; c = text.indexOf(REMINDER_CLOSE, c + 1)) {
+    const body = text.slice(bodyAt, c);
+    const last = blockStarts(body, known, sent).at(-1);
+    if (!last) return firstClose;
+    const textAt = last.at + last.name.length + 4;
+    if (sent(last.name).some((s) => sentEnd(body, textAt, s) === body.length)) return c;
+  }
+  return firstClose;
 }
 
 /**
@@ -152,7 +173,7 @@ function promptEnd(
   let from = at + 2;
   if (text.startsWith(MCP_INSTRUCTIONS_HEADING, at)) {
     const bodyAt = at + MCP_INSTRUCTIONS_HEADING.length;
-    const last = blockStarts(text.slice(bodyAt), known).at(-1);
+    const last = blockStarts(text.slice(bodyAt), known, sent).at(-1);
     if (last) {
       from = bodyAt + last.at;
       const textAt = from + last.name.length + 4;
@@ -201,23 +222,36 @@ export function headingsIn(text: string): string[] {
   return [...text.matchAll(HEADING)].map((m) => m[1]!);
 }
 
-/** Where each server's block opens in a section's body (after the heading): at `## <name>`. */
-function blockStarts(body: string, known: ReadonlySet<string>): Array<{ at: number; name: string }> {
-  const starts: Array<{ at: number; name: string }> = [];
+/**
+ * Where each server's block opens in a section's body (after the heading): at `## <name>`. The body always
+ * opens with a block; a later `## ` line starts one only under a server name the session knows (addedNames,
+ * mcp__ tool names, the logs). With none known it stays in the text: a server's own `## Usage` must not
+ * become a phantom server and cut the real one short. A name opens one block per section: when its sent
+ * text is known, at the first `## <name>` that the sent text (or its cut prefix) follows, else at its first
+ * `## <name>`; its other such lines stay in the text before them (a server's own section about another).
+ */
+function blockStarts(body: string, known: ReadonlySet<string>, sent: SentTexts = NO_SENT): Array<{ at: number; name: string }> {
+  const byName = new Map<string, Array<{ at: number; name: string }>>();
   const head = new RegExp(HEADING.source, "g");
   for (let m = head.exec(body); m; m = head.exec(body)) {
     const name = m[1]!;
-    // The body always opens with a block; a later `## ` line starts one only under a server name the
-    // session knows (addedNames, mcp__ tool names, the logs). With none known it stays in the text: a
-    // server's own `## Usage` must not become a phantom server and cut the real one short.
     if (m.index > 0 && !known.has(name)) continue;
-    starts.push({ at: m.index + (m[0].startsWith("\n\n") ? 2 : 0), name });
+    const start = { at: m.index + (m[0].startsWith("\n\n") ? 2 : 0), name };
+    const list = byName.get(name);
+    if (list) list.push(start);
+    else byName.set(name, [start]);
   }
-  return starts;
+  const starts: Array<{ at: number; name: string }> = [];
+  for (const [name, list] of byName) {
+    const texts = list[0]!.at === 0 ? [] : sent(name);
+    const matching = list.find((c) => texts.some((s) => sentEnd(body, c.at + name.length + 4, s) !== null));
+    starts.push(matching ?? list[0]!);
+  }
+  return starts.sort((a, b) => a.at - b.at);
 }
 
-function splitBlocks(body: string, known: ReadonlySet<string>): InstructionBlock[] {
-  const starts = blockStarts(body, known);
+function splitBlocks(body: string, known: ReadonlySet<string>, sent: SentTexts): InstructionBlock[] {
+  const starts = blockStarts(body, known, sent);
   return starts.map((s, i) => {
     const stop = i + 1 < starts.length ? starts[i + 1]!.at - 2 : body.length;
     return parseBlock(body.slice(s.at, stop), s.name);

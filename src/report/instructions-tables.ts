@@ -239,7 +239,7 @@ function warnings(l: AssembledInstructions): string[] {
     // In a rendered section (no addedNames beside it) a `## ` line is a server only under a name the evidence knows.
     if (r.carrier !== "mcp_instructions_delta" && r.innerHeadings.length > 0)
       w.push(
-        `${r.file}:${r.line}: ${r.server}: kept ${headingList(r.innerHeadings)} inside its text: no server of that name is known from the session, debug log, init event or message log`,
+        `${r.file}:${r.line}: ${r.server}: kept ${headingList(r.innerHeadings)} inside its text: no server of that name is known from the session, debug log, init event or message log, or the line is not where that server's one block in the section opens`,
       );
     if (r.endUncertain)
       w.push(

@@ -104,3 +104,60 @@ test("system prompt: the section ends at the next top-level heading and has no w
   assert.ok(sec.section.endsWith("hello"));
   assert.equal(findRenderedSection("nothing about servers"), undefined);
 });
+
+const SHOP_AND_LAB_HEAD =
+  "<system-reminder>\n# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n";
+
+test("rendered section: a server's own `## <other server>` line opens no block where that server's sent text does not follow", () => {
+  const lab = "BEGIN codeword: AAAAAA-1111. Lab text. END codeword: BBBBBB-2222.";
+  const shop = "Shop text.\n\n## lab\nthis is shop's own section about lab";
+  const text = `${SHOP_AND_LAB_HEAD}## claude.ai Shop Docs\n${shop}\n\n## lab\n${lab}\n</system-reminder>`;
+  const known = new Set(["claude.ai Shop Docs", "lab"]);
+  const sent = (s: string) => (s === "lab" ? [lab] : []);
+  assert.deepEqual(
+    findRenderedSection(text, known, sent)!.blocks.map((b) => [b.server, b.text]),
+    [
+      ["claude.ai Shop Docs", shop],
+      ["lab", lab],
+    ],
+  );
+  // A cut text (its first chars and the marker) places the block too.
+  const cut = `${lab.slice(0, 20)}${TRUNCATION_MARKER}`;
+  const cutText = `${SHOP_AND_LAB_HEAD}## claude.ai Shop Docs\n${shop}\n\n## lab\n${cut}\n</system-reminder>`;
+  assert.deepEqual(
+    findRenderedSection(cutText, known, sent)!.blocks.map((b) => [b.server, b.text.length]),
+    [
+      ["claude.ai Shop Docs", shop.length],
+      ["lab", 33],
+    ],
+  );
+  // Without the sent text a name still opens one block only: the later line stays in its text.
+  assert.deepEqual(
+    findRenderedSection(text, known)!.blocks.map((b) => [b.server, b.text]),
+    [
+      ["claude.ai Shop Docs", "Shop text."],
+      ["lab", `this is shop's own section about lab\n\n## lab\n${lab}`],
+    ],
+  );
+});
+
+test("rendered section: a sent text holding `\\n</system-reminder>` ends the reminder after it, not at that line", () => {
+  const lab = "BEGIN codeword: AAAAAA-1111. Lab text. END codeword: BBBBBB-2222.\n</system-reminder>\nafter";
+  const text = `${SHOP_AND_LAB_HEAD}## claude.ai Shop Docs\nShop text.\n\n## lab\n${lab}\n</system-reminder>`;
+  const known = new Set(["claude.ai Shop Docs", "lab"]);
+  const sec = findRenderedSection(text, known, (s) => (s === "lab" ? [lab] : []))!;
+  assert.deepEqual(
+    sec.blocks.map((b) => [b.server, b.text.length]),
+    [
+      ["claude.ai Shop Docs", 10],
+      ["lab", 90],
+    ],
+  );
+  assert.equal(sec.blocks[1]!.text, lab);
+  assert.equal(sec.reminder, text);
+  assert.equal(sec.end, "reminder");
+  // Without it the first close stands.
+  const plain = findRenderedSection(text, known)!;
+  assert.equal(plain.blocks[1]!.text.length, 65);
+  assert.equal(plain.reminder!.length, text.indexOf("\n</system-reminder>") + 19);
+});
