@@ -123,6 +123,12 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
         }
         line = cut.line;
         bad.push(...cut.damage);
+        // The blank kept after a leading run is a continuation line's indent; before an entry's own header (the
+        // next write landed after the remnant, a space apart) it is no part of the line.
+        if (cut.lead && line !== (line = line.trimStart())) {
+          const h = DEBUG_HEADER.exec(line);
+          if (!(h && h.groups!.ts) && !(line.startsWith("{") && jsonlEntry(line, pos, hint))) line = cut.line;
+        }
       }
       if (!isUtf8(raw.buf)) {
         const d = notUtf8(raw.buf);
@@ -204,7 +210,7 @@ function damaged(p: Pending, ds: readonly LineDamage[], line: number): void {
  * to read: the malformed reason. Linear in the line (byte loops and one indexOf; both runs are one byte a
  * character, so their offsets are byte offsets).
  */
-function nulCut(line: string, buf: Buffer): { line: string; damage: LineDamage[] } | string {
+function nulCut(line: string, buf: Buffer): { line: string; damage: LineDamage[]; lead: boolean } | string {
   if (line.replaceAll("\u0000", "").trim() === "") return "NUL bytes only (crash remnant)";
   const runs = nulRuns(buf);
   const bodyEnd = runs.tailNuls > 0 ? runs.tailFirstNul : buf.length;
@@ -213,7 +219,7 @@ function nulCut(line: string, buf: Buffer): { line: string; damage: LineDamage[]
   const damage: LineDamage[] = [];
   if (runs.leadNuls > 0) damage.push(nulDamage(runs.leadNuls, runs.leadNulEnd));
   if (runs.tailNuls > 0) damage.push(nulTailDamage(runs.tailNuls, runs.tailFirstNul));
-  return { line: line.slice(runs.leadNulEnd, line.length - (buf.length - bodyEnd)), damage };
+  return { line: line.slice(runs.leadNulEnd, line.length - (buf.length - bodyEnd)), damage, lead: runs.leadNuls > 0 };
 }
 
 function open(pos: Pos, time: string | null, level: string | null, msg: string, serverHint: string | null): Pending {
@@ -268,20 +274,23 @@ function jsonlEntry(line: string, pos: Pos, hint: string | null): Pending | null
 function finish(p: Pending): DebugEntry {
   // Trailing blank lines belong to the gap before the next entry, not to the message.
   while (p.parts.length > 1 && p.parts[p.parts.length - 1]!.trim() === "") p.parts.pop();
-  let text = p.parts.join("\n");
+  const text = p.parts.join("\n");
+  // Blanks after the message (a space before a crash's trailing NUL run, or just written) are no part of what
+  // it says: the message is classified, and shown, without them.
+  let said = text.trimEnd();
   let stringified = false;
-  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
+  if (said.length >= 2 && said.startsWith('"') && said.endsWith('"')) {
     try {
-      const v: unknown = JSON.parse(text);
+      const v: unknown = JSON.parse(said);
       if (typeof v === "string") {
-        text = v;
+        said = v;
         stringified = true;
       }
     } catch {
       // a message that merely starts and ends with a quote
     }
   }
-  const { server, event } = classifyMessage(text, p.level, p.serverHint);
+  const { server, event } = classifyMessage(said, p.level, p.serverHint);
   // `9999-99-99T…` matches the header yet is no time: unknown, like a pasted line without one.
   const ms = p.time === null ? undefined : parseIsoTime(p.time);
   const entry: DebugEntry = {
@@ -290,7 +299,7 @@ function finish(p: Pending): DebugEntry {
     time: ms === undefined ? null : p.time,
     ms: ms ?? null,
     level: p.level,
-    text,
+    text: said,
     server,
     event,
     lines: p.lines,

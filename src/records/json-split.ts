@@ -23,7 +23,13 @@ export type SplitItem =
       bytes: number;
       tooLong: boolean;
     }
-  | { kind: "tear"; line: number; offset: number; reason: string; excerpt: string };
+  | { kind: "tear"; line: number; offset: number; reason: string; excerpt: string }
+  /**
+   * A run of NUL bytes (whitespace among them) outside any value, skipped: a crash remnant before the
+   * array's "[" or a value (`trailing: false`), or the zeros a crash left after the "]" or the last value
+   * (`trailing: true`); records/json.ts `nulRuns` reads a line's runs by the same rule.
+   */
+  | { kind: "nul"; line: number; nuls: number; first: number; end: number; trailing: boolean };
 
 export type SplitMode = "array" | "values";
 
@@ -84,6 +90,16 @@ export async function* splitJson(
   let lastLine = 1;
   let first = true;
   let bomCut = false;
+  // A NUL run outside a value: how many NULs, where the first is (0-based) and on which line.
+  let nuls = 0;
+  let nulFirst = -1;
+  let nulLine = 0;
+  const nulRun = (end: number, trailing: boolean): SplitItem => {
+    const out: SplitItem = { kind: "nul", line: nulLine, nuls, first: nulFirst, end, trailing };
+    nuls = 0;
+    nulFirst = -1;
+    return out;
+  };
   async function* withoutBom(src: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     // A UTF-8 BOM is skipped, even when the first chunks are shorter than it.
     let held: Buffer | null = Buffer.alloc(0);
@@ -210,11 +226,21 @@ export async function* splitJson(
         continue;
       }
       if (isSpace(c)) continue;
+      // NULs before the "[" (or a value), or after the "]" (or a value): a crash remnant, skipped and said.
+      if (c === 0 && (state === S.Open || state === S.Top || state === S.Done)) {
+        if (nuls++ === 0) {
+          nulFirst = offset + i;
+          nulLine = line;
+        }
+        continue;
+      }
       lastLine = line;
       const begins = c === 0x7b || c === 0x5b || c === 0x22 || !endsScalar(c);
       if (state === S.Open) {
-        if (c === 0x5b) state = S.First;
-        else
+        if (c === 0x5b) {
+          if (nuls > 0) out.push(nulRun(offset + i, false));
+          state = S.First;
+        } else
           stop = { kind: "tear", line, offset: offset + i, reason: `not a JSON array: it starts with ${shown(c)}`, excerpt: at(chunk, i) };
         continue;
       }
@@ -232,11 +258,13 @@ export async function* splitJson(
         continue;
       }
       if (state === S.Done) {
+        // NULs with something else after them are garbage too: the tear starts at the first of them.
+        const from = nuls > 0 ? nulFirst : offset + i;
         stop = {
           kind: "tear",
-          line,
-          offset: offset + i,
-          reason: `trailing garbage after the JSON array's closing "]" (from byte ${offset + i + 1}); not read`,
+          line: nuls > 0 ? nulLine : line,
+          offset: from,
+          reason: `trailing garbage after the JSON array's closing "]" (from byte ${from + 1}); not read`,
           excerpt: at(chunk, i),
         };
         continue;
@@ -263,7 +291,8 @@ export async function* splitJson(
         };
         continue;
       }
-      // A value begins.
+      // A value begins; a NUL run before it (values mode) was a crash remnant this write landed after.
+      if (nuls > 0) out.push(nulRun(offset + i, false));
       count += 1;
       state = S.In;
       vLine = line;
@@ -298,6 +327,7 @@ export async function* splitJson(
     yield finishValue();
     return;
   }
+  if (nuls > 0 && (state === S.Done || (state === S.Top && count > 0))) yield nulRun(offset, true);
   if (state === S.In) {
     yield {
       kind: "tear",

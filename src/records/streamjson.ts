@@ -1,5 +1,5 @@
 import { splitJson } from "./json-split.js";
-import { bomAt, parseLine, type JsonObject, type LineDamage } from "./json.js";
+import { bomAt, nulDamage, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -89,10 +89,15 @@ async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: st
   const it = chunks[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let layout: HeadlessLayout | null = null;
+  // While every chunk is whitespace and NULs (a long crash remnant), another such chunk decides nothing: not
+  // copied together again for each.
+  let blank = true;
   while (layout === null) {
     const next = await it.next();
     if (next.done) break;
     head.push(next.value);
+    if (blank && head.length > 1 && next.value.every(isBlank)) continue;
+    blank = head.length === 1 && next.value.every(isBlank);
     layout = sniff(head.length === 1 ? next.value : Buffer.concat(head));
   }
   const rest = async function* () {
@@ -123,6 +128,8 @@ function ndjsonDecoder(file: string) {
   };
 }
 
+const isBlank = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0;
+
 /** Decides the layout from the start of the input, or null when more bytes are needed. */
 function sniff(buf: Buffer): HeadlessLayout | null {
   let i = 0;
@@ -130,7 +137,8 @@ function sniff(buf: Buffer): HeadlessLayout | null {
   const bom = bomAt(buf);
   if (bom === "partial") return null;
   if (bom) i = 3;
-  while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x09)) i++;
+  // A NUL run before the value (a crash remnant; records/json.ts nulRuns) is skipped, whitespace among it.
+  while (i < buf.length && isBlank(buf[i]!)) i++;
   if (i >= buf.length) return null;
   if (buf[i] === 0x5b) return "array";
   if (buf[i] !== 0x7b) return "lines";
@@ -146,7 +154,25 @@ function sniff(buf: Buffer): HeadlessLayout | null {
 
 async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "array" | "values"): AsyncGenerator<HeadlessRecord> {
   // Never nothing at all: the layout was sniffed from a "[" or "{", so an input with no value is "[]".
+  // A NUL run outside the values (a crash remnant) is damage of the event next to it: one before a value goes
+  // with that value, one after the last with the last. So each event is handed on only once the next item came.
+  let held: HeadlessRecord | null = null;
+  let before: LineDamage[] = [];
+  const damage = (ev: HeadlessEvent, ds: readonly LineDamage[]) => {
+    if (ds.length) damagedLines.set(ev, [...(damagedLines.get(ev) ?? []), ...ds]);
+  };
   for await (const item of splitJson(chunks, layout)) {
+    if (item.kind === "nul") {
+      const d: LineDamage = {
+        ...(item.trailing ? nulTailDamage(item.nuls, item.first) : nulDamage(item.nuls, item.end)),
+        line: item.line,
+      };
+      if (item.trailing && held?.kind === "event") damage(held, [d]);
+      else before.push(d);
+      continue;
+    }
+    if (held) yield held;
+    held = null;
     if (item.kind === "tear") {
       yield { kind: "malformed", pos: { file, line: item.line }, reason: item.reason, excerpt: item.excerpt, layout };
       continue;
@@ -154,14 +180,22 @@ async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "a
     const pos: Pos = { file, line: item.line };
     // An element is checked as a line is: NULs, bytes that are not UTF-8, nesting, an object at all.
     const parsed = parseLine({ line: item.line, buf: item.buf, bytes: item.bytes, tooLong: item.tooLong, unterminated: false });
+    // Its byte positions count from its own first byte: said with where it starts in the file, as a malformed one is.
+    const what = `${layout === "array" ? "element" : "value"} ${item.index} (from byte ${item.offset + 1})`;
     if (parsed.ok === true) {
       const ev = event(parsed.value, pos, layout);
-      if (parsed.damage) damagedLines.set(ev, parsed.damage);
-      yield ev;
+      damage(ev, before);
+      before = [];
+      if (parsed.damage)
+        damage(
+          ev,
+          parsed.damage.map((d) => ({ ...d, reason: `${what}: ${d.reason}` })),
+        );
+      held = ev;
     } else {
-      const what = `${layout === "array" ? "element" : "value"} ${item.index} (from byte ${item.offset + 1})`;
       const reason = parsed.ok === "blank" ? "empty" : parsed.reason.replace(/^line of (\d+) bytes is/, "$1 bytes,");
       yield { kind: "malformed", pos, reason: `${what}: ${reason}`, excerpt: parsed.ok === "blank" ? "" : parsed.excerpt, layout };
     }
   }
+  if (held) yield held;
 }

@@ -482,3 +482,39 @@ test("the failures sample reads the same in chunks of 1, 7 and 4096, with LF and
     assert.deepEqual(shape(await read(text.replace(/\n/g, "\r\n"), size)), want, `CRLF, chunks of ${size}`);
   }
 });
+
+test("blanks after a message, before a crash's trailing NUL run or alone, do not stop it being recognised", async () => {
+  const closed = '2026-09-14T21:44:24.379Z [DEBUG] MCP server "lab": STDIO connection closed after 15s (cleanly)';
+  for (const end of [" \0\0\0", " ", "\t \0"]) {
+    const [e] = entries(await read(`${closed}${end}\n`));
+    assert.equal(e!.text, 'MCP server "lab": STDIO connection closed after 15s (cleanly)', JSON.stringify(end));
+    assert.equal(e!.server, "lab");
+    assert.equal(e!.event?.type, "mcp-connection-closed", JSON.stringify(end));
+  }
+});
+
+test("after a leading NUL run, a blank before the next entry's header is skipped; a continuation line keeps its indent", async () => {
+  const rs = await read(
+    [
+      '2026-09-14T21:44:08.000Z [DEBUG] MCP server "lab": Successfully connected (transport: stdio) in 24ms',
+      "\0\0\0 2026-09-14T21:44:08.257Z [DEBUG] [API REQUEST] /v1/messages x-client-request-id=21f05ac7-d0ec-4b26-b787-ab6a334e0dd1 source=sdk",
+      "\0\0\0\t2026-09-14T21:44:09.000Z [ERROR] boom",
+      "\0\0    at frame (x.js:1:2)",
+      "",
+    ].join("\n"),
+  );
+  const es = entries(rs);
+  assert.deepEqual(
+    es.map((e) => [e.pos.line, e.time, e.event?.type ?? null, e.text]),
+    [
+      [1, "2026-09-14T21:44:08.000Z", "mcp-connected", 'MCP server "lab": Successfully connected (transport: stdio) in 24ms'],
+      [
+        2,
+        "2026-09-14T21:44:08.257Z",
+        "api-request",
+        "[API REQUEST] /v1/messages x-client-request-id=21f05ac7-d0ec-4b26-b787-ab6a334e0dd1 source=sdk",
+      ],
+      [3, "2026-09-14T21:44:09.000Z", "other", "boom\n    at frame (x.js:1:2)"],
+    ],
+  );
+});

@@ -13,7 +13,11 @@ async function split(text: string, mode: "array" | "values", chunk = 5, max?: nu
 }
 const brief = (items: SplitItem[]) =>
   items.map((i) =>
-    i.kind === "value" ? [i.index, i.line, i.offset, i.tooLong ? `(${i.bytes} bytes)` : i.buf.toString("utf8")] : [i.line, i.reason],
+    i.kind === "value"
+      ? [i.index, i.line, i.offset, i.tooLong ? `(${i.bytes} bytes)` : i.buf.toString("utf8")]
+      : i.kind === "nul"
+        ? [i.line, `nul ${i.nuls} ${i.first} ${i.end} ${i.trailing}`]
+        : [i.line, i.reason],
   );
 
 test("array elements with their lines and offsets; strings hide brackets, commas and escaped quotes", async () => {
@@ -70,5 +74,21 @@ test("a tear's excerpt is the shared one: 120 characters, never ending in half a
     const bad = await split("[" + elem + '"]]', "array", size);
     const t = bad.find((i) => i.kind === "tear")!;
     assert.equal(t.kind === "tear" && t.excerpt, '{"a":"' + "x".repeat(113) + "…");
+  }
+});
+
+test('NUL runs before the "[" and after the "]" (crash remnants) are nul items, in any chunking; NULs then garbage tear', async () => {
+  const text = "\0\0 \n\0[1,2]\n\0\0\0";
+  for (const chunk of [1, 2, 5, 100]) {
+    assert.deepEqual(brief(await split(text, "array", chunk)), [
+      [1, "nul 3 0 5 false"],
+      [1, 2, 6, "1"],
+      [2, 2, 8, "2"],
+      [3, "nul 3 11 14 true"],
+    ]);
+    assert.deepEqual(brief(await split("[1]\0\0x", "array", chunk)), [
+      [1, 1, 1, "1"],
+      [1, 'trailing garbage after the JSON array\'s closing "]" (from byte 4); not read'],
+    ]);
   }
 });

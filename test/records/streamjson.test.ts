@@ -357,3 +357,79 @@ test("a UTF-8 BOM before the array is skipped in any chunking, and byte offsets 
     assert.match(r.health.malformed[0]!.reason, /inside element 3 \(it starts at byte 1481; the input ends at byte 2303 /);
   });
 });
+
+test("an element's damage says which element and where it starts: its byte positions count from that element", async () => {
+  const init = '{"type":"system","subtype":"init","session_id":"s-9","model":"m"}';
+  // Two bytes that are not UTF-8 in the element's text, and an array 201 deep after them (its levels past 200 cut).
+  const head = Buffer.from('{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"a');
+  const deep = "[".repeat(201) + "]".repeat(201);
+  const asst = Buffer.concat([head, Buffer.from([0xff, 0xfe]), Buffer.from(`"}]},"x":${deep}}`)]);
+  const res = '{"type":"result","subtype":"success","session_id":"s-9","num_turns":1}';
+  const text = Buffer.concat([Buffer.from(`[${init},`), asst, Buffer.from(`,${res}]`)]);
+  const from = init.length + 3;
+  const cutAt = asst.indexOf("[[]]");
+  await everyChunking(text, (r) => {
+    assert.equal(r.assistantMessages, 1);
+    assert.equal(r.result!.numTurns, 1);
+    assert.deepEqual(
+      r.health.damaged.map((d) => [d.line, d.reason, d.bytes]),
+      [
+        [1, `element 2 (from byte ${from}): 2 bytes of invalid UTF-8 from byte ${head.length + 1}, read as U+FFFD`, 2],
+        [1, `element 2 (from byte ${from}): a value nested deeper than 200 levels (4 bytes from byte ${cutAt + 1}) read as null`, 4],
+      ],
+    );
+    // The element's byte, counted from its own start, is the file's byte `from + n - 1`.
+    assert.equal(text[from - 1 + head.length], 0xff);
+  });
+});
+
+test('a crash\'s NUL run before the array\'s "[" or after its "]" is skipped and listed as damage, not a tear', async () => {
+  const whole = legacy();
+  const nuls = Buffer.alloc(512);
+  const lead = Buffer.concat([nuls, Buffer.from("\n "), whole]);
+  await everyChunking(lead, (r) => {
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(r.assistantMessages, 1);
+    assert.equal(r.result!.totalCostUsd, 0.133673);
+    assert.deepEqual(r.health.malformed, []);
+    assert.deepEqual(
+      r.health.damaged.map((d) => [d.line, d.reason, d.bytes]),
+      [[1, "512 NUL bytes before byte 515 (crash remnant), skipped", 512]],
+    );
+  });
+  const tail = Buffer.concat([whole, nuls]);
+  await everyChunking(tail, (r) => {
+    assert.equal(r.init!.sessionId, LEGACY_SID);
+    assert.equal(r.result!.totalCostUsd, 0.133673);
+    assert.deepEqual(r.health.malformed, []);
+    assert.deepEqual(
+      r.health.damaged.map((d) => [d.line, d.reason, d.bytes]),
+      [[2, `512 trailing NUL bytes from byte ${whole.length + 1} (crash remnant), skipped`, 512]],
+    );
+  });
+  // NULs with something else after them are still trailing garbage, from the first NUL.
+  await everyChunking(Buffer.concat([whole, Buffer.from([0, 0]), Buffer.from("xyz")]), (r) => {
+    assert.equal(r.result!.totalCostUsd, 0.133673);
+    assert.deepEqual(
+      r.health.malformed.map((m) => [m.line, m.reason]),
+      [[2, `trailing garbage after the JSON array's closing "]" (from byte ${whole.length + 1}); not read`]],
+    );
+    assert.deepEqual(r.health.damaged, []);
+  });
+});
+
+test("a pretty-printed object (jq .) after a crash's NUL run, or followed by one, is read; the runs are damage", async () => {
+  const obj = JSON.stringify({ type: "result", subtype: "success", session_id: "s-9", num_turns: 2 }, null, 2);
+  const text = Buffer.concat([Buffer.alloc(3), Buffer.from(`\n${obj}\n`), Buffer.alloc(5)]);
+  await everyChunking(text, (r) => {
+    assert.equal(r.result!.numTurns, 2);
+    assert.deepEqual(r.health.malformed, []);
+    assert.deepEqual(
+      r.health.damaged.map((d) => [d.line, d.reason, d.bytes]),
+      [
+        [1, "3 NUL bytes before byte 5 (crash remnant), skipped", 3],
+        [8, `5 trailing NUL bytes from byte ${obj.length + 6} (crash remnant), skipped`, 5],
+      ],
+    );
+  });
+});
