@@ -6,8 +6,11 @@ export function csvKeys(t: Table): string[] {
   return [...new Set(keys)];
 }
 
-/** The raw value of one field; a footer's `4 requests` is its count. */
+/**
+ * The raw value of one field. A Count (`4 requests`) is a label for the human formats: CSV leaves it out
+ * rather than put a count in a column of another kind (the count has a column of its own, see REQUEST_COLUMNS).
+ */
 export function csvRaw(row: Row, key: string): unknown {
   const v = row[key];
-  return isCount(v) ? v.count : v;
+  return isCount(v) ? null : v;
 }

@@ -70,7 +70,7 @@ export interface Column {
   kind: ColumnKind;
   priority: Priority;
   width: WidthClass;
-  /** Raw companion fields the kind composes into this cell (a 5m/1h split); CSV writes each as its own column. */
+  /** Raw companion fields the kind composes into this cell (a 5m/1h split), or that its `display` label shows; CSV writes each as its own column. */
   parts?: string[];
   /** Marks after the value; the first whose field is set is shown. CSV writes each field as its own column. */
   marks?: Mark[];
@@ -82,7 +82,8 @@ export interface Column {
   blankZero?: true;
   /**
    * A row field the human formats show in this cell instead of `key`'s when the row has it: a shortened form
-   * of evidence text that `key` holds whole, which CSV writes (a finding quoting a long error, an excerpt).
+   * of evidence text that `key` holds whole, which CSV writes (a finding quoting a long error, an excerpt); or a
+   * totals row's label (`total`, `4 requests`) where `key` is null, so a CSV column never mixes labels with values.
    */
   display?: string;
   /**
@@ -99,7 +100,7 @@ export interface Column {
 
 export type Row = Record<string, unknown>;
 
-/** A count with its noun, for a footer cell where the column's own kind does not apply: `4 requests`. */
+/** A count with its noun, for a footer cell where the column's own kind does not apply: `4 requests` (a `display` field; CSV never writes it). */
 export interface Count {
   count: number;
   noun: string;

@@ -5,14 +5,18 @@ import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compactio
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
+  // A totals row shows `total` and `4 requests` here (`indexShown`, `timeShown`); its raw index and time are
+  // null, so each CSV column holds one kind of value, and CSV has its count of requests in `requests` (set
+  // on totals rows only).
   col("index", "#", "int", {
     priority: 1,
+    display: "indexShown",
     marks: [
       { key: "duplicateOf", text: " =" },
       { key: "afterCompaction", text: " §" },
     ],
   }),
-  col("time", "time", "time", { priority: 2 }),
+  col("time", "time", "time", { priority: 2, display: "timeShown", parts: ["requests"] }),
   col("model", "model", "id", { priority: 3 }),
   col("inputTokens", "input", "int", { priority: 3 }),
   // "?" where the evidence held no count (see health).
@@ -50,7 +54,12 @@ export function requestTables(r: RequestsResult): Table[] {
     const t = totals.get(chain);
     const notes: string[] = [];
     const placeholders = requests.filter((x) => x.outputPlaceholder).length;
-    if (placeholders) notes.push(`* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason`);
+    // The total's `*`: it adds placeholder counts (duplicates are left out of it, so its own count).
+    const inTotal = t?.outputPlaceholders ?? 0;
+    if (placeholders)
+      notes.push(
+        `* output is a streaming placeholder on ${placeholders} request(s): no fragment carried a stop_reason${inTotal ? `; the total output includes ${inTotal} placeholder count(s)` : ""}`,
+      );
     const confirmed = requests.filter((x) => x.outputSource === "claude-p-result").length;
     const taken = requests.find((x) => x.outputSource === "claude-p-result" && x.outputTokens !== x.outputTokensRecorded);
     if (taken)
@@ -178,9 +187,12 @@ function requestRow(q: RequestRow): Row {
 
 function totalsRow(t: ChainTotals): Row {
   return {
-    index: "total",
+    index: null,
+    indexShown: "total",
     ...(t.compactions > 0 ? { afterCompaction: true } : {}),
-    time: { count: t.requests, noun: "requests" },
+    time: null,
+    timeShown: { count: t.requests, noun: "requests" },
+    requests: t.requests,
     inputTokens: t.inputTokens,
     cacheCreation: t.cacheCreationInputTokens,
     cacheReadInputTokens: t.cacheReadInputTokens,
@@ -190,5 +202,7 @@ function totalsRow(t: ChainTotals): Row {
         ? t.lastTotalInputTokens - t.firstTotalInputTokens
         : null,
     output: t.outputTokens,
+    // Marked as a row's placeholder is: the sum is no more final than the counts it adds.
+    outputPlaceholder: t.outputPlaceholders > 0,
   };
 }
