@@ -52,9 +52,12 @@ export class CopyLedger {
 
 /** Which of one session's rows copy rows an earlier session of the pass (or an earlier chain) already had. */
 export interface SessionCopies {
-  /** Per `facts.results`: null for the first occurrence in the pass, else `session/chain#result_index` of it. */
+  /**
+   * Per `facts.results`: null for the first occurrence in the pass, else `session/chain/result#result_index` of it:
+   * `/result` says the number is a result's, not a request's (`session/chain#request_index`).
+   */
   results: (string | null)[];
-  /** Per `facts.instructions`: the same, `session/chain#delivery_index`. */
+  /** Per `facts.instructions`: the same, `session/chain/delivery#delivery_index`. */
   instructions: (string | null)[];
   /** Per `facts.tools`: how many of its calls were made (by tool_use id) in a row counted before. */
   copiedCalls: number[];
@@ -75,9 +78,9 @@ export class FleetCopies {
 
   mark(s: CopyKeys): SessionCopies {
     const session = s.sessionId ?? "-";
-    const results = s.results.map((r, i) => this.results.mark(r.toolUseId, `${session}/${r.chain}`, i + 1));
+    const results = s.results.map((r, i) => this.results.mark(r.toolUseId, `${session}/${r.chain}/result`, i + 1));
     const instructions = s.instructions.map((r, i) =>
-      r.uuid === null ? null : this.instructions.mark(`${r.uuid}\u0000${r.server}`, `${session}/${r.chain}`, i + 1),
+      r.uuid === null ? null : this.instructions.mark(`${r.uuid}\u0000${r.server}`, `${session}/${r.chain}/delivery`, i + 1),
     );
     const copiedCalls = s.tools.map((t) => t.callIds.reduce((n, id) => n + (this.calls.getOrAdd(id, 0) === undefined ? 0 : 1), 0));
     return { results, instructions, copiedCalls };

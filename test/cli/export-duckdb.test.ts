@@ -206,7 +206,27 @@ test("export of a resumed session: copies are marked across sessions, so WHERE d
       assert.equal(marks.length, 2, what);
       assert.equal(marks[0]!.session_id, reader, what);
       assert.equal(marks[1]!.session_id, other, what);
-      assert.match(String(marks[1]!.duplicate_of), new RegExp(`^${reader}/(main|${first})#\\d+$`), what);
+      assert.match(String(marks[1]!.duplicate_of), new RegExp(`^${reader}/(main|${first})/result#\\d+$`), what);
+      // A SQL join on it finds the first copy of the same result; on the requests' notation it finds no row
+      // (it once found request N of the chain: the same `session/chain#N` meant a result index here).
+      const joined = await rows(
+        sql,
+        "SELECT c.tool_use_id AS copy, f.tool_use_id AS first FROM tool_results c JOIN tool_results f ON c.duplicate_of = f.session_id || '/' || f.chain || '/result#' || f.result_index",
+      );
+      assert.deepEqual(
+        joined.map((j) => [j.copy, j.first]).filter(([c]) => c === "toolu_A1"),
+        [["toolu_A1", "toolu_A1"]],
+        what,
+      );
+      assert.ok(
+        joined.every((j) => j.copy === j.first),
+        what,
+      );
+      const [wrong] = await rows(
+        sql,
+        "SELECT count(*) AS n FROM tool_results c JOIN requests q ON c.duplicate_of = q.session_id || '/' || q.chain || '#' || q.request_index",
+      );
+      assert.equal(wrong!.n, 0, what);
       // The saved file is the first session's: found from its own folder, and the copy claims nothing about it.
       assert.deepEqual(
         marks.map((m) => m.saved_exists),
