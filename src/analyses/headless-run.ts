@@ -26,6 +26,8 @@ export interface HeadlessRun {
   /** Distinct `message.id`s among them: the API responses. */
   apiResponses: number;
   userMessages: number;
+  /** `tool_result` blocks in the `user` events (every chain): what the requests read from these events count as added. */
+  toolResults: number;
   /** Messages per `type` (`system/<subtype>` for system messages). */
   types: Record<string, number>;
 }
@@ -64,6 +66,7 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
         assistantMessages: 0,
         apiResponses: 0,
         userMessages: 0,
+        toolResults: 0,
         types: newCounts(),
       },
       messageIds: new Set(),
@@ -82,7 +85,10 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
         r.assistantMessages += 1;
         const m = rec.raw.message;
         if (isObject(m) && typeof m.id === "string") s.messageIds.add(m.id);
-      } else if (rec.type === "user") r.userMessages += 1;
+      } else if (rec.type === "user") {
+        r.userMessages += 1;
+        r.toolResults += toolResultBlocks(rec.raw.message);
+      }
     },
     finish(s) {
       const r = s.run;
@@ -103,4 +109,12 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       return r;
     },
   };
+}
+
+/** How many `tool_result` blocks a user event's message holds. */
+function toolResultBlocks(m: unknown): number {
+  if (!isObject(m) || !Array.isArray(m.content)) return 0;
+  let n = 0;
+  for (const b of m.content) if (isObject(b) && b.type === "tool_result") n++;
+  return n;
 }

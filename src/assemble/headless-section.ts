@@ -22,6 +22,8 @@ export interface HeadlessSection {
   backgroundCostUsd: number | null;
   assistantMessages: number;
   apiResponses: number;
+  /** `tool_result` blocks in the run's `user` events (every chain). */
+  toolResults: number;
   /** MCP servers the init event lists as `pending`: a snapshot before connections finished, not a failure. */
   pendingServers: string[];
   inits: number;
@@ -53,6 +55,7 @@ export function headlessSection(run: HeadlessRun): HeadlessSection {
     backgroundCostUsd: res ? bg.reduce((n, m) => n + (m.costUSD ?? 0), 0) : null,
     assistantMessages: run.assistantMessages,
     apiResponses: run.apiResponses,
+    toolResults: run.toolResults,
     pendingServers: (init?.mcpServers ?? []).filter((s) => s.status === "pending").map((s) => s.name),
     inits: run.inits.length,
   };

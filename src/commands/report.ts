@@ -181,7 +181,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
       : []),
     ...firstLast(x),
     ...(x.compactions > 0 ? [["compactions (main chain)", compactionsText(s)] as [string, unknown]] : []),
-    ["tool results", s.outputs.rows.length, "int"],
+    ...toolResultsLines(s),
     ["MCP instruction deliveries", s.instructions.rows.length, "int"],
     ["tool-results folder", x.toolResultsDir],
     ["debug log", x.debugLog ?? "none given or found"],
@@ -190,6 +190,19 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
     ...(x.toolsList ? [["tools/list", x.toolsList] as [string, unknown]] : []),
     ["cost (total_cost_usd)", x.costUsd, "usd"],
     ["files read", s.inputs.length, "int"],
+  ];
+}
+
+/**
+ * The tool results listed (the transcripts'). When the requests were read from the claude -p output's events, those
+ * events' tool results are what the requests count as added (`+results`): both figures, each saying where it is from.
+ */
+function toolResultsLines(s: AssembledSession): Array<[string, unknown, ColumnKind?]> {
+  const listed = s.outputs.rows.length;
+  if (s.requestsFrom !== "claude-p-output" || !s.run) return [["tool results", listed, "int"]];
+  return [
+    ["tool results (transcript)", listed, "int"],
+    ["tool results (claude -p output)", s.run.section.toolResults, "int"],
   ];
 }
 

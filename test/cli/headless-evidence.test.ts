@@ -269,3 +269,22 @@ test("a run of one request: the result's output count is that request's when the
     assert.equal(j.totals[0].outputTokens, output);
   }
 });
+
+test("report --stream-json alone: the summary's tool results agree with the requests' +results, each figure saying where it is from", async () => {
+  const { run, home } = setup();
+  const j = parseEnvelope(await runCli(["report", "--claude-dir", home, "--stream-json", run, "--json"]), "report");
+  const added = j.requests.reduce((n: number, r: any) => n + r.added.toolResults, 0);
+  assert.equal(added, 3);
+  assert.equal(j.run.toolResults, 3, "the run's user events carry 3 tool_result blocks");
+  const t = await runCli(["report", "--claude-dir", home, "--stream-json", run]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /tool results \(transcript\) +│ +0 +│/);
+  assert.match(t.stdout, /tool results \(claude -p output\) +│ +3 +│/);
+  assert.doesNotMatch(t.stdout, /│ tool results +│/);
+  // With the transcript the summary's one line counts what the Tool outputs section lists, as before.
+  writeFileSync(join(home, "projects", "-tmp-x", `${SID}.jsonl`), transcript());
+  const found = await runCli(["report", "--claude-dir", home, "--stream-json", run]);
+  assert.equal(found.code, 0, found.stderr);
+  assert.match(found.stdout, /│ tool results +│ +0 +│/);
+  assert.doesNotMatch(found.stdout, /tool results \(/);
+});
