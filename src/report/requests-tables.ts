@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
 import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
+import { idlessRepeatsNote } from "./idless-repeats.js";
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
@@ -75,6 +76,8 @@ export function requestTables(r: RequestsResult): Table[] {
       notes.push(
         `^ output of request ${fromParent.index} is the parent's ${t?.task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${t?.task ? ` at ${basename(t.task.file)}:${t.task.line}` : ""}), whose input side equals this request's; the file recorded ${fromParent.outputTokensRecorded ?? "no count"}`,
       );
+    const idless = idlessRepeatsNote(requests);
+    if (idless) notes.push(idless);
     const dups = requests.filter((x) => x.duplicateOf).length;
     if (dups) notes.push(`${dups} request(s) repeat a message id seen earlier (fork, resume or progress copy); left out of the totals`);
     if (t && (t.synthetic || t.apiErrors || t.notRequests)) {
