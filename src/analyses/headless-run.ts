@@ -25,6 +25,8 @@ export interface HeadlessRun {
   assistantMessages: number;
   /** Distinct `message.id`s among them: the API responses. */
   apiResponses: number;
+  /** Models of the `assistant` events a subagent wrote (`parent_tool_use_id` set), in order of first use. */
+  subagentModels: string[];
   userMessages: number;
   /** `tool_result` blocks in the `user` events (every chain): what the requests read from these events count as added. */
   toolResults: number;
@@ -48,6 +50,7 @@ export function headlessSessionId(run: HeadlessRun): string | null {
 interface State {
   run: HeadlessRun;
   messageIds: Set<string>;
+  subagentModels: Set<string>;
   count: number;
   layout: HeadlessLayout | null;
 }
@@ -65,11 +68,13 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
         results: [],
         assistantMessages: 0,
         apiResponses: 0,
+        subagentModels: [],
         userMessages: 0,
         toolResults: 0,
         types: newCounts(),
       },
       messageIds: new Set(),
+      subagentModels: new Set(),
       count: 0,
       layout: null,
     }),
@@ -85,6 +90,10 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
         r.assistantMessages += 1;
         const m = rec.raw.message;
         if (isObject(m) && typeof m.id === "string") s.messageIds.add(m.id);
+        const parent = rec.raw.parent_tool_use_id;
+        // Bounded: a run uses a few models; past the cap a made-up name per event is not kept.
+        if (isObject(m) && typeof m.model === "string" && typeof parent === "string" && parent !== "" && s.subagentModels.size < 1000)
+          s.subagentModels.add(m.model);
       } else if (rec.type === "user") {
         r.userMessages += 1;
         r.toolResults += toolResultBlocks(rec.raw.message);
@@ -106,9 +115,43 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       r.init = r.inits[0] ?? null;
       r.result = r.results[r.results.length - 1] ?? null;
       r.apiResponses = s.messageIds.size;
+      r.subagentModels = [...s.subagentModels];
       return r;
     },
   };
+}
+
+/** An MCP server's status as the init events say it: `status` from the latest init event that lists the server. */
+export interface ServerStatus {
+  name: string;
+  status: string;
+  /** Its status in the first init event that lists it (the snapshot before request 1 when that is init 1). */
+  firstStatus: string;
+  /** 1-based: which init event `status` is from, and how many init events the run has. */
+  initEvent: number;
+  inits: number;
+  /** `mcp__<server>__…` tools in that init event's `tools`. */
+  tools: number;
+}
+
+/**
+ * Each server the init events name, in order of first mention, with the status of the latest init event that lists
+ * it (FORMATS.md 8: one init event per turn): a server `pending` in init 1 and `connected` in init 2 is connected.
+ */
+export function serverStatuses(
+  inits: ReadonlyArray<{ tools: readonly string[]; mcpServers: ReadonlyArray<{ name: string; status: string }> }>,
+): ServerStatus[] {
+  const out = new Map<string, ServerStatus>();
+  inits.forEach((init, i) => {
+    for (const m of init.mcpServers) {
+      const prefix = `mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+      const tools = init.tools.filter((t) => t.startsWith(prefix)).length;
+      const s = out.get(m.name);
+      if (s) Object.assign(s, { status: m.status, initEvent: i + 1, tools });
+      else out.set(m.name, { name: m.name, status: m.status, firstStatus: m.status, initEvent: i + 1, inits: inits.length, tools });
+    }
+  });
+  return [...out.values()];
 }
 
 /** How many `tool_result` blocks a user event's message holds. */

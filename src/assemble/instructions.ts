@@ -1,5 +1,5 @@
 import type { DebugServer } from "../analyses/debug.js";
-import type { HeadlessRun } from "../analyses/headless-run.js";
+import { serverStatuses, type HeadlessRun, type ServerStatus } from "../analyses/headless-run.js";
 import {
   answerCheck,
   baselineCheck,
@@ -48,7 +48,8 @@ export interface AssembledInstructions {
   unmatchedTruncations: Truncation[];
   /** The debug log and a message log give different source lengths for one server; a message log whose texts passed the cap (droppedTextWarnings). */
   sourceDisagreements: string[];
-  init: { file: string; servers: McpServerStatus[] } | null;
+  /** `servers`: the first init event's (before request 1); `latest`: each server's status in the latest init event that lists it. */
+  init: { file: string; servers: McpServerStatus[]; latest: ServerStatus[] } | null;
   inputs: InputFile[];
   /** Each input's health with its share: transcripts, baseline and claude -p output whole, the debug log its bad lines. */
   parts: InputHealth[];
@@ -90,7 +91,7 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     const { input, result: run } = ev.headless;
     inputs.push(input);
     parts.push({ health: ev.headless.health, share: "whole" });
-    if (run.init) init = { file: input.path, servers: run.init.mcpServers };
+    if (run.init) init = { file: input.path, servers: run.init.mcpServers, latest: serverStatuses(run.inits) };
     if (run.result?.result) runAnswer = { file: input.path, text: run.result.result };
   }
 
@@ -139,7 +140,8 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
     requests,
     answer,
     baseline,
-    pending: pendingServers(rows, scan, init),
+    // Still connecting as the latest init event that names a server says: pending in init 1 and connected in init 2 is not.
+    pending: pendingServers(rows, scan, init && { servers: init.latest }),
     debugLog: ev.debug?.input.path ?? null,
     debugServers,
     unmatchedTruncations: debug?.truncations.filter((x) => !used.has(x.line)) ?? [],

@@ -4,7 +4,7 @@ import { documentHealth, type Health, type InputHealth } from "../records/health
 import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
-import { headlessSection, type HeadlessSection } from "../assemble/headless-section.js";
+import { debugWithRun, headlessSection, type HeadlessSection } from "../assemble/headless-section.js";
 import { headlessTables } from "../report/headless-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
@@ -54,18 +54,20 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
     parts.push({ health: r.health, share: "whole" });
   }
   const health = documentHealth(parts);
-  const flags = [...result.flags];
-  for (const name of run?.pendingServers ?? []) flags.push(`server "${name}" was pending in the claude -p init event`);
-  const servers = result.servers.map((s) => ({ ...s, initStatus: run?.init?.mcpServers.find((m) => m.name === s.name)?.status ?? null }));
+  const joined = debugWithRun(result, run);
   return {
     command: "debug",
     inputs,
     health,
-    data: { debug: { ...result, servers, flags }, ...(run ? { run } : {}) },
+    data: { debug: joined, ...(run ? { run } : {}) },
     document: {
       title: `Debug log — ${input.path}`,
       summary: debugSummary(result),
-      tables: [...debugTables({ ...result, flags }, opts.allEvents === true), ...(run ? headlessTables(run) : []), healthTable(health)],
+      tables: [
+        ...debugTables({ ...result, flags: joined.flags }, opts.allEvents === true),
+        ...(run ? headlessTables(run, result.servers) : []),
+        healthTable(health),
+      ],
       warnings: [...notes, ...healthWarnings(health)],
     },
   };

@@ -1,3 +1,4 @@
+import { debugWithRun } from "../assemble/headless-section.js";
 import { assembleSession, type AssembledSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
 import type { CommandOutput } from "../report/envelope.js";
@@ -81,7 +82,7 @@ export function reportData(s: AssembledSession): Record<string, unknown> {
     toolResults: s.outputs.rows,
     tools: s.tools.rows,
     systemPrompt: s.tools.systemPrompt,
-    debug: s.debug?.result.debug ?? null,
+    debug: s.debug ? debugWithRun(s.debug.result.debug, s.run?.section ?? null) : null,
     rpc: s.rpc?.result ?? null,
     run: s.run?.section ?? null,
     inventory: s.inventory,
@@ -265,13 +266,18 @@ function reportTables(s: AssembledSession): Table[] {
     ...tag(
       "Debug log",
       s.debug
-        ? debugTables(s.debug.result.debug)
+        ? debugTables(debugWithRun(s.debug.result.debug, s.run?.section ?? null))
         : [none("debug", "Debug log", "no debug log given (--debug-file) or found at <config dir>/debug/<session>.txt")],
     ),
   );
   out.push(...tag("MCP message log", s.rpc ? rpcTables(s.rpc.result) : [none("rpc", "Handshake", "no MCP message log given (--rpc-log)")]));
   out.push(
-    ...tag("claude -p run", s.run ? headlessTables(s.run.section) : [none("run", "Run", "no claude -p output given (--stream-json)")]),
+    ...tag(
+      "claude -p run",
+      s.run
+        ? headlessTables(s.run.section, s.debug?.result.debug.servers)
+        : [none("run", "Run", "no claude -p output given (--stream-json)")],
+    ),
   );
   out.push(...tag("Parse health", [healthTable(s.health)]));
   return out;

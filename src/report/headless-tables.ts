@@ -1,8 +1,11 @@
 import { inputTotal, type HeadlessSection } from "../assemble/headless-section.js";
 import { col, type ColumnKind, type Table } from "./model.js";
 
-/** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
-export function headlessTables(s: HeadlessSection): Table[] {
+/**
+ * Tables for a `claude -p` run: init, MCP server statuses (beside the debug log's last state for each, when a debug
+ * log was read), result, its errors and permission denials, and usage per model (main, subagent, background).
+ */
+export function headlessTables(s: HeadlessSection, debugServers?: ReadonlyArray<{ name: string; status: string }>): Table[] {
   const tables: Table[] = [];
   const kv = (id: string, title: string, rows: Array<[string, unknown, ColumnKind?]>, notes: string[] = []): Table => ({
     id,
@@ -28,25 +31,7 @@ export function headlessTables(s: HeadlessSection): Table[] {
         s.inits > 1 ? [`${s.inits} init events (one per turn); the first is shown`] : [],
       ),
     );
-    tables.push({
-      id: "run:mcpServers",
-      title: "MCP servers at init",
-      columns: [
-        col("name", "server", "id", { priority: 1 }),
-        col("status", "status", "text", { priority: 1 }),
-        col("tools", "tools", "int", { priority: 2 }),
-      ],
-      rows: i.mcpServers.map((m) => ({
-        name: m.name,
-        status: m.status,
-        tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length,
-      })),
-      notes: s.pendingServers.length
-        ? [
-            `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
-          ]
-        : [],
-    });
+    tables.push(serversTable(s, debugServers));
   }
   if (s.result) {
     const r = s.result;
@@ -57,7 +42,7 @@ export function headlessTables(s: HeadlessSection): Table[] {
         ["duration", r.durationMs, "ms"],
         ["API duration", r.durationApiMs, "ms"],
         ["total cost", r.totalCostUsd, "usdExact"],
-        ["background cost", s.backgroundCostUsd, "usdExact"],
+        ...costRows(s),
         ["permission denials", r.permissionDenials.length, "int"],
         ["session", r.sessionId],
         ["result", r.result],
@@ -92,8 +77,112 @@ export function headlessTables(s: HeadlessSection): Table[] {
       ],
       rows: s.models.map((m) => ({ ...m })),
       footer,
-      notes: ["result.usage counts the main model only; modelUsage and total_cost_usd include background calls"],
+      notes: usageNotes(s),
     });
+    if (r.errors.length > 0) {
+      tables.push({
+        id: "run:errors",
+        title: "claude -p result errors",
+        columns: [col("index", "#", "int", { priority: 1 }), col("error", "error", "message", { priority: 1 })],
+        rows: r.errors.map((error, i) => ({ index: i + 1, error })),
+        notes: ["result.errors[]: why the run failed, as claude -p wrote it"],
+      });
+    }
+    if (s.denials.length > 0) {
+      tables.push({
+        id: "run:permissionDenials",
+        title: "Permission denials",
+        columns: [
+          col("tool", "tool", "id", { priority: 1 }),
+          col("toolUseId", "tool_use_id", "id", { priority: 2 }),
+          col("input", "input", "message", { priority: 1 }),
+        ],
+        rows: s.denials.map((d) => ({ ...d })),
+        notes: [
+          "result.permission_denials[]: tool calls the permission mode refused; input = the call's input as key=value, long strings shortened",
+        ],
+      });
+    }
   }
   return tables;
+}
+
+/** Statuses that say a connection failed: the init event's `failed` and `needs-auth`, and the debug log's (analyses/debug.ts). */
+const FAILED = new Set(["failed", "needs-auth", "timeout", "errored", "killed"]);
+
+/** The init events' server statuses (the latest init event that lists each), with the debug log's last state beside them. */
+function serversTable(s: HeadlessSection, debugServers?: ReadonlyArray<{ name: string; status: string }>): Table {
+  const many = s.inits > 1;
+  const atEnd = (name: string) => (debugServers ? (debugServers.find((d) => d.name === name)?.status ?? null) : undefined);
+  const rows = s.serverStatuses.map((m) => ({
+    name: m.name,
+    status: m.status,
+    ...(many ? { firstStatus: m.firstStatus, initEvent: m.initEvent } : {}),
+    ...(debugServers ? { debugStatus: atEnd(m.name) } : {}),
+    tools: m.tools,
+  }));
+  const notes: string[] = [];
+  if (many)
+    notes.push(
+      `status = the latest of the ${s.inits} init events (one per turn) that lists the server; first status = its status in the first one that lists it`,
+    );
+  if (s.pendingServers.length)
+    notes.push(
+      `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
+    );
+  if (debugServers) {
+    // A clean close at the end, or pending then connected, is what a run does; a failure on one side only is not.
+    const bad = (x: string) => FAILED.has(x);
+    const differ = rows.filter(
+      (r) =>
+        typeof r.debugStatus === "string" && ((bad(r.debugStatus) && !bad(r.status)) || (bad(r.status) && r.debugStatus === "connected")),
+    );
+    if (differ.length)
+      notes.push(
+        `the init event is a snapshot taken before connections finish; the debug log disagrees for ${differ
+          .map((r) => `${r.name} (init ${r.status}, debug log's last state ${r.debugStatus})`)
+          .join(", ")}`,
+      );
+  }
+  return {
+    id: "run:mcpServers",
+    title: "MCP servers at init",
+    columns: [
+      col("name", "server", "id", { priority: 1 }),
+      col("status", "status", "text", { priority: 1 }),
+      ...(many ? [col("firstStatus", "first status", "text", { priority: 2 }), col("initEvent", "from init", "int", { priority: 3 })] : []),
+      ...(debugServers ? [col("debugStatus", "debug log (last state)", "text", { priority: 1, empty: "not in log" })] : []),
+      col("tools", "tools", "int", { priority: 2 }),
+    ],
+    rows,
+    notes,
+  };
+}
+
+/** Background and subagent cost rows, or why the split is unknown. */
+function costRows(s: HeadlessSection): Array<[string, unknown, ColumnKind?]> {
+  if (s.costSplitUnknown === "no-model-usage") return [["background cost", "unknown (no modelUsage)"]];
+  if (s.costSplitUnknown === "roles-unknown") return [["background cost", "unknown (no assistant events: background call or subagent)"]];
+  return [
+    ["background cost", s.backgroundCostUsd, "usdExact"],
+    ...(s.models.some((m) => m.role === "subagent")
+      ? [["subagent cost", s.subagentCostUsd, "usdExact"] as [string, unknown, ColumnKind]]
+      : []),
+  ];
+}
+
+function usageNotes(s: HeadlessSection): string[] {
+  if (s.costSplitUnknown === "no-model-usage")
+    return [
+      "no modelUsage in this result (older claude -p output, or a run that made no request): cost per model and background calls unknown",
+    ];
+  const notes = ["result.usage counts the main model only; modelUsage and total_cost_usd include background calls and subagents"];
+  if (s.models.some((m) => m.role === "subagent"))
+    notes.push("subagent = a model the run's subagent events (parent_tool_use_id set) used; background = a model no event of the run used");
+  if (s.costSplitUnknown === "roles-unknown")
+    notes.push("other = background call or subagent: this output has no assistant events to tell which");
+  const main = s.mainModel;
+  if (main !== null && s.subagentModels.includes(main))
+    notes.push(`the main model's modelUsage entry also counts the subagent requests made with ${main}`);
+  return notes;
 }

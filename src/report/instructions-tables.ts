@@ -20,7 +20,7 @@ export function instructionsDocument(l: AssembledInstructions): OutputDocument {
   if (undelivered.length > 0) {
     tables.push({
       id: "instructions-pending",
-      title: "Servers still connecting whose instructions never arrived",
+      title: "Servers reported still connecting, with no instructions seen",
       columns: [col("server", "server", "text", { priority: 1 }), col("evidence", "evidence", "text", { priority: 1 })],
       rows: undelivered.map((p) => ({ server: p.server, evidence: p.evidence })),
     });
@@ -169,7 +169,13 @@ function summary(l: AssembledInstructions): Array<[string, unknown, ("int" | "te
     ["servers", servers.join(", ") || "(none)"],
     ["debug log", l.debugLog ?? "none given or found"],
   ];
-  if (l.init) out.push(["init event MCP servers", l.init.servers.map((s) => `${s.name}: ${s.status}`).join(", ") || "(none)"]);
+  if (l.init)
+    out.push([
+      "init event MCP servers",
+      l.init.latest
+        .map((s) => `${s.name}: ${s.status}${s.inits > 1 && s.firstStatus !== s.status ? ` (first: ${s.firstStatus})` : ""}`)
+        .join(", ") || "(none)",
+    ]);
   const a = l.answer;
   if (a) {
     out.push([
