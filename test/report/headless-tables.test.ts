@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeRun } from "../read.js";
 import { headlessSection } from "../../src/assemble/headless-section.js";
+import { serverStatuses } from "../../src/analyses/headless-run.js";
 import { headlessTables } from "../../src/report/headless-tables.js";
 import { sample } from "../helpers.js";
 
@@ -59,4 +60,23 @@ test("json output without init: result tables only", async () => {
     ["run:result", "run:modelUsage"],
   );
   assert.deepEqual(s.pendingServers, []);
+});
+
+test("server statuses: the latest init event that names a server decides; one it leaves out keeps its earlier status", () => {
+  const inits = [
+    {
+      tools: ["mcp__a__x"],
+      mcpServers: [
+        { name: "a", status: "pending" },
+        { name: "b", status: "pending" },
+      ],
+    },
+    { tools: ["mcp__a__x", "mcp__a__y"], mcpServers: [{ name: "a", status: "connected" }] },
+    { tools: [], mcpServers: [{ name: "c", status: "failed" }] },
+  ];
+  assert.deepEqual(serverStatuses(inits), [
+    { name: "a", status: "connected", firstStatus: "pending", initEvent: 2, inits: 3, tools: 2 },
+    { name: "b", status: "pending", firstStatus: "pending", initEvent: 1, inits: 3, tools: 0 },
+    { name: "c", status: "failed", firstStatus: "failed", initEvent: 3, inits: 3, tools: 0 },
+  ]);
 });
