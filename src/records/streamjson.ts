@@ -1,5 +1,6 @@
 import { splitJson } from "./json-split.js";
-import { bomAt, nulDamage, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
+import type { RawLine } from "../sources/lines.js";
+import { bomAt, nulDamage, nulRuns, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, pastCrashRemnant, type BlankLine, type DamageNote, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -99,14 +100,18 @@ async function* headlessRecords(
   // While every chunk is whitespace and NULs (a long crash remnant), another such chunk decides nothing: not
   // copied together again for each.
   let blank = true;
+  let joined: Buffer | null = null;
   while (layout === null) {
     const next = await it.next();
     if (next.done) break;
     head.push(next.value);
     if (blank && head.length > 1 && next.value.every(isBlank)) continue;
     blank = head.length === 1 && next.value.every(isBlank);
-    layout = sniff(head.length === 1 ? next.value : Buffer.concat(head));
+    joined = head.length === 1 ? next.value : Buffer.concat(head);
+    layout = sniff(joined);
   }
+  // The sniff's copy stands for the pieces it was made of: they are not held beside it.
+  if (joined && head.length > 1 && joined.length === head.reduce((n, b) => n + b.length, 0)) head.splice(0, head.length, joined);
   const rest = async function* () {
     yield* head;
     for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
@@ -115,20 +120,18 @@ async function* headlessRecords(
   if (layout === null) yield* decodeLines(rest(), ndjsonDecoder(input.file));
   else if (layout === "lines") {
     // A crash's NUL run before the first line (on lines of its own, or before the record on its line) is one
-    // damage entry, as before an array's "[": its NULs read as spaces, its lines no blank lines.
-    const lead = leadingRun(head.length === 1 ? head[0]! : Buffer.concat(head));
-    if (lead) head.splice(0, head.length, lead.buf);
+    // damage entry, as before an array's "[": its lines are no records (blank or malformed), the record after it is read.
+    const lead = head.length === 1 ? leadingRun(head[0]!) : null;
     yield* decodeLines(rest(), ndjsonDecoder(input.file, lead ?? undefined));
   } else yield* streamed(rest(), input.file, layout);
 }
 
-/** A NUL run (whitespace among it) that opens line-mode output: its damage, the lines it spans, the bytes with its NULs as spaces. */
+/** A NUL run (whitespace among it) that opens line-mode output: its damage, and the lines it spans. */
 interface LeadingRun {
   damage: LineDamage;
   /** Lines `fromLine` to `toLine - 1` are the run's own; `toLine` holds the first record. */
   fromLine: number;
   toLine: number;
-  buf: Buffer;
 }
 
 function leadingRun(buf: Buffer): LeadingRun | null {
@@ -143,9 +146,16 @@ function leadingRun(buf: Buffer): LeadingRun | null {
     else if (buf[i] === 0 && nuls++ === 0) fromLine = lfs + 1;
   }
   if (nuls === 0 || i >= buf.length) return null;
-  const copy = Buffer.from(buf);
-  for (let j = bom; j < i; j++) if (copy[j] === 0) copy[j] = 0x20;
-  return { damage: { ...nulDamage(nuls, i - bom), line: fromLine }, fromLine, toLine: lfs + 1, buf: copy };
+  return { damage: { ...nulDamage(nuls, i - bom), line: fromLine }, fromLine, toLine: lfs + 1 };
+}
+
+/** The first record's line with the run's NULs before it read as spaces (a copy: the chunk is not changed), so they are not said twice. */
+function pastRun(raw: RawLine): RawLine {
+  const lead = nulRuns(raw.buf);
+  if (lead.leadNuls === 0) return raw;
+  const buf = Buffer.from(raw.buf);
+  for (let j = 0; j < lead.leadEnd; j++) if (buf[j] === 0) buf[j] = 0x20;
+  return { ...raw, buf };
 }
 
 /** Events read from a damaged line (records/json.ts LineDamage), for health; not a field of the event. */
@@ -155,9 +165,11 @@ function ndjsonDecoder(file: string, lead?: LeadingRun) {
   return {
     line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine | DamageNote>) {
       const pos: Pos = { file, line: raw.line };
-      const parsed = parseLine(raw);
+      // The lines of the leading NUL run are no records, blank or malformed: the run is one damage entry.
+      if (lead && raw.line >= lead.fromLine && raw.line < lead.toLine) return;
+      const parsed = parseLine(lead && raw.line === lead.toLine ? pastRun(raw) : raw);
       if (parsed.ok === "blank") {
-        if (!lead || raw.line < lead.fromLine || raw.line >= lead.toLine) out.push({ kind: "blank", pos });
+        out.push({ kind: "blank", pos });
         return;
       }
       // The leading NUL run goes with the first record when it is an event, else it is said on its own before it.

@@ -99,6 +99,24 @@ test("a NUL run on lines of its own before stream-json lines is one damage entry
     assert.deepEqual(damaged(r), [[1, "5 NUL bytes before byte 6 (crash remnant), skipped", 5]], how);
     assert.deepEqual([r.health.records, r.health.malformedCount], [2, 0], how);
   });
+  // The run's NULs on the record's own line are said with the run, once; the line's other damage as before.
+  const line2 = Buffer.concat([
+    nuls(2),
+    text('{"type":"system","subtype":"init","session_id":"s-1","x":"'),
+    Buffer.from([0xff]),
+    text('"}'),
+  ]);
+  await everyWay(Buffer.concat([nuls(2), text("\n"), line2, text(`\n${RESULT}\n`)]), (r, how) => {
+    assert.equal(r.init!.sessionId, "s-1", how);
+    assert.deepEqual(
+      damaged(r),
+      [
+        [1, "4 NUL bytes before byte 6 (crash remnant), skipped", 4],
+        [2, `1 byte of invalid UTF-8 from byte ${line2.indexOf(0xff) + 1}, read as U+FFFD`, 1],
+      ],
+      how,
+    );
+  });
   // A first line that is no record: the run is said on its own, before it.
   await everyWay(Buffer.concat([nuls(3), text("\nnot json\n"), text(lines)]), (r, how) => {
     assert.deepEqual(damaged(r), [[1, "3 NUL bytes before byte 5 (crash remnant), skipped", 3]], how);
