@@ -37,8 +37,9 @@ export interface DamageNote {
 
 /**
  * The head an input is recognised by, without a crash remnant that may open it: NUL bytes, whitespace (a
- * BOM among it) between them. Each Source's `recognise` looks past it, as the readers skip it; a head that
- * opens with no NUL is given back as it is.
+ * BOM among it) between them. claude -p output's and a transcript's `recognise` look past it, as their readers
+ * skip it (a debug log's strips its own; a message log's matches anywhere in a line); a head that opens with
+ * no NUL is given back as it is. A run longer than the head leaves nothing to recognise.
  */
 export function pastCrashRemnant(head: string): string {
   const run = /^[\0\s]+/.exec(head);
