@@ -35,9 +35,12 @@ export interface HeadlessRun {
 /** What a warning says of an empty (or whitespace-only) `claude -p` output: not a malformed line, no run to read. */
 export const HEADLESS_EMPTY = "the output is empty (claude -p printed nothing)";
 
-/** Whether the output held nothing but whitespace: no message, and no line that failed to be one. */
+/**
+ * Whether the output held nothing but whitespace: no message, no line that failed to be one, and no crash's
+ * NUL run (damage: `\0\0[]` is a crash remnant, not a run that printed nothing).
+ */
 export function headlessEmpty(run: HeadlessRun, health: Health): boolean {
-  return run.format === "empty" && health.malformedCount === 0;
+  return run.format === "empty" && health.malformedCount === 0 && health.damagedCount === 0;
 }
 
 /** The session id a run names: from its init event, else its result. Use it to find the transcript. */
