@@ -101,7 +101,7 @@ export interface ChainTotals {
   notRequests: number;
   /** `compact_boundary` and `microcompact_boundary` records in the chain: the requests fall into compactions + 1 segments. */
   compactions: number;
-  /** Requests whose output count came from the parent's Task/Agent result (0 or 1: the chain's last). */
+  /** Requests whose output count came from the parent's Task/Agent results: the chain's last, and each leg's last of a resumed subagent. */
   outputFromParent: number;
   /** A subagent chain's Task/Agent result in its parent, when one was joined to it; null otherwise. */
   task: SubagentTask | null;

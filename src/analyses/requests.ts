@@ -94,6 +94,8 @@ export interface RequestsOptions {
   memoryRows?: number;
   /** Where the temp file goes (tests); `os.tmpdir()` otherwise. */
   spoolDir?: string;
+  /** tool_use id → subagent chain, from the subagent files' `.meta.json` (sources/subagent-meta.ts). */
+  taskLinks?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -113,7 +115,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
       seq: 0,
       runs: [],
       spool: new RowSpool(opts.memoryRows, opts.spoolDir),
-      tasks: new TaskCollector(),
+      tasks: new TaskCollector(opts.taskLinks),
     }),
     step(s, rec) {
       if (rec.kind === "malformed") return;
@@ -156,7 +158,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           break;
         case "user":
           onUser(c, rec);
-          s.tasks.user(rec);
+          s.tasks.user(rec, c);
           break;
         case "progress":
           s.tasks.progress(rec);

@@ -51,6 +51,9 @@ export function requestTables(r: RequestsResult): Table[] {
     else byChain.set(q.chain, [q]);
   }
   const totals = new Map(r.totals.map((t) => [t.chain, t]));
+  // Which result each request's output was taken from: a lookup per row would be quadratic with 100,000 subagents.
+  const taskAt = new Map<string, SubagentTask>();
+  for (const t of r.subagents) if (t.chain !== null && t.lastRequestIndex !== null) taskAt.set(`${t.chain}#${t.lastRequestIndex}`, t);
   const tables: Table[] = [...byChain].map(([chain, requests]) => {
     const t = totals.get(chain);
     const notes: string[] = [];
@@ -71,11 +74,8 @@ export function requestTables(r: RequestsResult): Table[] {
       notes.push(
         `output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`,
       );
-    const fromParent = requests.find((x) => x.outputSource === "parent-task-result");
-    if (fromParent)
-      notes.push(
-        `^ output of request ${fromParent.index} is the parent's ${t?.task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${t?.task ? ` at ${basename(t.task.file)}:${t.task.line}` : ""}), whose input side equals this request's; the file recorded ${fromParent.outputTokensRecorded ?? "no count"}`,
-      );
+    const fromParent = requests.filter((x) => x.outputSource === "parent-task-result");
+    if (fromParent.length) notes.push(parentOutputNote(fromParent, taskAt, t?.task ?? null));
     const idless = idlessRepeatsNote(requests);
     if (idless) notes.push(idless);
     const dups = requests.filter((x) => x.duplicateOf).length;
@@ -119,13 +119,12 @@ const SUBAGENT_COLUMNS = [
 
 /** Each subagent as its parent's Task/Agent result describes it (FORMATS.md 11), joined to its chain where one was read. */
 export function subagentsTable(tasks: SubagentTask[]): Table {
-  const unjoined = tasks.filter((t) => t.chain === null).length;
   const mismatched = tasks.filter((t) => t.matchesLastRequest === false).length;
   const noUsage = tasks.filter((t) => t.usage === null).length;
   const notes: string[] = [];
   if (noUsage < tasks.length) notes.push("output (parent): toolUseResult.usage.output_tokens, the final count a subagent's own file lacks");
   if (noUsage) notes.push(`${noUsage} result(s) carry no usage: their chains keep their own output counts`);
-  if (unjoined) notes.push(`${unjoined} result(s) joined to no chain read (subagent file missing, or --no-subagents)`);
+  notes.push(...unjoinedNotes(tasks));
   if (mismatched)
     notes.push(`${mismatched} result(s) whose usage differs from their chain's last request: that request keeps its own output`);
   return {
@@ -147,6 +146,51 @@ export function subagentsTable(tasks: SubagentTask[]): Table {
     })),
     notes,
   };
+}
+
+/** Why results were joined to no chain, one note per reason (FORMATS.md 4.6: the links, then the prompt). */
+function unjoinedNotes(tasks: SubagentTask[]): string[] {
+  const count = (reason: SubagentTask["unjoinedReason"]) => tasks.filter((t) => t.chain === null && t.unjoinedReason === reason).length;
+  const notes: string[] = [];
+  const notRead = count("not-read");
+  if (notRead)
+    notes.push(
+      `${notRead} result(s) whose agentId or tool_use link names a subagent that was not read (its file missing, or --no-subagents)`,
+    );
+  const noLink = count("no-link");
+  if (noLink)
+    notes.push(
+      `${noLink} result(s) with no agentId and no tool_use link (agent_progress, .meta.json), whose prompt starts no subagent chain read: joined to no chain`,
+    );
+  const shared = tasks.filter((t) => t.chain === null && t.unjoinedReason === "prompt-shared");
+  if (shared.length) {
+    const by = [...new Set(shared.map((t) => t.promptChains ?? 0))].sort((a, b) => a - b).join(" or ");
+    notes.push(
+      `${shared.length} result(s) whose prompt ${by} subagent chains start with, and whose usage matches no single one of them on the input side: joined to no chain`,
+    );
+  }
+  const taken = count("taken");
+  if (taken) notes.push(`${taken} result(s) whose prompt starts a chain another result was joined to already: joined to no chain`);
+  const other = tasks.filter((t) => t.chain === null && t.unjoinedReason === null).length;
+  if (other) notes.push(`${other} result(s) joined to no chain read`);
+  return notes;
+}
+
+/** The `^` note: which result each request's output count comes from (one per leg of a resumed subagent). */
+function parentOutputNote(rows: RequestRow[], taskAt: ReadonlyMap<string, SubagentTask>, fallback: SubagentTask | null): string {
+  const taskOf = (q: RequestRow) => taskAt.get(`${q.chain}#${q.index}`) ?? fallback;
+  const at = (task: SubagentTask | null) => (task ? ` at ${basename(task.file)}:${task.line}` : "");
+  const recorded = (q: RequestRow) => `${q.outputTokensRecorded ?? "no count"}`;
+  if (rows.length === 1) {
+    const q = rows[0]!;
+    const task = taskOf(q);
+    return `^ output of request ${q.index} is the parent's ${task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${at(task)}), whose input side equals this request's; the file recorded ${recorded(q)}`;
+  }
+  const shown = rows.slice(0, 10);
+  const more = rows.length > shown.length ? `, … (${rows.length} in all)` : "";
+  const list = (f: (q: RequestRow) => string) => shown.map(f).join(", ") + more;
+  const tasksAt = list((q) => at(taskOf(q)).slice(4) || "?");
+  return `^ output of requests ${list((q) => `${q.index}`)} is the parent's ${taskOf(rows[0]!)?.tool ?? "Task"} results' toolUseResult.usage.output_tokens (a resumed subagent: one result per leg, at ${tasksAt}), whose input side equals each request's; the file recorded ${list(recorded)}`;
 }
 
 /** A chain's table title: the main chain, a subagent, or another session's records found in the file. */

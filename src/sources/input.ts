@@ -18,6 +18,8 @@ export interface InputFile {
   chain?: string;
   /** The session a transcript belongs to, from its file name or its parent's (records/chains.ts); not in the envelope. */
   sessionId?: string;
+  /** A subagent file's parent Task/Agent tool_use id, from its `.meta.json` (sources/subagent-meta.ts); not in the envelope. */
+  parentToolUseId?: string;
   /**
    * A `--tools` tools/list response: CONTRACT lists it as an `rpc-log`, the Evidence list of markdown and HTML
    * names it for what it is. Not in the envelope.
