@@ -84,6 +84,8 @@ export interface Compaction {
 /** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
 export interface ChainTotals {
   chain: string;
+  /** "file": read from its transcript file (a subagent's own, or the file holding it); "progress": only from the parent's `agent_progress` records, its file not read. */
+  source: ChainSource;
   requests: number;
   inputTokens: number | null;
   cacheCreationInputTokens: number | null;
@@ -114,5 +116,7 @@ export interface TotalOverflow {
   field: string;
   value: string;
 }
+
+export type ChainSource = "file" | "progress";
 
 export type OutputSource = "final-fragment" | "parent-task-result" | "claude-p-result" | "placeholder";

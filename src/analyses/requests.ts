@@ -2,19 +2,28 @@ import { renderAttachment } from "../records/attachments.js";
 import { imageCount, visibleLength, visibleText } from "../records/content.js";
 import { isObject } from "../records/json.js";
 import { isStringAt, stringLength } from "../records/lazy-strings.js";
-import type { AssistantRecord, ContentBlock, ContentReplacementRecord, SystemRecord, UserRecord } from "../records/transcript.js";
+import type {
+  AnyRecord,
+  AssistantRecord,
+  ContentBlock,
+  ContentReplacementRecord,
+  ProgressRecord,
+  SystemRecord,
+  UserRecord,
+} from "../records/transcript.js";
 import { addCounts } from "../records/values.js";
 import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
-import type { Added, ChainTotals, Compaction, RequestRow, TotalOverflow } from "./request-row.js";
+import type { Added, ChainSource, ChainTotals, Compaction, RequestRow, TotalOverflow } from "./request-row.js";
 import { IdSet } from "./id-set.js";
 import { TotalsAccumulator } from "./requests-totals.js";
 import { applyTaskOutputs } from "./requests-tasks.js";
 import { touchChain } from "./open-chains.js";
 import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
 import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
+import { embeddedRecord, progressAgent } from "../records/progress-message.js";
 
-export type { Added, ChainTotals, Compaction, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
+export type { Added, ChainSource, ChainTotals, Compaction, OutputSource, RequestRow, TotalOverflow } from "./request-row.js";
 export type { SubagentTask } from "./subagent-tasks.js";
 
 export interface RequestsResult {
@@ -36,6 +45,8 @@ export const REQUEST_WINDOW = 64;
 interface ChainState {
   ordinal: number;
   name: string;
+  /** Where its records were read: its file (or the file holding it), or only `agent_progress` records (`progressChain`). */
+  source: ChainSource;
   /** Rows created so far: the next row's index − 1. */
   rows: number;
   /** The open rows, oldest first, and the key each is found by. */
@@ -96,6 +107,11 @@ export interface RequestsOptions {
   spoolDir?: string;
   /** tool_use id → subagent chain, from the subagent files' `.meta.json` (sources/subagent-meta.ts). */
   taskLinks?: ReadonlyMap<string, string>;
+  /**
+   * The agent ids whose chains this pass reads from subagent files. An `agent_progress` record of any other
+   * agent gives that agent's chain the record it embeds (`progressChain`); undefined: none does (`--no-subagents`).
+   */
+  subagentFiles?: ReadonlySet<string>;
 }
 
 /**
@@ -105,7 +121,7 @@ export interface RequestsOptions {
  * close, so deltas and output order do not depend on when.
  */
 export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State, RequestsResult> {
-  return {
+  const analysis: Analysis<State, RequestsResult> = {
     init: () => ({
       chains: new Map(),
       order: [],
@@ -124,6 +140,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
         c = {
           ordinal: s.order.length,
           name: rec.chain,
+          source: "file",
           rows: 0,
           open: [],
           openKeys: [],
@@ -162,6 +179,7 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
           break;
         case "progress":
           s.tasks.progress(rec);
+          if (opts.subagentFiles) progressChain(s, rec, opts.subagentFiles, analysis.step);
           break;
         case "attachment": {
           const r = renderAttachment(rec.attachment, rec.raw);
@@ -194,6 +212,25 @@ export function requestsAnalysisWith(opts: RequestsOptions = {}): Analysis<State
       return applyTaskOutputs({ requests: new SpooledRows(s.spool, s.order.length, s.seq), totals, overflows, subagents: tasks }, fixes);
     },
   };
+  return analysis;
+}
+
+/**
+ * A subagent whose file this pass does not read (deleted, moved, left out of a snapshot) still has its records
+ * in the parent's `agent_progress` records (2.1.14–2.1.39, FORMATS.md 1.4): each embedded assistant or user
+ * record goes through `step` as a line of that file would, so its fragments are grouped by message id (max per
+ * field) and its tool results counted as added, with the progress record's file and line. The chain says it
+ * was read from progress records (`source`). An agent whose file is read takes nothing from them: the file
+ * holds every message they copy, and its chain stays as it is.
+ */
+function progressChain(s: State, rec: ProgressRecord, files: ReadonlySet<string>, step: (s: State, rec: AnyRecord) => void): void {
+  const agent = progressAgent(rec);
+  if (agent === undefined || files.has(agent)) return;
+  const inner = embeddedRecord(rec);
+  if (inner === undefined) return;
+  const fresh = !s.chains.has(agent);
+  step(s, inner);
+  if (fresh) s.chains.get(agent)!.source = "progress";
 }
 
 export const requestsAnalysis = requestsAnalysisWith();

@@ -166,7 +166,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
       x.transcriptMissing
         ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})`
         : x.mainFileMissing
-          ? orphanNote(x.sessionId, s.resolved.inputs.length)
+          ? orphanNote(x.sessionId, s.resolved.inputs.length, s.resolved.oldLayout)
           : (x.transcript ?? "(stdin)"),
     ],
     ["project (cwd)", x.project],

@@ -12,6 +12,7 @@ import {
   sessionIdFromName,
   SubagentIndex,
   unreadableReason,
+  type SessionFile,
 } from "../sources/discover.js";
 import { UnreadableError } from "../errors.js";
 import { skip, statPath } from "../sources/guard.js";
@@ -61,7 +62,7 @@ export const sessionsCommand: CommandSpec = {
     const ahead = new Prefetch(files.filter((s) => !s.mainMissing).map((s) => s.path));
     const readAhead = (path: string) => ahead.take(path);
     try {
-      for (const s of files) {
+      for await (const s of thenOldLayoutOrphans(files, index)) {
         const subs = await findSubagents(s.path, s.id, index);
         const home = sessionIdFromName(s.id);
         const at = (path: string, kind: InputFile["kind"], chain: string): InputFile => ({
@@ -142,6 +143,15 @@ export const sessionsCommand: CommandSpec = {
     };
   },
 };
+
+/**
+ * The sessions listed, then the old-layout orphans (2.0.x agent files whose session has no main file), found
+ * from the peeks the lookups of the listed sessions' subagents made: the same sessions the other listings see.
+ */
+async function* thenOldLayoutOrphans(files: SessionFile[], index: SubagentIndex): AsyncGenerator<SessionFile> {
+  yield* files;
+  yield* await index.oldLayoutOrphans();
+}
 
 function safeSize(p: string): number {
   return statPath(p)?.size ?? 0;

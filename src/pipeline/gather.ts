@@ -49,12 +49,20 @@ export interface GatherOptions extends LocateOptions {
  * command asks for it (`requests` runs one of the six, and loading all was a tenth of its start-up).
  */
 const TRANSCRIPT_ANALYSES: {
-  [K in keyof TranscriptResults]: (env: NodeJS.ProcessEnv, inputs: InputFile[]) => Promise<AnyAnalysis<AnyRecord>>;
+  [K in keyof TranscriptResults]: (
+    env: NodeJS.ProcessEnv,
+    inputs: InputFile[],
+    subagentFiles: ReadonlySet<string> | undefined,
+  ) => Promise<AnyAnalysis<AnyRecord>>;
 } = {
-  requests: async (env, inputs) =>
-    (await import("../analyses/requests.js")).requestsAnalysisWith({ memoryRows: spoolRowsFrom(env), taskLinks: taskLinks(inputs) }),
+  requests: async (env, inputs, subagentFiles) =>
+    (await import("../analyses/requests.js")).requestsAnalysisWith({
+      memoryRows: spoolRowsFrom(env),
+      taskLinks: taskLinks(inputs),
+      subagentFiles,
+    }),
   instructions: async () => (await import("../analyses/instructions.js")).instructionsAnalysis,
-  outputs: async () => (await import("../analyses/outputs.js")).outputsAnalysis,
+  outputs: async (_env, _inputs, subagentFiles) => (await import("../analyses/outputs.js")).outputsAnalysisWith({ subagentFiles }),
   inventory: async () => (await import("../analyses/inventory.js")).inventoryAnalysis,
   firstRequest: async () => (await import("../analyses/first-request.js")).firstRequestAnalysis,
   tools: async () => (await import("../analyses/tools.js")).toolsAnalysis,
@@ -128,8 +136,9 @@ async function readResolved<K extends keyof TranscriptResults>(
   keys: K[],
 ): Promise<TranscriptEvidence<K>> {
   opts.progress?.total?.(totalBytes(resolved.inputs));
+  const subagentFiles = progressChainsFor(resolved.inputs, opts);
   const analyses = Object.fromEntries(
-    await Promise.all(keys.map(async (k) => [k, await TRANSCRIPT_ANALYSES[k](opts.env, resolved.inputs)])),
+    await Promise.all(keys.map(async (k) => [k, await TRANSCRIPT_ANALYSES[k](opts.env, resolved.inputs, subagentFiles)])),
   ) as Record<K, AnyAnalysis<AnyRecord>>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
@@ -143,6 +152,16 @@ async function readResolved<K extends keyof TranscriptResults>(
     derived: derivedHealth(results),
     results: r,
   };
+}
+
+/**
+ * The agents whose chains come from their subagent files in this pass: every other agent's chain is read from
+ * the parent's `agent_progress` records (analyses/requests.ts `progressChain`). None with `--no-subagents`,
+ * which reads the main chain only.
+ */
+function progressChainsFor(inputs: InputFile[], opts: GatherOptions): ReadonlySet<string> | undefined {
+  if (opts.subagents === false) return undefined;
+  return new Set(inputs.flatMap((i) => (i.kind === "subagent-transcript" && i.chain !== undefined ? [i.chain] : [])));
 }
 
 /** The session's debug log, `--debug-file` or found beside the transcript, read once. */

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
+import type { ChainSource, ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
 import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import { idlessRepeatsNote } from "./idless-repeats.js";
@@ -92,7 +92,7 @@ export function requestTables(r: RequestsResult): Table[] {
     if (models.size === 1) notes.unshift(`model: ${[...models][0] || "(none)"}`);
     return {
       id: `requests:${chain}`,
-      title: chainTitle(chain),
+      title: chainTitle(chain, t?.source),
       columns,
       rows: requests.map(requestRow),
       footer: t ? [totalsRow(t)] : [],
@@ -193,11 +193,15 @@ function parentOutputNote(rows: RequestRow[], taskAt: ReadonlyMap<string, Subage
   return `^ output of requests ${list((q) => `${q.index}`)} is the parent's ${taskOf(rows[0]!)?.tool ?? "Task"} results' toolUseResult.usage.output_tokens (a resumed subagent: one result per leg, at ${tasksAt}), whose input side equals each request's; the file recorded ${list(recorded)}`;
 }
 
-/** A chain's table title: the main chain, a subagent, or another session's records found in the file. */
-export function chainTitle(chain: string): string {
+/**
+ * A chain's table title: the main chain, a subagent, or another session's records found in the file; a subagent
+ * whose file was not read says its requests come from the parent's `agent_progress` records.
+ */
+export function chainTitle(chain: string, source: ChainSource = "file"): string {
   const kind = chainKind(chain);
   if (kind === "main") return "Requests (main chain)";
   if (kind === "session") return `Requests (session ${chain}, records of another session)`;
+  if (source === "progress") return `Requests (subagent ${chain}, read from the parent's progress records: its file was not read)`;
   const at = chain.indexOf("@");
   return at < 0 ? `Requests (subagent ${chain})` : `Requests (subagent ${chain.slice(0, at)} of session ${chain.slice(at + 1)})`;
 }

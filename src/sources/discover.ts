@@ -91,6 +91,8 @@ export interface SessionFile {
    * (moved, deleted, too big to copy). `path` is where the main file would be; nothing opens it.
    */
   mainMissing?: true;
+  /** An orphan of the old layout (2.0.x): `agent-*.jsonl` files beside where `<id>.jsonl` would be, no `<id>/` folder. */
+  oldLayout?: true;
 }
 
 /**
@@ -128,7 +130,8 @@ export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
  * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
  */
 export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
-  return orphanSessionsIn(projectFolders(dirs), idPrefix);
+  const folders = projectFolders(dirs);
+  return [...orphanSessionsIn(folders, idPrefix), ...oldLayoutOrphansIn(folders, idPrefix)];
 }
 
 /** Makes `index` know every project folder under the config dirs (for `reportUnmatched`), listing each once. */
@@ -142,7 +145,8 @@ export function knowFolders(dirs: string[], index: SubagentIndex): void {
  */
 export function listAllSessions(dirs: string[], index?: SubagentIndex): SessionFile[] {
   const folders = projectFolders(dirs);
-  if (index === undefined) return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
+  if (index === undefined) return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, ""), ...oldLayoutOrphansIn(folders, "")];
+  // With an index (`sessions`), the old-layout orphans come after, from its peeks (`SubagentIndex.oldLayoutOrphans`).
   for (const f of folders) index.know(f.projectDir, f.entries);
   index.peekAhead();
   return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "", (d) => index.names(d))];
@@ -191,6 +195,39 @@ function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string, namesOf?: 
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/**
+ * Sessions whose main file is gone but whose old-layout (2.0.x) `agent-*.jsonl` files lie in the project
+ * folder, grouped by the session their first records name (a bounded peek, `peekFile`): still sessions, as an
+ * orphan `subagents/` folder is. Only a session id shaped like one (a uuid, which names no path but its own)
+ * with no `<id>.jsonl` and no `<id>/` beside it; only folders holding agent files are looked into.
+ */
+function oldLayoutOrphansIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, entries } of folders) {
+    let names: Set<string> | undefined;
+    const ids = new Set<string>();
+    for (const e of entries) {
+      if (!AGENT_FILE.test(e.name)) continue;
+      const p = under(projectDir, e.name);
+      if (!e.isFile() && admitDiscovered(p, configDir) === undefined) continue;
+      const id = peekFile(p).id;
+      if (id === undefined || !id.startsWith(idPrefix) || !oldLayoutOrphanId(id, (names ??= new Set(entries.map((x) => x.name))))) continue;
+      ids.add(id);
+    }
+    for (const id of ids) out.push(oldLayoutOrphan(id, projectDir, configDir));
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** An old-layout agent file's session id makes a session of its own there: a uuid with no main file and no folder in `names`. */
+function oldLayoutOrphanId(id: string, names: Set<string>): boolean {
+  return sessionIdFromName(id) !== undefined && !names.has(`${id}.jsonl`) && !names.has(id);
+}
+
+function oldLayoutOrphan(id: string, projectDir: string, configDir: string): SessionFile {
+  return { id, path: under(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true, oldLayout: true };
+}
+
 export const MIN_PREFIX = 6;
 
 /** Finds one session by id or unique prefix; errors name what was searched and the candidates. */
@@ -205,8 +242,10 @@ export function findSession(
   }
   const named = exactSessions(dirs, idOrPrefix);
   // An id read from evidence names one session exactly: it is never widened to a prefix of another.
-  const folders = named.length > 0 || exactOnly ? [] : projectFolders(dirs);
-  const all = named.length > 0 || exactOnly ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
+  const folders = named.length > 0 ? [] : projectFolders(dirs);
+  let all = named.length > 0 || exactOnly ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
+  // Old-layout orphans cost a peek of every agent file: looked for only when no file or folder answers.
+  if (all.length === 0) all = oldLayoutOrphansIn(folders, idOrPrefix).filter((s) => !exactOnly || s.id === idOrPrefix);
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -261,6 +300,7 @@ function exactSessions(dirs: string[], id: string): SessionFile[] {
 
 /** Where a listed session lies: its main file, or for an orphan its subagents folder. */
 function shownPath(s: SessionFile): string {
+  if (s.oldLayout) return `${join(s.projectDir, "agent-*.jsonl")} (main file missing)`;
   return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
 }
 
@@ -317,9 +357,21 @@ function subagentTree(subagents: string, root: string): SubagentFile[] {
  * same files for its row), in the same order.
  */
 export function orphanFiles(f: SessionFile): string[] {
+  if (f.oldLayout) return oldLayoutFilesOf(f);
   return subagentTree(join(f.projectDir, f.id, "subagents"), f.configDir)
     .map((s) => s.path)
     .sort((a, b) => byPath().compare(a, b));
+}
+
+/** An old-layout orphan's agent files: those of its folder whose first records name it (peeked as `oldLayoutOrphansIn` does). */
+function oldLayoutFilesOf(f: SessionFile): string[] {
+  const out: string[] = [];
+  for (const e of listDiscoveredTyped(f.projectDir)) {
+    if (!AGENT_FILE.test(e.name)) continue;
+    const p = under(f.projectDir, e.name);
+    if ((e.isFile() || admitDiscovered(p, f.configDir) !== undefined) && peekFile(p).id === f.id) out.push(p);
+  }
+  return out.sort((a, b) => byPath().compare(a, b));
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
@@ -372,7 +424,8 @@ export class SubagentIndex {
 
   /**
    * Old-layout agent files (2.0.x, beside the sessions) of the known folders whose session id names no
-   * session there (no `<id>.jsonl`, no `<id>/` folder): no session reads them, so they are listed in
+   * session there (no `<id>.jsonl`, no `<id>/` folder) and makes no orphan session either (`oldLayoutOrphans`:
+   * an id that is no uuid, or one read past the peek): no session reads them, so they are listed in
    * `health.skipped` with the reason, never dropped without a word (FORMATS.md 1.15).
    */
   async reportUnmatched(): Promise<void> {
@@ -382,8 +435,25 @@ export class SubagentIndex {
       for (const [id, files] of await this.oldLayout(dir, this.rootOf(dir, join(dir, "x.jsonl"))))
         if (!names.has(`${id}.jsonl`) && !names.has(id))
           for (const f of files)
-            skip(f.path, `old-layout subagent file of session ${id}, which has no ${id}.jsonl here: no session reads it`);
+            if (!peekedOrphan(id, f, names))
+              skip(f.path, `old-layout subagent file of session ${id}, which has no ${id}.jsonl here: no session reads it`);
     }
+  }
+
+  /**
+   * The old-layout orphans of the known folders (`oldLayoutOrphansIn`), from the peeks the subagent lookups
+   * made already: `sessions` reads them after the sessions listed, so no file is peeked twice.
+   */
+  async oldLayoutOrphans(): Promise<SessionFile[]> {
+    const out: SessionFile[] = [];
+    for (const [dir, entries] of this.typed) {
+      if (!entries.some((e) => AGENT_FILE.test(e.name))) continue;
+      const names = this.names(dir);
+      const root = this.rootOf(dir, join(dir, "x.jsonl"));
+      for (const [id, files] of await this.oldLayout(dir, root))
+        if (files.some((f) => peekedOrphan(id, f, names))) out.push(oldLayoutOrphan(id, dir, root));
+    }
+    return out.sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
@@ -404,6 +474,11 @@ export class SubagentIndex {
     if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir), this.ahead.get(projectDir))));
     return m;
   }
+}
+
+/** Whether `f` makes its session `id` an old-layout orphan: its id was found by the peek (`bytes` set) and is one. */
+function peekedOrphan(id: string, f: SubagentFile, names: Set<string>): boolean {
+  return f.bytes !== undefined && oldLayoutOrphanId(id, names);
 }
 
 async function groupOldLayout(
@@ -518,7 +593,12 @@ export function sessionIdFromPath(path: string): string {
 
 function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
   const seen = new Set<string>();
-  return hits.filter((h) => firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path));
+  return hits.filter((h) => {
+    // No file or folder of its own: its project folder and id say which it is.
+    if (!h.oldLayout) return firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path);
+    const key = `${realPath(h.projectDir) ?? h.projectDir}${sep}agent-*:${h.id}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  });
 }
 
 function firstVisit(seen: Set<string>, p: string): boolean {

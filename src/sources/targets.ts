@@ -38,6 +38,8 @@ export interface ResolvedTarget {
   searched: string[];
   /** The session's main file is gone (an orphan subagent folder): its inputs are its subagents only. */
   mainMissing?: boolean;
+  /** Such a session of the old layout (2.0.x): its subagents are `agent-*.jsonl` files beside where its main file was. */
+  oldLayout?: boolean;
   /** Set when no target was given on a terminal and the newest session was picked (the CLI names it on stderr). */
   picked?: Picked;
 }
@@ -108,7 +110,15 @@ async function fromOrphan(target: string, f: SessionFile, opts: TargetOptions, d
   const home = sessionIdFromName(f.id);
   const subs = opts.subagents === false ? [] : await findSubagents(f.path, f.id);
   const inputs = subs.map((s) => subagentInput(s.path, s.agentId, f.configDir, home));
-  return { target, sessionId: f.id, mainPath: null, inputs, searched: dirs, mainMissing: true };
+  return {
+    target,
+    sessionId: f.id,
+    mainPath: null,
+    inputs,
+    searched: dirs,
+    mainMissing: true,
+    ...(f.oldLayout ? { oldLayout: true } : {}),
+  };
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
