@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
-import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
+import { COMPACTION_NOTE, REWIND_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import { col, type Row, type Table } from "./model.js";
 
 export const REQUEST_COLUMNS = [
@@ -10,6 +10,7 @@ export const REQUEST_COLUMNS = [
     marks: [
       { key: "duplicateOf", text: " =" },
       { key: "afterCompaction", text: " §" },
+      { key: "rewoundFrom", text: " ↶" },
     ],
   }),
   col("time", "time", "time", { priority: 2 }),
@@ -74,6 +75,7 @@ export function requestTables(r: RequestsResult): Table[] {
     }
     const resets = compactionNotes(requests.map((x) => x.compaction));
     notes.push(...(resets.length === 0 && t && t.compactions > 0 ? [COMPACTION_NOTE] : resets));
+    if (requests.some((x) => x.compaction?.kind === "rewind")) notes.push(REWIND_NOTE);
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
@@ -152,6 +154,8 @@ function requestRow(q: RequestRow): Row {
     index: q.index,
     duplicateOf: q.duplicateOf,
     afterCompaction: q.afterCompaction,
+    // After a rewind: the request the delta is counted from (true: none, the branch starts over).
+    rewoundFrom: q.compaction?.kind === "rewind" ? (q.compaction.baseIndex ?? true) : null,
     time: q.timestamp,
     model: q.model,
     inputTokens: q.inputTokens,
