@@ -5,8 +5,9 @@
  * after it grew from that earlier request, not from the one before it in the file.
  *
  * Memory is fixed whatever the file's size: each uuid is hashed to 64 bits and kept in a table of at most
- * MAX_SLOTS slots (12 bytes each, ≈0.8 MB when full) that, once full, forgets the older of the two uuids of
- * a set. A uuid forgotten or never seen reads as UNKNOWN, and requests then falls back to the file order.
+ * MAX_SLOTS slots (12 bytes each, 1.5 MB when full), WAYS to a set; a set that is full forgets its oldest
+ * uuid. A uuid forgotten or never seen reads as UNKNOWN, and requests then falls back to the file order. A
+ * rewind reaches back a few turns: the uuids it needs are among the newest.
  */
 
 /** No request on the path: it starts at a user message with `parentUuid: null` (the conversation's start). */
@@ -14,30 +15,36 @@ export const NONE = -2;
 /** The path is not known: no parentUuid, a parent never seen (or forgotten), or a root that is no user message (a compaction boundary). */
 export const UNKNOWN = -1;
 
-/** Slots when full: 2^16, two per set. */
-export const MAX_SLOTS = 1 << 16;
+/** Slots when full: 2^17, WAYS per set. */
+export const MAX_SLOTS = 1 << 17;
+const WAYS = 4;
 const START_SLOTS = 1 << 8;
 
 /** uuid → the sequence number of the nearest request on its path (≥ 0), or NONE; a bounded, forgetting map. */
 export class PathTable {
   // Two hash words per slot; the second is never 0, so 0 marks an empty slot.
-  private keys = new Uint32Array(START_SLOTS * 2);
-  private values = new Int32Array(START_SLOTS);
+  private keys: Uint32Array;
+  private values: Int32Array;
   private count = 0;
   /** The last uuid remembered and its value: a record's parent is nearly always the record just before it. */
   private lastUuid: string | undefined = undefined;
   private lastValue = UNKNOWN;
 
-  constructor(private readonly maxSlots = MAX_SLOTS) {}
+  /** `maxSlots`: a power of two, at least WAYS. */
+  constructor(private readonly maxSlots = MAX_SLOTS) {
+    const n = Math.min(START_SLOTS, maxSlots);
+    this.keys = new Uint32Array(n * 2);
+    this.values = new Int32Array(n);
+  }
 
   /** The value remembered for `uuid`, else UNKNOWN. */
   get(uuid: string): number {
     if (uuid === this.lastUuid) return this.lastValue;
     const h1 = hash1(uuid);
     const h2 = hash2(uuid);
-    const set = (h1 & ((this.values.length >> 1) - 1)) << 1;
+    const set = (h1 & (this.values.length / WAYS - 1)) * WAYS;
     const k = this.keys;
-    for (let i = set; i < set + 2; i++) if (k[i * 2 + 1] === h2 && k[i * 2] === h1) return this.values[i]!;
+    for (let i = set; i < set + WAYS; i++) if (k[i * 2 + 1] === h2 && k[i * 2] === h1) return this.values[i]!;
     return UNKNOWN;
   }
 
@@ -51,21 +58,20 @@ export class PathTable {
   }
 
   private put(h1: number, h2: number, value: number): void {
-    const set = (h1 & ((this.values.length >> 1) - 1)) << 1;
+    const set = (h1 & (this.values.length / WAYS - 1)) * WAYS;
     const k = this.keys;
     let at = -1;
-    for (let i = set; i < set + 2; i++) {
+    for (let i = set; i < set + WAYS; i++) {
       if (k[i * 2 + 1] === 0 || (k[i * 2 + 1] === h2 && k[i * 2] === h1)) {
         at = i;
         break;
       }
     }
     if (at < 0) {
-      // Both ways taken: the older one (way 0) goes, the newer moves down, and this one takes way 1.
-      at = set + 1;
-      k[set * 2] = k[at * 2]!;
-      k[set * 2 + 1] = k[at * 2 + 1]!;
-      this.values[set] = this.values[at]!;
+      // Every way taken (oldest first): the oldest goes, the rest move down, and this one takes the last way.
+      at = set + WAYS - 1;
+      k.copyWithin(set * 2, set * 2 + 2, (set + WAYS) * 2);
+      this.values.copyWithin(set, set + 1, set + WAYS);
     } else if (k[at * 2 + 1] === 0) this.count += 1;
     k[at * 2] = h1;
     k[at * 2 + 1] = h2;
@@ -96,7 +102,7 @@ function hash2(s: string): number {
     h = Math.imul(h ^ s.charCodeAt(i), 0x5bd1e995);
     h ^= h >>> 15;
   }
-  return (h >>> 0) | 1;
+  return (h | 1) >>> 0;
 }
 
 /** Slots of the request ring: how far back (in requests of the whole pass) a rewind's base is still known. */

@@ -18,7 +18,7 @@ export const REWIND_NOTE =
 
 /** The outputs tables' word for a result no request carried because a rewind abandoned its branch. */
 export const ABANDONED_NOTE =
-  "none (abandoned branch): a rewind (Esc Esc, /rewind, an edited message) left this result on a branch that no later request continued: the next request in the file grew from an earlier one, so no request carried it and it has no Δ tokens";
+  "req none ↶: a rewind (Esc Esc, /rewind, an edited message) left this result on a branch that no later request continued: the next request in the file grew from an earlier one, so no request carried it and it has no Δ tokens";
 
 /** The notes for the kinds of boundary among `compactions`: none, one or both (rewinds have their own). */
 export function compactionNotes(compactions: Iterable<Pick<Compaction, "kind"> | null>): string[] {

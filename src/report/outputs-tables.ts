@@ -49,7 +49,7 @@ export function resultsTable(l: AssembledOutputs): Table {
     tool: r.chain === "main" ? toolText(r) : `${toolText(r)} (${r.chain})`,
     input: r.inputSummary ?? "",
     requestIndex: r.requestIndex,
-    requestShown: abandoned(r) ? "none (abandoned branch)" : undefined,
+    requestShown: abandoned(r) ? "none ↶" : undefined,
     resultChars: r.resultChars,
     chars: r.chars,
     check:
