@@ -40,8 +40,9 @@ export class PathTable {
   /** The value remembered for `uuid`, else UNKNOWN. */
   get(uuid: string): number {
     if (uuid === this.lastUuid) return this.lastValue;
-    const h1 = hash1(uuid);
-    const h2 = hash2(uuid);
+    hashOf(uuid);
+    const h1 = H1;
+    const h2 = H2;
     const set = (h1 & (this.values.length / WAYS - 1)) * WAYS;
     const k = this.keys;
     for (let i = set; i < set + WAYS; i++) if (k[i * 2 + 1] === h2 && k[i * 2] === h1) return this.values[i]!;
@@ -54,7 +55,8 @@ export class PathTable {
     this.lastValue = value;
     if (value === UNKNOWN) return;
     if (this.count * 4 >= this.values.length * 3 && this.values.length < this.maxSlots) this.grow();
-    this.put(hash1(uuid), hash2(uuid), value);
+    hashOf(uuid);
+    this.put(H1, H2, value);
   }
 
   private put(h1: number, h2: number, value: number): void {
@@ -88,21 +90,25 @@ export class PathTable {
   }
 }
 
-/** FNV-1a over the UTF-16 units. */
-function hash1(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+// The two hashes of the last hashOf call (one loop over the units for both; no array per call).
+let H1 = 0;
+let H2 = 0;
 
-/** An independent 32-bit hash (multiply-xorshift, another seed and multiplier), never 0. */
-function hash2(s: string): number {
-  let h = 0x9e3779b9 ^ s.length;
+/**
+ * Two independent 32-bit hashes of the UTF-16 units: FNV-1a, and a multiply-xorshift with another seed and
+ * multiplier (never 0, which marks an empty slot).
+ */
+function hashOf(s: string): void {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9 ^ s.length;
   for (let i = 0; i < s.length; i++) {
-    h = Math.imul(h ^ s.charCodeAt(i), 0x5bd1e995);
-    h ^= h >>> 15;
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
   }
-  return (h | 1) >>> 0;
+  H1 = a >>> 0;
+  H2 = (b | 1) >>> 0;
 }
 
 /** Slots of the request ring: how far back (in requests of the whole pass) a rewind's base is still known. */
