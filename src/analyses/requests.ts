@@ -298,6 +298,8 @@ function rewindOf(s: State, c: ChainState, base: number, rec: AssistantRecord): 
   if (c.compaction !== null || c.rows === 0 || base === c.lastSeq || base === UNKNOWN || (base === NONE && !c.linked)) return null;
   const baseIndex = base === NONE ? null : s.ring.indexOf(base, c.ordinal);
   if (baseIndex === null && base !== NONE) return null;
+  // A copy of a message seen before (a fragment past the window, a fork's copy) is no new branch.
+  if (rec.messageId !== undefined && s.seen.has(rec.messageId)) return null;
   const at = c.branches?.find((b) => b.base === base) ?? rec.pos;
   return { trigger: null, preTokens: null, file: at.file, line: at.line, boundaries: 0, kind: "rewind", tokensSaved: null, baseIndex };
 }
