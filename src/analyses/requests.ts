@@ -100,6 +100,8 @@ interface Branch {
   /** The first record of the branch: where the rewind shows. */
   file: string;
   line: number;
+  /** That record is a prompt (user text, not meta, no tool result): only then is the branch a rewind. */
+  prompt: boolean;
 }
 
 /** Branches kept apart between two requests of a chain; the rest count as UNKNOWN. */
@@ -277,9 +279,17 @@ function branchOf(c: ChainState, base: number, rec: TranscriptRecord): Branch {
   const list = (c.branches ??= []);
   for (const b of list) if (b.base === base) return b;
   if (list.length >= BRANCHES && base !== UNKNOWN) return branchOf(c, UNKNOWN, rec);
-  const b: Branch = { base, added: emptyAdded(), results: undefined, file: rec.pos.file, line: rec.pos.line };
+  const b: Branch = { base, added: emptyAdded(), results: undefined, file: rec.pos.file, line: rec.pos.line, prompt: isPrompt(rec) };
   list.push(b);
   return b;
+}
+
+/** A message the user typed: a user record, not meta or a summary, with text and no tool result. */
+function isPrompt(rec: TranscriptRecord): boolean {
+  if (rec.kind !== "user" || rec.isMeta || rec.isCompactSummary) return false;
+  if (stringLength(rec, "content") !== undefined) return true;
+  const blocks = rec.content;
+  return Array.isArray(blocks) && blocks.some((b) => b.type === "text") && !blocks.some((b) => b.type === "tool_result");
 }
 
 function addAttachment(a: Added, r: { text: string; exact: boolean }, kind: string): void {
@@ -296,11 +306,14 @@ function addAttachment(a: Added, r: { text: string; exact: boolean }, kind: stri
  */
 function rewindOf(s: State, c: ChainState, base: number, rec: AssistantRecord): Compaction | null {
   if (c.compaction !== null || c.rows === 0 || base === c.lastSeq || base === UNKNOWN || (base === NONE && !c.linked)) return null;
+  // The branch starts with a prompt the user typed again. Not a record Claude Code wrote beside the last
+  // reply (a stop-hook summary under the reply's parent, the next prompt under it: anthropics/claude-code#88597).
+  const at = c.branches?.find((b) => b.base === base);
+  if (!at?.prompt) return null;
   const baseIndex = base === NONE ? null : s.ring.indexOf(base, c.ordinal);
   if (baseIndex === null && base !== NONE) return null;
   // A copy of a message seen before (a fragment past the window, a fork's copy) is no new branch.
   if (rec.messageId !== undefined && s.seen.has(rec.messageId)) return null;
-  const at = c.branches?.find((b) => b.base === base) ?? rec.pos;
   return { trigger: null, preTokens: null, file: at.file, line: at.line, boundaries: 0, kind: "rewind", tokensSaved: null, baseIndex };
 }
 

@@ -134,6 +134,14 @@ test("rewind: a parent never seen, or a base in another chain, keeps the file or
   assert.deepEqual([q.deltaTokens, q.compaction], [-250, null]);
 });
 
+test("rewind: a record written beside the last reply (the next prompt under it) is no rewind: the branch must start with a prompt", async () => {
+  // anthropics/claude-code#88597: the reply and a stop_hook_summary share a parent; the next prompt parents to the summary.
+  const summary = { ...link("s1", "u2"), type: "system", subtype: "stop_hook_summary", sessionId: "s-1" };
+  const r = await run({ main: jsonl(...BEFORE_REWIND.slice(0, 4), summary, ask("u3", "s1", "next"), answer("a3", "u3", 1260)) });
+  assert.deepEqual([r.requests[2]!.deltaTokens, r.requests[2]!.compaction], [60, null]);
+  assert.equal(r.requests[2]!.added.userTextChars, "next".length);
+});
+
 test("rewind: a compaction boundary in between stays a reset", async () => {
   const boundary = {
     ...link("b1", null),
