@@ -211,7 +211,7 @@ function compactionsText(s: AssembledSession): string {
   const INT = new Intl.NumberFormat("en-US");
   const resets = [];
   for (const r of s.requests.requests) {
-    if (r.chain !== "main" || r.compaction === null) continue;
+    if (r.chain !== "main" || !r.afterCompaction || r.compaction === null) continue;
     const c = r.compaction;
     const pre = c.preTokens === null ? "" : `: ${INT.format(c.preTokens)} tokens`;
     resets.push(`${compactionTrigger(c)} before request ${r.index}${pre}`);

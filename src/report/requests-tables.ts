@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { ChainSource, ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
-import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
+import { COMPACTION_NOTE, REWIND_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import { idlessRepeatsNote } from "./idless-repeats.js";
 import { col, type Row, type Table } from "./model.js";
 
@@ -15,6 +15,7 @@ export const REQUEST_COLUMNS = [
     marks: [
       { key: "duplicateOf", text: " =" },
       { key: "afterCompaction", text: " §" },
+      { key: "rewoundFrom", text: " ↶" },
     ],
   }),
   col("time", "time", "time", { priority: 2, display: "timeShown", parts: ["requests"] }),
@@ -86,6 +87,7 @@ export function requestTables(r: RequestsResult): Table[] {
     }
     const resets = compactionNotes(requests.map((x) => x.compaction));
     notes.push(...(resets.length === 0 && t && t.compactions > 0 ? [COMPACTION_NOTE] : resets));
+    if (requests.some((x) => x.compaction?.kind === "rewind")) notes.push(REWIND_NOTE);
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
@@ -212,6 +214,8 @@ function requestRow(q: RequestRow): Row {
     index: q.index,
     duplicateOf: q.duplicateOf,
     afterCompaction: q.afterCompaction,
+    // After a rewind: the request the delta is counted from (true: none, the branch starts over).
+    rewoundFrom: q.compaction?.kind === "rewind" ? (q.compaction.baseIndex ?? true) : null,
     time: q.timestamp,
     model: q.model,
     inputTokens: q.inputTokens,
