@@ -3,6 +3,8 @@ import { debugFindings } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 import { approxSizeText } from "../records/tool-output.js";
+import { MAX_NAMES, otherLabel } from "../records/counts.js";
+import { formatInt } from "./int-format.js";
 
 /** Rows per table unless --all-events: a timeline longer than this is unreadable in a terminal (--json keeps every event). */
 export const MAX_TIMELINE_ROWS = 1000;
@@ -34,6 +36,10 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       ...s,
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
     })),
+    // Past the cap on names (records/counts.ts) the servers not listed are counted, as every capped list says.
+    notes: r.serversOther
+      ? [`${otherLabel(r.serversOther)}: servers past the first ${formatInt(MAX_NAMES)} named are counted, not listed`]
+      : [],
   });
   // Each finding whole (JSON's flags, CSV); the human formats cut a quote at render, after --redact. The flags
   // the analysis made come first (a command may add its own after them, which quote nothing).
