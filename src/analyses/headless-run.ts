@@ -1,7 +1,7 @@
 import { isObject } from "../records/json.js";
-import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
+import { KNOWN_TYPES, type HeadlessLayout, type HeadlessRecord } from "../records/streamjson.js";
 import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
-import { bump, newCounts } from "../records/counts.js";
+import { bump, MAX_NAMES, newCounts, otherNames, type OtherNames } from "../records/counts.js";
 import type { Health } from "../records/health.js";
 import type { Analysis } from "./analysis.js";
 
@@ -28,8 +28,13 @@ export interface HeadlessRun {
   userMessages: number;
   /** `tool_result` blocks in the `user` events (every chain): what the requests read from these events count as added. */
   toolResults: number;
-  /** Messages per `type` (`system/<subtype>` for system messages). */
+  /**
+   * Messages per `type` (`system/<subtype>` for system messages), at most MAX_NAMES names (records/counts.ts), and
+   * one known type more if the cap was reached before any (so "holds a claude -p message" still reads off the keys);
+   * `typesOther` (present only past the cap) counts the rest.
+   */
   types: Record<string, number>;
+  typesOther?: OtherNames;
 }
 
 /** What a warning says of an empty (or whitespace-only) `claude -p` output: not a malformed line, no run to read. */
@@ -53,6 +58,8 @@ interface State {
   messageIds: Set<string>;
   count: number;
   layout: HeadlessLayout | null;
+  /** A type Claude Code writes (KNOWN_TYPES) has a key in `types`. */
+  knownListed: boolean;
 }
 
 /** The reducer over one headless output; `file` names it in the result even when it is empty. */
@@ -75,13 +82,16 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       messageIds: new Set(),
       count: 0,
       layout: null,
+      knownListed: false,
     }),
     step(s, rec) {
       s.layout ??= rec.layout;
       if (rec.kind !== "event") return;
       const r = s.run;
       s.count += 1;
-      bump(r.types, rec.key, 1, Infinity);
+      const known = KNOWN_TYPES.has(rec.type);
+      bump(r.types, rec.key, 1, known && !s.knownListed ? Infinity : MAX_NAMES);
+      if (known) s.knownListed ||= Object.hasOwn(r.types, rec.key);
       if (rec.init) r.inits.push(rec.init);
       else if (rec.result) r.results.push(rec.result);
       else if (rec.type === "assistant") {
@@ -109,6 +119,8 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       r.init = r.inits[0] ?? null;
       r.result = r.results[r.results.length - 1] ?? null;
       r.apiResponses = s.messageIds.size;
+      const other = otherNames(r.types);
+      if (other !== undefined) r.typesOther = other;
       return r;
     },
   };

@@ -45,6 +45,8 @@ export function headlessSection(run: HeadlessRun): HeadlessSection {
         .sort((a, b) => (a.role === b.role ? a.model.localeCompare(b.model) : a.role === "main" ? -1 : 1))
     : [];
   const bg = models.filter((m) => m.role === "background");
+  // Models past the cap (records/counts.ts MAX_NAMES) are summed in result.modelUsageOther: background calls, counted.
+  const rest = res?.modelUsageOther?.costUSD ?? 0;
   return {
     file: run.file,
     format: run.format,
@@ -52,7 +54,7 @@ export function headlessSection(run: HeadlessRun): HeadlessSection {
     result: res && { ...strip(res), line: res.pos.line },
     models,
     mainModel: models.find((m) => m.role === "main")?.model ?? null,
-    backgroundCostUsd: res ? bg.reduce((n, m) => n + (m.costUSD ?? 0), 0) : null,
+    backgroundCostUsd: res ? bg.reduce((n, m) => n + (m.costUSD ?? 0), rest) : null,
     assistantMessages: run.assistantMessages,
     apiResponses: run.apiResponses,
     toolResults: run.toolResults,

@@ -1,5 +1,7 @@
 import { inputTotal, type HeadlessSection } from "../assemble/headless-section.js";
 import { col, type ColumnKind, type Table } from "./model.js";
+import { MAX_NAMES, otherLabel } from "../records/counts.js";
+import { formatInt } from "./int-format.js";
 
 /** Tables for a `claude -p` run: init, MCP server statuses, result, and usage per model (main vs background). */
 export function headlessTables(s: HeadlessSection): Table[] {
@@ -23,7 +25,11 @@ export function headlessTables(s: HeadlessSection): Table[] {
           ["version", i.version],
           ["cwd", i.cwd],
           ["permission mode", i.permissionMode],
-          ["tools", `${i.tools.length}: ${i.tools.join(", ")}`],
+          // Past the cap on names (records/counts.ts) the rest are one last item, counted in the total.
+          [
+            "tools",
+            `${i.tools.length + (i.toolsOther?.records ?? 0)}: ${[...i.tools, ...(i.toolsOther ? [otherLabel(i.toolsOther)] : [])].join(", ")}`,
+          ],
         ],
         s.inits > 1 ? [`${s.inits} init events (one per turn); the first is shown`] : [],
       ),
@@ -41,11 +47,16 @@ export function headlessTables(s: HeadlessSection): Table[] {
         status: m.status,
         tools: i.tools.filter((t) => t.startsWith(`mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)).length,
       })),
-      notes: s.pendingServers.length
-        ? [
-            `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
-          ]
-        : [],
+      notes: [
+        ...(s.pendingServers.length
+          ? [
+              `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
+            ]
+          : []),
+        ...(i.mcpServersOther
+          ? [`${otherLabel(i.mcpServersOther)}: servers past the first ${formatInt(MAX_NAMES)} named are counted, not listed`]
+          : []),
+      ],
     });
   }
   if (s.result) {
@@ -90,7 +101,20 @@ export function headlessTables(s: HeadlessSection): Table[] {
         col("costUSD", "cost", "usd", { priority: 1 }),
         col("contextWindow", "context", "int"),
       ],
-      rows: s.models.map((m) => ({ ...m })),
+      rows: [
+        ...s.models.map((m) => ({ ...m })),
+        // Past the cap, one last row sums the models not listed (background calls), as every capped list counts its rest.
+        ...(r.modelUsageOther
+          ? [
+              {
+                ...r.modelUsageOther,
+                model: otherLabel(r.modelUsageOther),
+                role: "background",
+                totalInputTokens: inputTotal(r.modelUsageOther),
+              },
+            ]
+          : []),
+      ],
       footer,
       notes: ["result.usage counts the main model only; modelUsage and total_cost_usd include background calls"],
     });
