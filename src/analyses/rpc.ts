@@ -226,12 +226,16 @@ export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } =
         // A copy, so a kept head holds no huge line alive.
         if (s.heads.length < HEADS && s.msgs.length === 0) s.heads.push(Buffer.from(r.head, "utf16le").toString("utf16le"));
       } else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
-      else if (r.kind === "malformed") s.malformed += 1;
+      else if (r.kind === "malformed") {
+        s.malformed += 1;
+        // A pretty-printed document's lone `{` is malformed here: its excerpt keeps the head in order.
+        if (s.heads.length < HEADS && s.msgs.length === 0) s.heads.push(r.excerpt);
+      }
     },
     finish(s: State): RpcResult {
       const unread =
         s.msgs.length === 0 && s.clientLog.length === 0 && s.noise + s.malformed > 0
-          ? { lines: s.noise + s.malformed, looksLike: s.heads.map(recogniseKind).find((k) => k !== null && k !== "rpc-log") ?? null }
+          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads) }
           : null;
       const out = classify(s.msgs, s.noise, s.clientLog, unread);
       if (s.store) STORES.set(out, { dropped: s.store.dropped, capChars: s.store.capChars });
@@ -311,6 +315,15 @@ export function classify(
         : []),
     ],
   };
+}
+
+/**
+ * The kind of input the first lines of a log with no message look like (records/sources.ts `recogniseKind`): a line
+ * at a time (a transcript's first line may be a snapshot), then together (a pretty-printed `claude -p` json).
+ */
+function looksLike(heads: string[]): EvidenceKind | null {
+  const known = (k: EvidenceKind | null): k is EvidenceKind => k !== null && k !== "rpc-log";
+  return heads.map(recogniseKind).find(known) ?? [recogniseKind(heads.join("\n"))].find(known) ?? null;
 }
 
 /** What each kind of input it looks like is, and where it goes instead. */

@@ -82,6 +82,9 @@ test("F3: no message in any line: unrecognised says how many lines and what kind
     JSON.stringify({ parentUuid: null, isSidechain: false, type: "user", sessionId: "s" }),
   ]);
   assert.deepEqual(transcript.unrecognised, { lines: 2, looksLike: "transcript" });
+  // A pretty-printed `claude -p --output-format json`: its lone `{` is malformed here, its lines are read together.
+  const pretty = JSON.stringify({ type: "result", subtype: "success", total_cost_usd: 0.1, session_id: "s" }, null, 2).split("\n");
+  assert.deepEqual(classifyLines(pretty).unrecognised, { lines: pretty.length, looksLike: "stream-json" });
   // Malformed lines count too; text that looks like nothing known names no kind.
   assert.deepEqual(classifyLines(["hello", '-> {"jsonrpc":']).unrecognised, { lines: 2, looksLike: null });
   // One message anywhere, or nothing but blank lines: not said.
