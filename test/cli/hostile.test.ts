@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { runCliSpawned as runCli, type CliResult } from "../helpers.js";
-import { buildHostileTree, DOOD, FEED, removeTree, SECRET, snapshot, type HostileTree } from "./hostile-tree.js";
+import { ACE, buildHostileTree, DOOD, FEED, removeTree, SECRET, snapshot, type HostileTree } from "./hostile-tree.js";
 
 let t: HostileTree;
 let before0: string[];
@@ -32,12 +32,16 @@ async function run(args: string[]): Promise<CliResult & { touched: Array<[string
 
 const inside = (p: string, root: string) => p === root || p.startsWith(root + sep);
 
-/** Nothing stat'ed, listed or opened outside the config dir, links followed; realpath may only be asked of paths in it. */
+/**
+ * Nothing stat'ed, listed or opened outside the config dir (and the project folder the user linked into it),
+ * links followed; realpath may only be asked of paths in them.
+ */
 function assertConfined(r: { touched: Array<[string, string]> }, named: string[], what: string): void {
   assert.ok(r.touched.length > 0, `${what}: the trace recorded nothing`);
   for (const [op, p] of r.touched) {
     if (named.includes(p)) continue;
     const abs = isAbsolute(p) ? p : resolve(t.root, p);
+    if (inside(abs, t.linked)) continue;
     assert.ok(inside(abs, t.cfg), `${what}: ${op} ${p} is outside the config dir`);
     if (op === "realpath") continue;
     let real = abs;
@@ -46,7 +50,7 @@ function assertConfined(r: { touched: Array<[string, string]> }, named: string[]
     } catch {
       // missing: a failed stat touches nothing outside
     }
-    assert.ok(inside(real, t.cfg), `${what}: ${op} ${p} followed a link to ${real}`);
+    assert.ok(inside(real, t.cfg) || inside(real, t.linked), `${what}: ${op} ${p} followed a link to ${real}`);
   }
 }
 
@@ -84,9 +88,14 @@ test("hostile tree: skipped files are listed in health and in one stderr line", 
     skipped.some((p) => p.endsWith("beef0000-1111-4222-8333-444444444444.jsonl")),
     skipped.join(", "),
   );
+  // The linked project folder is followed; its session that links out of it (and out of the config dir) is not.
   assert.ok(
-    skipped.some((p) => p.endsWith("-evil-proj")),
+    skipped.some((p) => p.endsWith(join("-linked-proj", "cafe0000-1111-4222-8333-444444444444.jsonl"))),
     skipped.join(", "),
+  );
+  assert.ok(
+    sj.sessions.some((x: { sessionId: string }) => x.sessionId === ACE),
+    "the session in the linked project folder is listed",
   );
   assert.equal(s.stderr.split("\n").filter((l) => l.includes("skipped")).length, 1, s.stderr);
 
@@ -114,7 +123,7 @@ test("hostile tree: saved paths from evidence are suspicious, never stat'ed or o
     assert.equal(row.savedExists, null, row.savedPath);
   }
   assert.equal(j.inputs.filter((i: { kind: string }) => i.kind === "tool-result").length, 0);
-  assert.ok(!r.touched.some(([, p]) => p.includes("etc") || p.includes("outside")), JSON.stringify(r.touched));
+  assert.ok(!r.touched.some(([, p]) => p.includes("etc") || (p.includes("outside") && !inside(p, t.linked))), JSON.stringify(r.touched));
   const table = await run(["outputs", FEED, "--claude-dir", "cfg"]);
   assert.match(table.stdout, /suspicious: the name climbs out of tool-results\/ \(\.\.\)/);
   assert.match(table.stdout, /suspicious: the saved file links outside tool-results\//);
