@@ -8,6 +8,7 @@ import {
   admitDiscoveredDir,
   CANNOT_LIST,
   followChosenDir,
+  followsLinks,
   isDir,
   listDiscovered,
   listDiscoveredTyped,
@@ -102,22 +103,26 @@ export interface SessionFile {
 
 /**
  * Each project folder under the config dirs once (real path), with its sorted, typed entries. The config
- * dir, its `projects/` and each project folder directly under it are the user's choice and followed
+ * dir is the user's choice and followed wherever a symlink takes it. Its `projects/` and each project folder
+ * directly under it are followed while they resolve inside the config dir, and with `--follow-links`
  * wherever a symlink takes them (one realpath each; a folder reached twice is listed once, a link back up
- * to `projects/` or above is a loop, skipped and said). Below a project folder, `roots` is what a link
- * must stay inside (`sessionRoots`). `list` false leaves the folders unlisted (entries empty).
+ * to `projects/` or above is a loop, skipped and said); one leading out without the flag is skipped and
+ * said, naming its target. Below a project folder, `roots` is what a link must stay inside
+ * (`sessionRoots`). `list` false leaves the folders unlisted (entries empty).
  */
 function projectFolders(dirs: string[], list = true): ProjectFolder[] {
   const out: ProjectFolder[] = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
-    const realProjects = followChosenDir(projects);
+    // Without --follow-links, projects/ and its folders are read only while they stay in the config dir.
+    const confine = followsLinks() ? undefined : realRoot(configDir);
+    const realProjects = followChosenDir(projects, confine);
     if (realProjects === undefined) continue;
     for (const e of listDiscoveredTyped(projects)) {
       const projectDir = join(projects, e.name);
       // A plain folder lies where the listing says; a link (or an entry of unknown type) is resolved.
-      const real = e.isDirectory() ? under(realProjects, e.name) : e.isFile() ? undefined : followChosenDir(projectDir);
+      const real = e.isDirectory() ? under(realProjects, e.name) : e.isFile() ? undefined : followChosenDir(projectDir, confine);
       if (real === undefined || seen.has(real)) continue;
       if (within(realProjects, real)) {
         skip(projectDir, `${CANNOT_LIST}: a symlink to ${real}, which holds projects/ itself (a loop)`);
@@ -140,8 +145,8 @@ interface ProjectFolder {
 }
 
 /**
- * What the files of a session in `projectDir` must stay inside, after symlinks: its config dir, and when the
- * user linked them elsewhere, its `projects/` and its project folder too (the roots the user chose). A link
+ * What the files of a session in `projectDir` must stay inside, after symlinks: its config dir, and with
+ * `--follow-links`, when the user linked them elsewhere, its `projects/` and its project folder too. A link
  * below a project folder (a session file, `subagents/`, `tool-results/`, a file in them) that resolves
  * anywhere else is skipped and listed. A transcript outside any config dir: the folder it sits in.
  */
@@ -149,11 +154,14 @@ export function sessionRoots(projectDir: string): string[] {
   const dir = resolve(projectDir);
   const projects = dirname(dir);
   if (basename(projects) !== "projects") return [dir];
+  if (!followsLinks()) return [dirname(projects)];
   return rootsOf(dirname(projects), realRoot(projects), dir, realRoot(dir));
 }
 
 function rootsOf(configDir: string, realProjects: string, projectDir: string, realProject: string): string[] {
   const roots = [configDir];
+  // Without --follow-links nothing outside the config dir is a root (discovery does not go there either).
+  if (!followsLinks()) return roots;
   const realConfig = realRoot(configDir);
   const projectsInside = within(realProjects, realConfig);
   if (!projectsInside) roots.push(dirname(projectDir));

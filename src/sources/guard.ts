@@ -253,14 +253,32 @@ function rootsText(root: Roots): string {
   return typeof root === "string" ? root : root.join(" and ");
 }
 
+let followLinks = false;
+
+/**
+ * `--follow-links`, set for each command run (run-command.ts; off unless given, so one in-process run does
+ * not leak it into the next): whether a config dir's `projects/` and the project folders directly under it
+ * may lead out of the config dir. Off, such a link is skipped and said: a copied evidence tree (someone
+ * else's ~/.claude) could plant `projects/x -> /home/victim/…`. The config dir itself is followed either way.
+ */
+export function setFollowLinks(on: boolean): void {
+  followLinks = on;
+}
+
+export function followsLinks(): boolean {
+  return followLinks;
+}
+
 /**
  * A folder the user chose to be searched (a config dir's `projects/`, a project folder directly under it):
- * followed wherever a symlink takes it (a dotfiles repo, another disk). Returns its real path when it is a
- * directory. A link that does not resolve (dangling, a loop) or resolves to no directory is skipped and
- * listed as a folder that could not be listed (so a lookup that finds nothing names it); a name that is
- * not there at all, or a plain file, is no news.
+ * followed wherever a symlink takes it (a dotfiles repo, another disk) when `confine` is undefined; with
+ * `confine` (a config dir's real path: `--follow-links` not given), only while it resolves inside it, else
+ * it is skipped and said (naming the target and the flag), and nothing outside is even stat'ed. Returns its
+ * real path when it is a directory. A link that does not resolve (dangling, a loop) or resolves to no
+ * directory is skipped and listed as a folder that could not be listed (so a lookup that finds nothing names
+ * it); a name that is not there at all, or a plain file, is no news.
  */
-export function followChosenDir(path: string): string | undefined {
+export function followChosenDir(path: string, confine?: string): string | undefined {
   const real = realPath(path);
   const link = () => lstatPath(path)?.isSymbolicLink() === true;
   if (real === undefined) {
@@ -268,10 +286,19 @@ export function followChosenDir(path: string): string | undefined {
     else unreachable(path);
     return undefined;
   }
+  if (confine !== undefined && !within(real, confine)) {
+    skip(path, notFollowed(real));
+    return undefined;
+  }
   const st = statPath(real);
   if (st?.isDirectory()) return real;
   if (st !== undefined && link()) skip(path, `${CANNOT_LIST}: a symlink to ${st.isFile() ? "a file" : fileType(st)}, not a folder`);
   return undefined;
+}
+
+/** Why a link of a config dir's tree that leads out of it was not followed (`--follow-links` off). */
+export function notFollowed(real: string): string {
+  return `${CANNOT_LIST}: a symlink to ${real}, outside the config dir; not followed (--follow-links reads it)`;
 }
 
 /** After a failed resolve: when `path` cannot be reached for want of permission or an I/O error, it is skipped and said. */
