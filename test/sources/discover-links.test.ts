@@ -11,7 +11,7 @@ import {
   missingConfigDirs,
   sessionRoots,
 } from "../../src/sources/discover.js";
-import { CANNOT_LIST, takeSkipped } from "../../src/sources/guard.js";
+import { CANNOT_LIST, setFollowLinks, takeSkipped } from "../../src/sources/guard.js";
 import { resolveSavedPath } from "../../src/sources/saved-files.js";
 import { skippedWarning } from "../../src/report/health-table.js";
 
@@ -19,24 +19,49 @@ const S1 = "5e551000-0000-4000-8000-000000000001";
 const S2 = "5e552000-0000-4000-8000-000000000002";
 const line = (id: string) => `${JSON.stringify({ type: "user", sessionId: id, timestamp: "2026-11-01T10:00:00Z" })}\n`;
 
-function withTmp(fn: (d: string) => void | Promise<void>): () => Promise<void> {
+/** Runs `fn` in a fresh temp dir; `follow`: as with --follow-links (turned off again after). */
+function withTmp(fn: (d: string) => void | Promise<void>, follow = false): () => Promise<void> {
   return async () => {
     const d = realpathSync(mkdtempSync(join(tmpdir(), "ccf-links-")));
     takeSkipped();
+    setFollowLinks(follow);
     try {
       await fn(d);
     } finally {
+      setFollowLinks(false);
       takeSkipped();
       rmSync(d, { recursive: true, force: true });
     }
   };
 }
 
+/** What a link of the config dir's tree leading out of it is skipped with, --follow-links off. */
+const NOT_FOLLOWED = "cannot list folder: a symlink to";
+const notFollowed = (real: string) => `${NOT_FOLLOWED} ${real}, outside the config dir; not followed (--follow-links reads it)`;
+
 const names = (skipped: Array<{ path: string; reason: string }>) =>
   skipped.map((s) => `${s.path.slice(s.path.lastIndexOf("/") + 1)}: ${s.reason.replace(/ \/.*$/, "")}`);
 
 test(
-  "sessionRoots: the config dir alone when nothing is linked out of it; plus projects/ and the project folder where they are",
+  "sessionRoots without --follow-links: the config dir alone, whatever projects/ or the project folder link to",
+  withTmp((d) => {
+    const cfg = join(d, "cfg");
+    mkdirSync(join(cfg, "projects", "-plain"), { recursive: true });
+    mkdirSync(join(d, "disk", "-far"), { recursive: true });
+    symlinkSync(join(d, "disk", "-far"), join(cfg, "projects", "-far"));
+    assert.deepEqual(sessionRoots(join(cfg, "projects", "-plain")), [cfg]);
+    assert.deepEqual(sessionRoots(join(cfg, "projects", "-far")), [cfg]);
+    const cfg2 = join(d, "cfg2");
+    mkdirSync(join(d, "disk2", "-p"), { recursive: true });
+    mkdirSync(cfg2);
+    symlinkSync(join(d, "disk2"), join(cfg2, "projects"));
+    assert.deepEqual(sessionRoots(join(cfg2, "projects", "-p")), [cfg2]);
+    assert.deepEqual(sessionRoots(join(d, "loose")), [join(d, "loose")]);
+  }),
+);
+
+test(
+  "sessionRoots with --follow-links: the config dir alone when nothing is linked out of it; plus projects/ and the project folder where they are",
   withTmp((d) => {
     const cfg = join(d, "cfg");
     mkdirSync(join(cfg, "projects", "-plain"), { recursive: true });
@@ -55,26 +80,57 @@ test(
     assert.deepEqual(sessionRoots(join(cfg2, "projects", "-p")), [cfg2, join(cfg2, "projects")]);
     // A transcript outside any config dir: its own folder, as before.
     assert.deepEqual(sessionRoots(join(d, "loose")), [join(d, "loose")]);
+  }, true),
+);
+
+/** A config dir whose project folder `-p` links to another disk, holding session S1 with a subagent, a saved file and a link out of each. */
+function farProject(d: string): { cfg: string; far: string; proj: string } {
+  const cfg = join(d, "cfg");
+  const far = join(d, "disk", "proj");
+  mkdirSync(join(cfg, "projects"), { recursive: true });
+  mkdirSync(join(far, S1, "subagents"), { recursive: true });
+  mkdirSync(join(far, S1, "tool-results"), { recursive: true });
+  mkdirSync(join(d, "outside"));
+  writeFileSync(join(far, `${S1}.jsonl`), line(S1));
+  writeFileSync(join(far, S1, "subagents", "agent-a1.jsonl"), line(S1));
+  writeFileSync(join(far, S1, "tool-results", "toolu_01A.txt"), "x");
+  writeFileSync(join(d, "outside", "x.jsonl"), line(S1));
+  symlinkSync(join(d, "outside", "x.jsonl"), join(far, S1, "subagents", "agent-evil.jsonl"));
+  symlinkSync(join(d, "outside", "x.jsonl"), join(far, S1, "tool-results", "toolu_01B.txt"));
+  symlinkSync(far, join(cfg, "projects", "-p"));
+  return { cfg, far, proj: join(cfg, "projects", "-p") };
+}
+
+test(
+  "without --follow-links a project folder linked out of the config dir is skipped, naming its target and the flag; a lookup names it as not searched",
+  withTmp(async (d) => {
+    const { cfg, far, proj } = farProject(d);
+    mkdirSync(join(cfg, "projects", "-home"));
+    writeFileSync(join(cfg, "projects", "-home", `${S2}.jsonl`), line(S2));
+    assert.deepEqual(
+      listAllSessions([cfg]).map((s) => s.id),
+      [S2],
+    );
+    assert.deepEqual(takeSkipped(), [{ path: proj, reason: notFollowed(far) }]);
+    for (const id of [S1, S1.slice(0, 8)])
+      assert.throws(
+        () => findSession(id, [cfg]),
+        (e: Error) => e.message.includes(`not searched ${proj}: ${notFollowed(far)}`),
+        id,
+      );
+    // Its files are not the session's tree either: a saved file named below it is outside.
+    const tr = join(proj, S1, "tool-results");
+    assert.equal(
+      resolveSavedPath("~/.claude/projects/-p/x/tool-results/toolu_01A.txt", tr).suspicious,
+      "the tool-results/ folder links outside the session folder",
+    );
   }),
 );
 
 test(
-  "a project folder linked to another disk is listed, and its session's subagents/ and tool-results/ are followed inside it",
+  "with --follow-links a project folder linked to another disk is listed, and its session's subagents/ and tool-results/ are followed inside it",
   withTmp(async (d) => {
-    const cfg = join(d, "cfg");
-    const far = join(d, "disk", "proj");
-    mkdirSync(join(cfg, "projects"), { recursive: true });
-    mkdirSync(join(far, S1, "subagents"), { recursive: true });
-    mkdirSync(join(far, S1, "tool-results"), { recursive: true });
-    mkdirSync(join(d, "outside"));
-    writeFileSync(join(far, `${S1}.jsonl`), line(S1));
-    writeFileSync(join(far, S1, "subagents", "agent-a1.jsonl"), line(S1));
-    writeFileSync(join(far, S1, "tool-results", "toolu_01A.txt"), "x");
-    writeFileSync(join(d, "outside", "x.jsonl"), line(S1));
-    symlinkSync(join(d, "outside", "x.jsonl"), join(far, S1, "subagents", "agent-evil.jsonl"));
-    symlinkSync(join(d, "outside", "x.jsonl"), join(far, S1, "tool-results", "toolu_01B.txt"));
-    symlinkSync(far, join(cfg, "projects", "-p"));
-    const proj = join(cfg, "projects", "-p");
+    const { cfg, proj } = farProject(d);
 
     const all = listAllSessions([cfg]);
     assert.deepEqual(
@@ -99,7 +155,7 @@ test(
       resolveSavedPath("~/.claude/projects/-p/x/tool-results/toolu_01B.txt", tr).suspicious,
       "the saved file links outside tool-results/",
     );
-  }),
+  }, true),
 );
 
 test(
@@ -138,42 +194,49 @@ test(
   }),
 );
 
-test(
-  "links among the roots: a loop, a link back up to projects/ or the config dir, a dangling folder and a second name are each said or listed once",
-  withTmp((d) => {
-    const cfg = join(d, "cfg");
-    const projects = join(cfg, "projects");
-    mkdirSync(join(projects, "-real"), { recursive: true });
-    writeFileSync(join(projects, "-real", `${S1}.jsonl`), line(S1));
-    symlinkSync(join(projects, "-loop"), join(projects, "-loop"));
-    symlinkSync(".", join(projects, "-dot"));
-    symlinkSync("..", join(projects, "-up"));
-    symlinkSync(join(d, "unmounted"), join(projects, "-gone"));
-    symlinkSync("-real", join(projects, "-second"));
-    writeFileSync(join(d, "file"), "x");
-    symlinkSync(join(d, "file"), join(projects, "-file"));
-    writeFileSync(join(projects, ".DS_Store"), "x");
+for (const follow of [false, true])
+  test(
+    `links among the roots${follow ? " with --follow-links" : ""}: a loop, a link back up to projects/ or the config dir, a dangling folder and a second name are each said or listed once`,
+    withTmp((d) => {
+      const cfg = join(d, "cfg");
+      const projects = join(cfg, "projects");
+      mkdirSync(join(projects, "-real"), { recursive: true });
+      writeFileSync(join(projects, "-real", `${S1}.jsonl`), line(S1));
+      symlinkSync(join(projects, "-loop"), join(projects, "-loop"));
+      symlinkSync(".", join(projects, "-dot"));
+      symlinkSync("..", join(projects, "-up"));
+      symlinkSync(join(d, "unmounted"), join(projects, "-gone"));
+      symlinkSync("-real", join(projects, "-second"));
+      writeFileSync(join(d, "file"), "x");
+      symlinkSync(join(d, "file"), join(projects, "-file"));
+      writeFileSync(join(cfg, "file"), "x");
+      symlinkSync(join(cfg, "file"), join(projects, "-file-in"));
+      writeFileSync(join(projects, ".DS_Store"), "x");
 
-    assert.deepEqual(
-      listAllSessions([cfg]).map((s) => s.path),
-      [join(projects, "-real", `${S1}.jsonl`)],
-    );
-    const skipped = takeSkipped();
-    assert.ok(skipped.every((s) => s.reason.startsWith(CANNOT_LIST)));
-    assert.deepEqual(names(skipped), [
-      "-dot: cannot list folder: a symlink to",
-      "-file: cannot list folder: a symlink to a file, not a folder",
-      "-gone: cannot list folder: a symlink that cannot be resolved (dangling, or a loop)",
-      "-loop: cannot list folder: a symlink that cannot be resolved (dangling, or a loop)",
-      "-up: cannot list folder: a symlink to",
-    ]);
-    // A lookup that finds nothing names the folders it could not search.
-    assert.throws(
-      () => findSession(S2, [cfg]),
-      (e: Error) => /not searched .*-gone: cannot list folder/.test(e.message) && /not searched .*-loop/.test(e.message),
-    );
-  }),
-);
+      assert.deepEqual(
+        listAllSessions([cfg]).map((s) => s.path),
+        [join(projects, "-real", `${S1}.jsonl`)],
+      );
+      const skipped = takeSkipped();
+      assert.ok(skipped.every((s) => s.reason.startsWith(CANNOT_LIST)));
+      assert.deepEqual(names(skipped), [
+        "-dot: cannot list folder: a symlink to",
+        // A file outside the config dir is not even looked at without the flag.
+        follow ? "-file: cannot list folder: a symlink to a file, not a folder" : "-file: cannot list folder: a symlink to",
+        "-file-in: cannot list folder: a symlink to a file, not a folder",
+        "-gone: cannot list folder: a symlink that cannot be resolved (dangling, or a loop)",
+        "-loop: cannot list folder: a symlink that cannot be resolved (dangling, or a loop)",
+        "-up: cannot list folder: a symlink to",
+      ]);
+      if (!follow) assert.equal(skipped.find((s) => s.path.endsWith("-file"))?.reason, notFollowed(join(d, "file")));
+      assert.match(skipped.find((s) => s.path.endsWith("-up"))!.reason, /holds projects\/ itself \(a loop\)$/);
+      // A lookup that finds nothing names the folders it could not search.
+      assert.throws(
+        () => findSession(S2, [cfg]),
+        (e: Error) => /not searched .*-gone: cannot list folder/.test(e.message) && /not searched .*-loop/.test(e.message),
+      );
+    }, follow),
+  );
 
 test(
   "a config dir whose projects/ is a dangling link, and a default ~/.claude that leads nowhere, are said",
@@ -190,6 +253,35 @@ test(
     assert.deepEqual(missingConfigDirs(dirs, "default"), [
       `${join(home, ".claude")}: a symlink that leads to no directory (dangling, a loop, or a file); nothing was listed there`,
     ]);
+  }),
+);
+
+test(
+  "without --follow-links a config dir that is itself a link is followed, and links inside it too; its projects/ linked out of it is skipped and said",
+  withTmp((d) => {
+    const dotfiles = join(d, "dotfiles", "claude");
+    mkdirSync(join(dotfiles, "projects", "-p"), { recursive: true });
+    mkdirSync(join(dotfiles, "stash", "-near"), { recursive: true });
+    writeFileSync(join(dotfiles, "projects", "-p", `${S1}.jsonl`), line(S1));
+    writeFileSync(join(dotfiles, "stash", "-near", `${S2}.jsonl`), line(S2));
+    symlinkSync(join(dotfiles, "stash", "-near"), join(dotfiles, "projects", "-near"));
+    const cfg = join(d, "home", ".claude");
+    mkdirSync(join(d, "home"));
+    symlinkSync(dotfiles, cfg);
+    assert.deepEqual(
+      listAllSessions([cfg]).map((s) => s.path),
+      [join(cfg, "projects", "-near", `${S2}.jsonl`), join(cfg, "projects", "-p", `${S1}.jsonl`)],
+    );
+    assert.deepEqual(takeSkipped(), []);
+    assert.equal(findSession(S2, [cfg]).path, join(cfg, "projects", "-near", `${S2}.jsonl`));
+
+    const cfg2 = join(d, "cfg2");
+    mkdirSync(join(d, "disk", "-p"), { recursive: true });
+    writeFileSync(join(d, "disk", "-p", `${S1}.jsonl`), line(S1));
+    mkdirSync(cfg2);
+    symlinkSync(join(d, "disk"), join(cfg2, "projects"));
+    assert.deepEqual(listAllSessions([cfg2]), []);
+    assert.deepEqual(takeSkipped(), [{ path: join(cfg2, "projects"), reason: notFollowed(join(d, "disk")) }]);
   }),
 );
 
