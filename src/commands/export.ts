@@ -24,7 +24,7 @@ import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import type { SessionFilter } from "../sources/session-filter.js";
 import type { CommonOptions } from "./common.js";
-import { FILTERS, OUTPUT } from "./options.js";
+import { CONFIG_DIR, FILTERS, OUTPUT } from "./options.js";
 import type { CommandSpec } from "./registry.js";
 import { foldFleet } from "./fleet-pass.js";
 import { planFleet } from "../pipeline/gather-fleet.js";
@@ -272,7 +272,7 @@ export const exportCommand: CommandSpec = {
   describe:
     "normalized rows (sessions, requests, tool_results, instructions, tools, servers) as Parquet or NDJSON files for DuckDB and warehouse engines",
   // --redact reaches every text cell of every file (and the document), in one redaction: see collectTexts.
-  common: [...OUTPUT, "strict", "claude-dir", "subagents", ...FILTERS],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, "subagents", ...FILTERS],
   examples: [
     ["ccforensics export --claude-dir samples/claude-home --to /tmp/ccf-export", "every sample session as Parquet files and a schema.json"],
     ["ccforensics export --since 30d --to pooled --as ndjson", "the last 30 days of ~/.claude as NDJSON"],

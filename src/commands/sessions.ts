@@ -21,7 +21,7 @@ import { Prefetch } from "../sources/prefetch.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
 import { sessionMatches } from "../sources/session-filter.js";
 import { totalBytes } from "../pipeline/newest-note.js";
-import { FILTERS, OUTPUT } from "./options.js";
+import { CONFIG_DIR, FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
 import { sessionFilter } from "./since.js";
 import type { CommandSpec } from "./registry.js";
@@ -45,7 +45,7 @@ export const sessionsCommand: CommandSpec = {
       "the sample sessions active until the end of April, times in Berlin time",
     ],
   ],
-  common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, ...FILTERS],
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const filter = sessionFilter(argv as { project?: unknown; since?: unknown; until?: unknown; tz?: unknown });

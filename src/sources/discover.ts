@@ -7,6 +7,8 @@ import {
   admitDiscovered,
   admitDiscoveredDir,
   CANNOT_LIST,
+  followChosenDir,
+  followsLinks,
   isDir,
   listDiscovered,
   listDiscoveredTyped,
@@ -15,7 +17,9 @@ import {
   plainName,
   realish,
   realPath,
+  realRoot,
   safeReaddir,
+  safeReaddirTyped,
   sameFile,
   skip,
   skippedSoFar,
@@ -72,10 +76,14 @@ export function configDirs(opts: ConfigDirOptions): string[] {
 /**
  * Of the config dirs `configDirs` gave (`dirs`, from `source`), the named ones that are not directories, as
  * warnings: a listing finds nothing there, and a mistyped path should not read as "no sessions". The default
- * dirs are not named (a machine may well have neither).
+ * dirs are not named (a machine may well have neither) unless one is a symlink that leads nowhere.
  */
 export function missingConfigDirs(dirs: readonly string[], source: ConfigDirSource): string[] {
-  if (source === "default") return [];
+  // A default dir that is a symlink the user made (~/.claude into a dotfiles repo) but leads nowhere is said.
+  if (source === "default")
+    return dirs
+      .filter((d) => !isDir(d) && lstatPath(d)?.isSymbolicLink() === true)
+      .map((d) => `${d}: a symlink that leads to no directory (dangling, a loop, or a file); nothing was listed there`);
   return dirs
     .filter((d) => !isDir(d))
     .map((d) => `${source} ${d}: ${pathExists(d) ? "not a directory" : "no such directory"}; nothing was listed there`);
@@ -96,29 +104,76 @@ export interface SessionFile {
 }
 
 /**
- * Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving
- * a config dir are skipped (guard). `list` false leaves the folders unlisted (entries empty).
+ * Each project folder under the config dirs once (real path), with its sorted, typed entries. The config
+ * dir is the user's choice and followed wherever a symlink takes it. Its `projects/` and each project folder
+ * directly under it are followed while they resolve inside the config dir, and with `--follow-links`
+ * wherever a symlink takes them (one realpath each; a folder reached twice is listed once, a link back up
+ * to `projects/` or above is a loop, skipped and said); one leading out without the flag is skipped and
+ * said, naming its target. Below a project folder, `roots` is what a link must stay inside
+ * (`sessionRoots`). `list` false leaves the folders unlisted (entries empty).
  */
-function projectFolders(dirs: string[], list = true): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
-  const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
+function projectFolders(dirs: string[], list = true): ProjectFolder[] {
+  const out: ProjectFolder[] = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
-    if (admitDiscoveredDir(projects, configDir) === undefined) continue;
-    for (const p of listDiscovered(projects)) {
-      const projectDir = join(projects, p);
-      const real = admitDiscoveredDir(projectDir, configDir);
+    // Without --follow-links, projects/ and its folders are read only while they stay in the config dir.
+    const confine = followsLinks() ? undefined : realRoot(configDir);
+    const realProjects = followChosenDir(projects, confine);
+    if (realProjects === undefined) continue;
+    for (const e of listDiscoveredTyped(projects)) {
+      const projectDir = join(projects, e.name);
+      // A plain folder lies where the listing says; a link (or an entry of unknown type) is resolved.
+      const real = e.isDirectory() ? under(realProjects, e.name) : e.isFile() ? undefined : followChosenDir(projectDir, confine);
       if (real === undefined || seen.has(real)) continue;
+      if (within(realProjects, real)) {
+        skip(projectDir, `${CANNOT_LIST}: a symlink to ${real}, which holds projects/ itself (a loop)`);
+        continue;
+      }
       seen.add(real);
-      out.push({ configDir, projectDir, entries: list ? listDiscoveredTyped(projectDir) : [] });
+      const roots = rootsOf(configDir, realProjects, projectDir, real);
+      out.push({ configDir, projectDir, roots, entries: list ? listDiscoveredTyped(projectDir) : [] });
     }
   }
   return out;
 }
 
+interface ProjectFolder {
+  configDir: string;
+  projectDir: string;
+  /** What its sessions' files (transcripts, subagents/, tool-results/, old-layout agent files) must stay inside. */
+  roots: string[];
+  entries: Dirent[];
+}
+
 /**
- * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
- * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ * What the files of a session in `projectDir` must stay inside, after symlinks: its config dir, and with
+ * `--follow-links`, when the user linked them elsewhere, its `projects/` and its project folder too. A link
+ * below a project folder (a session file, `subagents/`, `tool-results/`, a file in them) that resolves
+ * anywhere else is skipped and listed. A transcript outside any config dir: the folder it sits in.
+ */
+export function sessionRoots(projectDir: string): string[] {
+  const dir = resolve(projectDir);
+  const projects = dirname(dir);
+  if (basename(projects) !== "projects") return [dir];
+  if (!followsLinks()) return [dirname(projects)];
+  return rootsOf(dirname(projects), realRoot(projects), dir, realRoot(dir));
+}
+
+function rootsOf(configDir: string, realProjects: string, projectDir: string, realProject: string): string[] {
+  const roots = [configDir];
+  // Without --follow-links nothing outside the config dir is a root (discovery does not go there either).
+  if (!followsLinks()) return roots;
+  const realConfig = realRoot(configDir);
+  const projectsInside = within(realProjects, realConfig);
+  if (!projectsInside) roots.push(dirname(projectDir));
+  if (!within(realProject, realConfig) && (projectsInside || !within(realProject, realProjects))) roots.push(projectDir);
+  return roots;
+}
+
+/**
+ * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A session file whose real path leaves its
+ * roots (`sessionRoots`) is skipped and listed (guard), so a planted link cannot lead outside.
  * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
  */
 export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
@@ -152,8 +207,6 @@ export function listAllSessions(dirs: string[], index?: SubagentIndex): SessionF
   return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "", (d) => index.names(d))];
 }
 
-type ProjectFolder = ReturnType<typeof projectFolders>[number];
-
 /**
  * `join(dir, name)` for a name from `dir`'s listing (no separator, never "." or ".."): when `dir` is normal
  * that is `dir`, a separator and the name, so it is put together directly, without join's normalising scan
@@ -168,13 +221,13 @@ const normalDirs = new Map<string, boolean>();
 
 function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of folders) {
+  for (const { configDir, projectDir, roots, entries } of folders) {
     for (const e of entries) {
       const f = e.name;
       if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
       const path = under(projectDir, f);
-      // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
-      if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
+      // A plain file in a project folder is inside its roots: only links need resolving.
+      if (e.isFile() || admitDiscovered(path, roots) !== undefined)
         out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
     }
   }
@@ -184,11 +237,11 @@ function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile
 /** `namesOf`: a folder's names as a Set, when someone already made one of its entries. */
 function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string, namesOf?: (projectDir: string) => Set<string>): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of folders) {
+  for (const { configDir, projectDir, roots, entries } of folders) {
     const names = namesOf?.(projectDir) ?? new Set(entries.map((e) => e.name));
     for (const id of names) {
       if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
-      if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
+      if (admitDiscoveredDir(join(projectDir, id, "subagents"), roots) === undefined) continue;
       out.push({ id, path: join(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true });
     }
   }
@@ -203,13 +256,13 @@ function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string, namesOf?: 
  */
 function oldLayoutOrphansIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of folders) {
+  for (const { configDir, projectDir, roots, entries } of folders) {
     let names: Set<string> | undefined;
     const ids = new Set<string>();
     for (const e of entries) {
       if (!AGENT_FILE.test(e.name)) continue;
       const p = under(projectDir, e.name);
-      if (!e.isFile() && admitDiscovered(p, configDir) === undefined) continue;
+      if (!e.isFile() && admitDiscovered(p, roots) === undefined) continue;
       const id = peekFile(p).id;
       if (id === undefined || !id.startsWith(idPrefix) || !oldLayoutOrphanId(id, (names ??= new Set(entries.map((x) => x.name))))) continue;
       ids.add(id);
@@ -284,13 +337,13 @@ function exactSessions(dirs: string[], id: string): SessionFile[] {
   if (!plainName(id) || id.includes(".") || id.startsWith("agent-")) return [];
   const main: SessionFile[] = [];
   const orphans: SessionFile[] = [];
-  for (const { configDir, projectDir } of projectFolders(dirs, false)) {
+  for (const { configDir, projectDir, roots } of projectFolders(dirs, false)) {
     const path = join(projectDir, `${id}.jsonl`);
     const st = lstatPath(path);
     if (st !== undefined) {
       // As from a typed listing: a plain file is in; anything else (a link) is admitted by the guard or skipped.
-      if (st.isFile() || admitDiscovered(path, configDir) !== undefined) main.push({ id, path, projectDir, configDir });
-    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) !== undefined) {
+      if (st.isFile() || admitDiscovered(path, roots) !== undefined) main.push({ id, path, projectDir, configDir });
+    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), roots) !== undefined) {
       orphans.push({ id, path, projectDir, configDir, mainMissing: true });
     }
   }
@@ -332,7 +385,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
  * The `agent-*.jsonl` files anywhere under a session's `subagents/` folder (`workflows/<runId>/` too), each
  * folder listed once: a link leaving `root`, a loop or a folder reached twice is not followed (guard).
  */
-function subagentTree(subagents: string, root: string): SubagentFile[] {
+function subagentTree(subagents: string, root: readonly string[]): SubagentFile[] {
   const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
     const real = admitDiscoveredDir(d, root);
@@ -358,7 +411,7 @@ function subagentTree(subagents: string, root: string): SubagentFile[] {
  */
 export function orphanFiles(f: SessionFile): string[] {
   if (f.oldLayout) return oldLayoutFilesOf(f);
-  return subagentTree(join(f.projectDir, f.id, "subagents"), f.configDir)
+  return subagentTree(join(f.projectDir, f.id, "subagents"), sessionRoots(f.projectDir))
     .map((s) => s.path)
     .sort((a, b) => byPath().compare(a, b));
 }
@@ -366,10 +419,11 @@ export function orphanFiles(f: SessionFile): string[] {
 /** An old-layout orphan's agent files: those of its folder whose first records name it (peeked as `oldLayoutOrphansIn` does). */
 function oldLayoutFilesOf(f: SessionFile): string[] {
   const out: string[] = [];
+  const roots = sessionRoots(f.projectDir);
   for (const e of listDiscoveredTyped(f.projectDir)) {
     if (!AGENT_FILE.test(e.name)) continue;
     const p = under(f.projectDir, e.name);
-    if ((e.isFile() || admitDiscovered(p, f.configDir) !== undefined) && peekFile(p).id === f.id) out.push(p);
+    if ((e.isFile() || admitDiscovered(p, roots) !== undefined) && peekFile(p).id === f.id) out.push(p);
   }
   return out.sort((a, b) => byPath().compare(a, b));
 }
@@ -383,7 +437,7 @@ const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
-  private readonly roots = new Map<string, string>();
+  private readonly roots = new Map<string, string[]>();
   private readonly typed = new Map<string, Dirent[]>();
   /** Per project folder: its plain old-layout agent files' peeks by name, from the worker. */
   private readonly ahead = new Map<string, Promise<Map<string, Peek>>>();
@@ -451,15 +505,15 @@ export class SubagentIndex {
       const names = this.names(dir);
       const root = this.rootOf(dir, join(dir, "x.jsonl"));
       for (const [id, files] of await this.oldLayout(dir, root))
-        if (files.some((f) => peekedOrphan(id, f, names))) out.push(oldLayoutOrphan(id, dir, root));
+        if (files.some((f) => peekedOrphan(id, f, names))) out.push(oldLayoutOrphan(id, dir, root[0]!));
     }
     return out.sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
-  rootOf(dir: string, mainPath: string): string {
+  /** `sessionRoots` of a main file in `dir`: the same for every session there, so worked out once per folder. */
+  rootOf(dir: string, mainPath: string): string[] {
     let r = this.roots.get(dir);
-    if (r === undefined) this.roots.set(dir, (r = sessionRoot(mainPath)));
+    if (r === undefined) this.roots.set(dir, (r = sessionRoots(dirname(resolve(mainPath)))));
     return r;
   }
 
@@ -469,7 +523,7 @@ export class SubagentIndex {
     return this.listings.get(projectDir)!;
   }
 
-  oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+  oldLayout(projectDir: string, root: readonly string[]): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
     if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir), this.ahead.get(projectDir))));
     return m;
@@ -483,7 +537,7 @@ function peekedOrphan(id: string, f: SubagentFile, names: Set<string>): boolean 
 
 async function groupOldLayout(
   dir: string,
-  root: string,
+  root: readonly string[],
   listed?: Dirent[],
   ahead?: Promise<Map<string, Peek>>,
 ): Promise<Map<string, SubagentFile[]>> {
@@ -516,8 +570,8 @@ async function groupOldLayout(
 }
 
 /**
- * What a session's discovered files must stay inside: its config dir when the transcript sits at
- * `<dir>/projects/<key>/<id>.jsonl`, else the folder the transcript was named in.
+ * A session's first root: its config dir when the transcript sits at `<dir>/projects/<key>/<id>.jsonl`,
+ * else the folder the transcript was named in. What its files must stay inside is `sessionRoots`.
  */
 export function sessionRoot(mainPath: string): string {
   const projectDir = dirname(resolve(mainPath));
@@ -625,8 +679,32 @@ export function configDirHolding(
     const root = realish(d);
     if (within(abs, root)) return d;
     if (caseVariantIn(abs, root, same)) return d;
+    // Its projects/ or a project folder linked elsewhere (a dotfiles repo, another disk) is its tree too.
+    for (const { link, real } of linkedRoots(d, root))
+      if (within(abs, real) || caseVariantIn(abs, real, same)) return `${d} (${link} is a symlink to ${real})`;
   }
   return undefined;
+}
+
+/**
+ * The folders outside config dir `d` (real path `realConfig`) that discovery follows into: its `projects/`
+ * and each project folder directly under it that is a symlink, as real paths (loops left out, as discovery
+ * leaves them out). Nothing is reported: only the write guard asks.
+ */
+function linkedRoots(d: string, realConfig: string): Array<{ link: string; real: string }> {
+  const projects = join(d, "projects");
+  const realProjects = realPath(projects);
+  if (realProjects === undefined) return [];
+  const out: Array<{ link: string; real: string }> = [];
+  if (!within(realProjects, realConfig)) out.push({ link: projects, real: realProjects });
+  for (const e of safeReaddirTyped(projects)) {
+    if (!e.isSymbolicLink()) continue;
+    const link = join(projects, e.name);
+    const real = realPath(link);
+    if (real !== undefined && !within(real, realConfig) && !within(real, realProjects) && !within(realProjects, real))
+      out.push({ link, real });
+  }
+  return out;
 }
 
 /** `abs` is `root`, or lies below it, but for the case of its letters, and the file system may not tell them apart. */
