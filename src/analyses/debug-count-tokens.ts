@@ -67,10 +67,13 @@ function describe(e: DebugEntry): string {
   }
 }
 
+/**
+ * The first line, whole: the human formats cut it at render (report/debug-tables.ts, kind `entry`), after
+ * `--redact`; cut here, an id the cut split would reach the redactor as a fragment it cannot recognise.
+ */
 function firstLine(t: string): string {
   const nl = t.indexOf("\n");
-  const one = nl >= 0 ? t.slice(0, nl) : t;
-  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+  return nl >= 0 ? t.slice(0, nl) : t;
 }
 
 /** `after MCP tool emit_text completed ×2, after API request /v1/messages (sdk) ×5`: counts by what preceded. */

@@ -24,44 +24,66 @@ interface FlagInput {
 }
 
 /**
- * What the seed flagged, and what else a reader should not miss. The evidence a finding quotes (a last
- * error, a failed call's answer) has its lines joined and is cut past `cut` characters (JSON's `flags`,
- * the human formats); CSV's findings quote it whole (`Infinity`, report/debug-tables.ts).
+ * A finding, and where it quotes evidence (a last error, a failed call's answer): the text before the quote,
+ * the quote (its lines joined, whole) and the text after it. The quote is cut only where it is shown, after
+ * `--redact` (report/findings.ts): a cut made here would split an id the redactor could then not see whole.
  */
-export function debugFlags(r: FlagInput, cut = FLAG_QUOTE_MAX): string[] {
-  const oneLine = (t: string | null) => condensed(t, cut);
-  const f: string[] = [];
+export interface Finding {
+  text: string;
+  quote?: [before: string, quote: string, after: string];
+}
+
+/**
+ * What the seed flagged, and what else a reader should not miss, each finding whole (JSON's `flags`, CSV's
+ * findings): the evidence a finding quotes has its lines joined, and the human formats cut it (FLAG_QUOTE_MAX).
+ */
+export function debugFlags(r: FlagInput): string[] {
+  return debugFindings(r).map((f) => f.text);
+}
+
+/** `debugFlags` with each finding's quote marked, for the findings table. */
+export function debugFindings(r: FlagInput): Finding[] {
+  const f: Finding[] = [];
+  const plain = (text: string) => f.push({ text });
+  const quoting = (before: string, t: string | null, after = "") => {
+    const quote = condensed(t);
+    f.push({ text: `${before}${quote}${after}`, quote: [before, quote, after] });
+  };
   const arm = runtimeArmFlag(r);
-  if (arm) f.push(arm);
+  if (arm) plain(arm);
   for (const sv of r.servers) {
     if (sv.lateByMs !== null) {
-      f.push(
+      plain(
         `server "${sv.name}" connected ${sv.lateByMs.toLocaleString("en-US")} ms after the first API request (pending at request 1): its tools and instructions arrive with a later request`,
       );
     }
-    if (sv.status === "started") f.push(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
+    if (sv.status === "started") plain(`server "${sv.name}" started but never connected in this log (pending, or the log ends first)`);
     if (sv.status === "failed" || sv.status === "timeout")
-      f.push(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: ${oneLine(sv.lastError)}`);
+      quoting(`server "${sv.name}" ${sv.status === "timeout" ? "timed out" : "failed"}: `, sv.lastError);
     if (sv.status === "errored")
-      f.push(
-        `server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: ${oneLine(sv.lastError ?? sv.closed)}`,
+      quoting(
+        `server "${sv.name}" had a connection error${sv.connectMs !== null ? " after connecting" : ""} and did not reconnect in this log: `,
+        sv.lastError ?? sv.closed,
       );
     if (sv.status === "needs-auth")
-      f.push(
-        `server "${sv.name}" was refused with HTTP 401${sv.connectMs !== null ? " after connecting" : ""} (needs authentication) and did not reconnect in this log: ${oneLine(sv.lastError)}`,
+      quoting(
+        `server "${sv.name}" was refused with HTTP 401${sv.connectMs !== null ? " after connecting" : ""} (needs authentication) and did not reconnect in this log: `,
+        sv.lastError,
       );
-    if (sv.status === "killed") f.push(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
+    if (sv.status === "killed") plain(`server "${sv.name}" did not stop when asked and was killed (${sv.forcedShutdown})`);
     if (sv.instructionsTruncatedFrom !== null) {
-      f.push(
+      plain(
         `server "${sv.name}" instructions truncated from ${sv.instructionsTruncatedFrom.toLocaleString("en-US")} to ${(sv.instructionsTruncatedTo ?? "?").toLocaleString("en-US")} chars (+ "… [truncated]"); the model saw only the start`,
       );
     }
   }
-  if (r.countTokens.length > 0) f.push(countTokensFlag(r.countTokens));
+  if (r.countTokens.length > 0) plain(countTokensFlag(r.countTokens));
   const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
   if (ctFail)
-    f.push(
-      `${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: ${oneLine(ctFail.text.replace(/^countTokens API call failed:?\s*/, ""))})`,
+    quoting(
+      `${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: `,
+      ctFail.text.replace(/^countTokens API call failed:?\s*/, ""),
+      ")",
     );
   return f;
 }
@@ -101,7 +123,7 @@ function runtimeArmFlag(r: FlagInput): string | null {
   ].join("; ");
 }
 
-/** The longest quote a finding carries in JSON and the human formats. */
+/** The longest quote of a finding the human formats show, `…` included (JSON and CSV carry it whole). */
 export const FLAG_QUOTE_MAX = 160;
 
 /** A multi-line message (a ZodError's issue list) condensed to one line for a finding, cut past `max` characters. */

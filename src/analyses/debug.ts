@@ -1,7 +1,7 @@
 import { sizeTextExact } from "../records/tool-output.js";
 import { lineEndFrom } from "../records/linear-text.js";
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
-import { bump, newCounts } from "../records/counts.js";
+import { bump, newCounts, otherNames, type Counts, type OtherNames } from "../records/counts.js";
 import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
 import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
@@ -67,6 +67,11 @@ export interface DebugResult {
   errors: number;
   servers: DebugServer[];
   /**
+   * Past MAX_NAMES (records/counts.ts) distinct server names, a new one gets no row: `serversOther` counts those
+   * names and their entries (present only then), so a log naming millions of servers stays bounded.
+   */
+  serversOther?: OtherNames;
+  /**
    * `bytes` is read off the size text (`51.7KB` → 52,941), so it is rounded unless `bytesExact`; `report`
    * puts the saved file's own size there when it found the file (`bytesFrom`).
    */
@@ -81,7 +86,9 @@ export interface DebugResult {
   }>;
   events: DebugEvent[];
   apiRequests: number;
+  /** Requests per `source=`, at most MAX_NAMES names; `apiRequestSourcesOther` (present only past them) counts the rest. */
   apiRequestSources: Record<string, number>;
+  apiRequestSourcesOther?: OtherNames;
   firstTime: string | null;
   lastTime: string | null;
   levels: Record<string, number>;
@@ -92,6 +99,8 @@ export interface DebugResult {
 interface State {
   r: DebugResult;
   servers: Map<string, DebugServer>;
+  /** Entries per server name, capped as every name count is: a server has a row only while its name is listed here. */
+  serverEntries: Counts;
   firstMs: number | null;
   firstApiMs: number | null;
   connectedMs: Map<string, number>;
@@ -125,6 +134,7 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
         flags: [],
       },
       servers: new Map(),
+      serverEntries: newCounts(),
       firstMs: null,
       firstApiMs: null,
       connectedMs: new Map(),
@@ -143,13 +153,20 @@ export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
     }
     r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
     r.countTokens = s.ct.calls;
+    const servers = otherNames(s.serverEntries);
+    if (servers !== undefined) r.serversOther = servers;
+    const sources = otherNames(r.apiRequestSources);
+    if (sources !== undefined) r.apiRequestSourcesOther = sources;
     r.flags = debugFlags(r);
     return r;
   },
 };
 
-function server(s: State, name: string): DebugServer {
+/** The server's row, made at its first entry; null for a name past the cap (counted in `serversOther`). */
+function server(s: State, name: string): DebugServer | null {
+  bump(s.serverEntries, name);
   let sv = s.servers.get(name);
+  if (!sv && !Object.hasOwn(s.serverEntries, name)) return null;
   if (!sv) {
     sv = {
       name,
@@ -182,7 +199,8 @@ function server(s: State, name: string): DebugServer {
 function stepEntry(s: State, e: DebugEntry): void {
   const r = s.r;
   r.entries += 1;
-  // Prototype-free and uncapped (records/counts.ts): a level or source read from the log counts whatever its name.
+  // Prototype-free (records/counts.ts): a level or source read from the log counts whatever its name. A level is
+  // one of five (records/debug.ts); sources are any text, so past MAX_NAMES of them the rest count apart.
   if (e.level) bump(r.levels, e.level, 1, Infinity);
   if (e.time) {
     r.firstTime ??= e.time;
@@ -318,7 +336,7 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "api-request":
       r.apiRequests += 1;
-      if (ev.source) bump(r.apiRequestSources, ev.source, 1, Infinity);
+      if (ev.source) bump(r.apiRequestSources, ev.source);
       if (ev.countTokens) r.countTokensCalls += 1;
       else if (s.firstApiMs === null && e.ms !== null && !SIDE_SOURCES.test(ev.source ?? "")) s.firstApiMs = e.ms;
       break;

@@ -1,7 +1,7 @@
 import { isObject } from "../records/json.js";
-import type { HeadlessLayout, HeadlessRecord } from "../records/streamjson.js";
+import { KNOWN_TYPES, type HeadlessLayout, type HeadlessRecord } from "../records/streamjson.js";
 import type { HeadlessInit, HeadlessResult } from "../records/streamjson-messages.js";
-import { bump, newCounts } from "../records/counts.js";
+import { bump, MAX_NAMES, newCounts, otherNames, type OtherNames } from "../records/counts.js";
 import type { Health } from "../records/health.js";
 import type { Analysis } from "./analysis.js";
 
@@ -30,16 +30,24 @@ export interface HeadlessRun {
   userMessages: number;
   /** `tool_result` blocks in the `user` events (every chain): what the requests read from these events count as added. */
   toolResults: number;
-  /** Messages per `type` (`system/<subtype>` for system messages). */
+  /**
+   * Messages per `type` (`system/<subtype>` for system messages), at most MAX_NAMES names (records/counts.ts), and
+   * one known type more if the cap was reached before any (so "holds a claude -p message" still reads off the keys);
+   * `typesOther` (present only past the cap) counts the rest.
+   */
   types: Record<string, number>;
+  typesOther?: OtherNames;
 }
 
 /** What a warning says of an empty (or whitespace-only) `claude -p` output: not a malformed line, no run to read. */
 export const HEADLESS_EMPTY = "the output is empty (claude -p printed nothing)";
 
-/** Whether the output held nothing but whitespace: no message, and no line that failed to be one. */
+/**
+ * Whether the output held nothing but whitespace: no message, no line that failed to be one, and no crash's
+ * NUL run (damage: `\0\0[]` is a crash remnant, not a run that printed nothing).
+ */
 export function headlessEmpty(run: HeadlessRun, health: Health): boolean {
-  return run.format === "empty" && health.malformedCount === 0;
+  return run.format === "empty" && health.malformedCount === 0 && health.damagedCount === 0;
 }
 
 /** The session id a run names: from its init event, else its result. Use it to find the transcript. */
@@ -53,6 +61,8 @@ interface State {
   subagentModels: Set<string>;
   count: number;
   layout: HeadlessLayout | null;
+  /** A type Claude Code writes (KNOWN_TYPES) has a key in `types`. */
+  knownListed: boolean;
 }
 
 /** The reducer over one headless output; `file` names it in the result even when it is empty. */
@@ -77,13 +87,16 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       subagentModels: new Set(),
       count: 0,
       layout: null,
+      knownListed: false,
     }),
     step(s, rec) {
       s.layout ??= rec.layout;
       if (rec.kind !== "event") return;
       const r = s.run;
       s.count += 1;
-      bump(r.types, rec.key, 1, Infinity);
+      const known = KNOWN_TYPES.has(rec.type);
+      bump(r.types, rec.key, 1, known && !s.knownListed ? Infinity : MAX_NAMES);
+      if (known) s.knownListed ||= Object.hasOwn(r.types, rec.key);
       if (rec.init) r.inits.push(rec.init);
       else if (rec.result) r.results.push(rec.result);
       else if (rec.type === "assistant") {
@@ -116,6 +129,8 @@ export function headlessRunAnalysis(file: string): Analysis<State, HeadlessRun, 
       r.result = r.results[r.results.length - 1] ?? null;
       r.apiResponses = s.messageIds.size;
       r.subagentModels = [...s.subagentModels];
+      const other = otherNames(r.types);
+      if (other !== undefined) r.typesOther = other;
       return r;
     },
   };
@@ -144,13 +159,16 @@ export function serverStatuses(
   const out = new Map<string, ServerStatus>();
   inits.forEach((init, i) => {
     for (const m of init.mcpServers) {
-      const prefix = `mcp__${m.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
-      const tools = init.tools.filter((t) => t.startsWith(prefix)).length;
       const s = out.get(m.name);
-      if (s) Object.assign(s, { status: m.status, initEvent: i + 1, tools });
-      else out.set(m.name, { name: m.name, status: m.status, firstStatus: m.status, initEvent: i + 1, inits: inits.length, tools });
+      if (s) Object.assign(s, { status: m.status, initEvent: i + 1 });
+      else out.set(m.name, { name: m.name, status: m.status, firstStatus: m.status, initEvent: i + 1, inits: inits.length, tools: 0 });
     }
   });
+  // Counted once per server, in the init event its status is from: servers × tools, however many init events.
+  for (const s of out.values()) {
+    const prefix = `mcp__${s.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+    s.tools = inits[s.initEvent - 1]!.tools.filter((t) => t.startsWith(prefix)).length;
+  }
   return [...out.values()];
 }
 

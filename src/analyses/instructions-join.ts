@@ -1,4 +1,4 @@
-import { measureText, type SectionEnd } from "../records/mcp-instructions.js";
+import { measureText, type SectionEnd, type Uncertain } from "../records/mcp-instructions.js";
 import type { McpServerStatus } from "../records/streamjson.js";
 import { appearsIn, PLACES, type PendingNote, type Place } from "./instructions-evidence.js";
 import type { Carrier, ChainPosition, InstructionsScan, Sighting } from "./instructions.js";
@@ -73,10 +73,16 @@ export interface InstructionRow {
    * after it), `text-end` (the end of the system block); null for a delta.
    */
   sectionEnd: SectionEnd | null;
-  /** This text ran to the end of its system block past a top-level heading no Claude Code section has: it may end earlier. */
+  /**
+   * This text's size rests on a line that may be the server's own (records/mcp-instructions.ts `Uncertain`): it
+   * ran to the end of its system block past a top-level heading no Claude Code section has, or ended at (or ran
+   * past) a heading a Claude Code section has, or a `## <server>` line in doubt opened its block or cut it short.
+   */
   endUncertain: boolean;
-  /** That heading's line (`# Notes`), or null. */
+  /** That line (`# Notes`, `# Environment`, `## docs`), or null. */
   uncertainHeading: string | null;
+  /** Why: `unknown-heading`, `section-heading`, `past-section-heading`, `server-heading`; null when certain. */
+  uncertainWhy: Uncertain["why"] | null;
   chain: string;
   /** The carrier record's uuid, or null (a system prompt, a record without one). */
   uuid: string | null;
@@ -217,6 +223,7 @@ function toRow(
     sectionEnd: s.sectionEnd,
     endUncertain: s.uncertainHeading !== null,
     uncertainHeading: s.uncertainHeading,
+    uncertainWhy: s.uncertainWhy,
     chain: s.chain,
     uuid: s.uuid,
     timestamp: s.timestamp,

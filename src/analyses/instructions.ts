@@ -10,6 +10,7 @@ import {
   type InstructionBlock,
   type SectionEnd,
   type SentTexts,
+  type Uncertain,
 } from "../records/mcp-instructions.js";
 import type { AssistantRecord, Envelope, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
@@ -58,10 +59,14 @@ export interface Sighting {
   /** How the rendered section that held it was found to end; null for a delta (its blocks are given). */
   sectionEnd: SectionEnd | null;
   /**
-   * The last server of a system-prompt section that ran to the end of its text past a top-level heading no
-   * Claude Code section has: that heading, kept in this text, which may really end before it. Null otherwise.
+   * The line this text's size rests on when its bounds are uncertain (records/mcp-instructions.ts `Uncertain`):
+   * the last server of a system-prompt section read to the end past a top-level heading no Claude Code section
+   * has (`# Notes`), or ended at one a Claude Code section has (`# Environment`), or a `## <server>` line in
+   * doubt. Null otherwise.
    */
   uncertainHeading: string | null;
+  /** Why (`Uncertain["why"]`); null when certain. */
+  uncertainWhy: Uncertain["why"] | null;
   /** For a section found in a larger text: that text, so the blocks can be split again once more server names are known. */
   section: FoundSection | null;
 }
@@ -106,7 +111,17 @@ interface State {
 
 /** The fields each server of a carrier has for itself. */
 type Own =
-  "server" | "text" | "block" | "removed" | "headed" | "serversInCarrier" | "innerHeadings" | "section" | "sectionEnd" | "uncertainHeading";
+  | "server"
+  | "text"
+  | "block"
+  | "removed"
+  | "headed"
+  | "serversInCarrier"
+  | "innerHeadings"
+  | "section"
+  | "sectionEnd"
+  | "uncertainHeading"
+  | "uncertainWhy";
 
 const MCP_TOOL = /^mcp__(.+?)__/;
 /** Group items that come from user records; attachments are named by their kind. */
@@ -218,6 +233,7 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
       innerHeadings: headingsIn(b.text),
       sectionEnd: null,
       uncertainHeading: null,
+      uncertainWhy: null,
       section: null,
     };
     s.sightings.push(sight);
@@ -234,6 +250,7 @@ function onDelta(s: State, rec: Envelope, a: JsonObject): void {
       innerHeadings: [],
       sectionEnd: null,
       uncertainHeading: null,
+      uncertainWhy: null,
       section: null,
     };
     s.sightings.push(sight);
@@ -317,19 +334,24 @@ function sectionSightings(
   found: FoundSection,
 ): Sighting[] {
   const all = [...sec.blocks.map((b) => b.server), ...sec.removed];
-  const c = { ...common, serversInCarrier: all, section: found, sectionEnd: sec.end, uncertainHeading: null };
+  const c = { ...common, serversInCarrier: all, section: found, sectionEnd: sec.end, uncertainHeading: null, uncertainWhy: null };
   return [
-    ...sec.blocks.map((b, i) => ({
-      ...c,
-      server: b.server,
-      text: b.text,
-      block: b.block,
-      removed: false,
-      headed: b.headed,
-      innerHeadings: headingsIn(b.text),
-      // Only the last server's text runs on to the section's end.
-      uncertainHeading: i === sec.blocks.length - 1 ? sec.uncertainHeading : null,
-    })),
+    ...sec.blocks.map((b, i) => {
+      // Only the last server's text runs on to the section's end; a `## <server>` line in doubt moves any block.
+      const last = i === sec.blocks.length - 1 && sec.uncertainHeading !== null && sec.uncertainWhy !== null;
+      const u = b.uncertain ?? (last ? { heading: sec.uncertainHeading!, why: sec.uncertainWhy! } : null);
+      return {
+        ...c,
+        server: b.server,
+        text: b.text,
+        block: b.block,
+        removed: false,
+        headed: b.headed,
+        innerHeadings: headingsIn(b.text),
+        uncertainHeading: u?.heading ?? null,
+        uncertainWhy: u?.why ?? null,
+      };
+    }),
     ...sec.removed.map((name) => ({ ...c, server: name, text: null, block: null, removed: true, headed: true, innerHeadings: [] })),
   ];
 }
@@ -367,6 +389,7 @@ export function resplitSections(scan: InstructionsScan, extra: Iterable<string> 
       section: _f,
       sectionEnd: _e,
       uncertainHeading: _u,
+      uncertainWhy: _w,
       ...common
     } = sight;
     // A system prompt's section is what the model saw of it: its length moves with its end.

@@ -81,7 +81,11 @@ export interface ToolResultRow {
   resultsInRequest: number | null;
   /** The carrying request follows a compaction: its growth is a reset, so `deltaTokens` and `tokensPerChar` are null. */
   afterCompaction: boolean;
-  /** That compaction; a boundary after this result's line means the result went into the summary, not into a request as such. */
+  /**
+   * That compaction; a boundary after this result's line means the result went into the summary, not into a
+   * request as such. With `kind: "rewind"` (afterCompaction false): the result is on a branch a rewind
+   * abandoned, and the chain's next request in the file grew from an earlier one, so no request carried it.
+   */
   compaction: Compaction | null;
   /**
    * deltaTokens / resultChars: ≈0.39 for inline English filler, ≈2 for CJK, ≈0.02 for a saved result. When the
@@ -149,6 +153,8 @@ export interface OutputEvidence {
   servers?: string[];
   /** `MAX_MCP_OUTPUT_TOKENS` of the run when known (run.json env); else DEFAULT_MCP_TOKEN_LIMIT. */
   mcpTokenLimit?: number | null;
+  /** Tool results no request carried because a rewind abandoned their branch (RequestsResult.abandoned). */
+  abandoned?: { has(id: string): boolean };
 }
 
 /** Joins the pass's results with the request table and the side evidence. Pure. */
@@ -231,10 +237,13 @@ function baseRow(
   const ann = matchAnnotation(ev.tools, split.tool, split.server, resultChars, check, callers.get(split.tool));
   // requests.ts leaves a reset's delta null; the guard keeps a result from ever being charged with a compaction's drop.
   const next = req?.row;
-  const compaction = next?.afterCompaction ? next.compaction : null;
+  // A result on a branch a rewind abandoned: the next request in the file grew from elsewhere (requests
+  // counts the result as added to none), so it was carried by no request.
+  const abandoned = next?.compaction?.kind === "rewind" && ev.abandoned?.has(r.toolUseId) === true;
+  const compaction = next?.afterCompaction || abandoned ? next!.compaction : null;
   // A result written before a compaction's boundary reached the model only through the summary: the
   // request after the boundary did not carry it (requests counts it as added to none).
-  const q = compaction?.kind === "compact" && compaction.file === r.file && compaction.line > r.line ? undefined : next;
+  const q = abandoned || (compaction?.kind === "compact" && compaction.file === r.file && compaction.line > r.line) ? undefined : next;
   const delta = compaction === null ? (q?.deltaTokens ?? null) : null;
   const tokenLimit = split.server === null ? null : (ev.mcpTokenLimit ?? DEFAULT_MCP_TOKEN_LIMIT);
   const alone = q !== undefined && compaction === null && q.toolResults === 1 ? delta : null;
@@ -285,7 +294,7 @@ function baseRow(
     reportedSizeMatchesFile: sizeBytes !== null && msg.reportedSize !== null ? sizeTextMatches(msg.reportedSize, sizeBytes) : null,
     requestTotalTokens: q?.totalInputTokens ?? null,
     resultsInRequest: q && compaction === null ? q.toolResults : null,
-    afterCompaction: compaction !== null,
+    afterCompaction: compaction !== null && !abandoned,
     compaction,
     tokensPerChar: delta !== null && resultChars ? delta / resultChars : null,
     lastRequestTokens: req?.lastTotal ?? null,

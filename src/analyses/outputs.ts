@@ -6,6 +6,7 @@ import { arr, isObject, num, str, type JsonObject } from "../records/json.js";
 import { classifyOutput } from "../records/tool-output.js";
 import type { AnyRecord, AssistantRecord, UserRecord } from "../records/transcript.js";
 import type { Analysis } from "./analysis.js";
+import { embeddedRecord, progressAgent } from "../records/progress-message.js";
 import { detached, detachStrings } from "../sources/memory.js";
 import { fullStatsAt, measureVisible, type TextMeasure } from "./outputs-measure.js";
 
@@ -87,62 +88,79 @@ function share(s: State, v: string): string {
 const REF_CAP = 4096;
 const SUMMARY_CAP = 120;
 
+export interface OutputsOptions {
+  /** As requests' `subagentFiles`: an `agent_progress` record of an agent not in it gives its embedded tool use or result. */
+  subagentFiles?: ReadonlySet<string>;
+}
+
 /** Every tool_use, tool_result and content replacement of the pass, measured but not kept as text. */
-export const outputsAnalysis: Analysis<State, OutputsCollected> = {
-  init: () => ({
-    c: {
-      toolUses: [],
-      results: [],
-      replacements: {},
-      cleared: {},
-      knownServers: [],
-      sessionIds: [],
-      copies: 0,
-    },
-    servers: new Set(),
-    sessions: new Set(),
-    shared: new Map(),
-    resultIds: new Set(),
-    useIds: new Set(),
-  }),
-  step(s, rec: AnyRecord) {
-    if (rec.kind === "malformed") return;
-    if (rec.sessionId) s.sessions.add(rec.sessionId);
-    switch (rec.kind) {
-      case "assistant":
-        onAssistant(s, rec);
-        break;
-      case "user":
-        onUser(s, rec);
-        break;
-      case "content-replacement":
-        for (const r of rec.replacements) {
-          if (r.toolUseId === undefined || (r.kind !== undefined && r.kind !== "tool-result")) continue;
-          setOwn(s.c.replacements, r.toolUseId, { file: rec.pos.file, line: rec.pos.line, ...measure(visibleText(r.replacement)) });
+export function outputsAnalysisWith(opts: OutputsOptions = {}): Analysis<State, OutputsCollected> {
+  return {
+    init: () => ({
+      c: {
+        toolUses: [],
+        results: [],
+        replacements: {},
+        cleared: {},
+        knownServers: [],
+        sessionIds: [],
+        copies: 0,
+      },
+      servers: new Set(),
+      sessions: new Set(),
+      shared: new Map(),
+      resultIds: new Set(),
+      useIds: new Set(),
+    }),
+    step(s, rec: AnyRecord) {
+      if (rec.kind === "malformed") return;
+      if (rec.sessionId) s.sessions.add(rec.sessionId);
+      switch (rec.kind) {
+        case "assistant":
+          onAssistant(s, rec);
+          break;
+        case "user":
+          onUser(s, rec);
+          break;
+        case "progress": {
+          // A subagent whose file is not read: its tool uses and results are the ones its progress records embed.
+          const agent = opts.subagentFiles && progressAgent(rec);
+          const inner = agent && !opts.subagentFiles!.has(agent) ? embeddedRecord(rec) : undefined;
+          if (inner?.kind === "assistant") onAssistant(s, inner);
+          else if (inner?.kind === "user") onUser(s, inner);
+          break;
         }
-        break;
-      case "system": {
-        const meta = rec.raw.microcompactMetadata;
-        if (!isObject(meta)) break;
-        for (const id of arr(meta.compactedToolIds) ?? [])
-          if (typeof id === "string" && !Object.hasOwn(s.c.cleared, id))
-            setOwn(s.c.cleared, id, { file: rec.pos.file, line: rec.pos.line });
-        break;
+        case "content-replacement":
+          for (const r of rec.replacements) {
+            if (r.toolUseId === undefined || (r.kind !== undefined && r.kind !== "tool-result")) continue;
+            setOwn(s.c.replacements, r.toolUseId, { file: rec.pos.file, line: rec.pos.line, ...measure(visibleText(r.replacement)) });
+          }
+          break;
+        case "system": {
+          const meta = rec.raw.microcompactMetadata;
+          if (!isObject(meta)) break;
+          for (const id of arr(meta.compactedToolIds) ?? [])
+            if (typeof id === "string" && !Object.hasOwn(s.c.cleared, id))
+              setOwn(s.c.cleared, id, { file: rec.pos.file, line: rec.pos.line });
+          break;
+        }
+        case "attachment":
+          if (rec.attachmentType !== "mcp_instructions_delta") break;
+          for (const n of arr(rec.attachment.addedNames) ?? []) if (typeof n === "string") s.servers.add(n);
+          break;
+        default:
+          break;
       }
-      case "attachment":
-        if (rec.attachmentType !== "mcp_instructions_delta") break;
-        for (const n of arr(rec.attachment.addedNames) ?? []) if (typeof n === "string") s.servers.add(n);
-        break;
-      default:
-        break;
-    }
-  },
-  finish(s) {
-    s.c.knownServers = [...s.servers].sort();
-    s.c.sessionIds = [...s.sessions].sort();
-    return s.c;
-  },
-};
+    },
+    finish(s) {
+      s.c.knownServers = [...s.servers].sort();
+      s.c.sessionIds = [...s.sessions].sort();
+      return s.c;
+    },
+  };
+}
+
+export const outputsAnalysis = outputsAnalysisWith();
 
 export function measure(text: string): TextMeasure {
   return { chars: text.length, utf8Bytes: utf8Bytes(text), codePoints: codePoints(text), message: detachStrings(classifyOutput(text)) };

@@ -49,7 +49,12 @@ export interface RequestRow {
   deltaTokens: number | null;
   /** A compaction boundary lies between the previous request and this one: the row starts a new segment and `deltaTokens` is null (a reset, not a cost). */
   afterCompaction: boolean;
-  /** The (last) boundary before this request when `afterCompaction`, else null. */
+  /**
+   * The (last) boundary before this request when `afterCompaction`; or, with `kind: "rewind"` (and
+   * `afterCompaction` false), the rewind this request follows: its `parentUuid` path leaves the request before
+   * it in the file, so `deltaTokens` and `added` are taken against `baseIndex`, the nearest request on its own
+   * path (docs/REFERENCE.md, "Rewinds"); else null.
+   */
   compaction: Compaction | null;
   /** 1-based within the chain: 1 until the first compaction, then one more after each. */
   segment: number;
@@ -60,6 +65,8 @@ export interface RequestRow {
 }
 
 /**
+ * What lies between a request and the one before it in the file, when it is not a plain continuation.
+ *
  * A `system` record of subtype `compact_boundary` or `microcompact_boundary` (FORMATS.md 4.2, 11). After a
  * compaction (`compact`) Claude Code summarised the chain and the next request starts over from the
  * summary, so nothing before it is carried as such. After a microcompaction (`micro`) it cleared old tool
@@ -75,15 +82,24 @@ export interface Compaction {
   line: number;
   /** Boundaries between the two requests (more than one when a compaction was repeated with no request between). */
   boundaries: number;
-  /** "compact" when any boundary between the two requests was a `compact_boundary`, else "micro". */
-  kind: "compact" | "micro";
+  /** "compact" when any boundary between the two requests was a `compact_boundary`, else "micro"; "rewind" for a rewind (below). */
+  kind: "compact" | "micro" | "rewind";
   /** `microcompactMetadata.tokensSaved` of a microcompaction (null for a compaction, or when absent). */
   tokensSaved: number | null;
+  /**
+   * Only with `kind: "rewind"` (a rewind, an edited message: docs/REFERENCE.md "Rewinds"; `boundaries` 0, trigger, preTokens
+   * and tokensSaved null; `file`/`line` the first record of the branch after the request before in the file):
+   * the index of the request the delta is taken against, or null when the branch starts over from the
+   * conversation's first message (the delta is then null, as for a chain's first request).
+   */
+  baseIndex?: number | null;
 }
 
 /** Sums over the chain's requests whose value is known; null only when a sum would pass 2^53 − 1 (see `overflows`). */
 export interface ChainTotals {
   chain: string;
+  /** "file": read from its transcript file (a subagent's own, or the file holding it); "progress": only from the parent's `agent_progress` records, its file not read. */
+  source: ChainSource;
   requests: number;
   inputTokens: number | null;
   cacheCreationInputTokens: number | null;
@@ -101,7 +117,7 @@ export interface ChainTotals {
   notRequests: number;
   /** `compact_boundary` and `microcompact_boundary` records in the chain: the requests fall into compactions + 1 segments. */
   compactions: number;
-  /** Requests whose output count came from the parent's Task/Agent result (0 or 1: the chain's last). */
+  /** Requests whose output count came from the parent's Task/Agent results: the chain's last, and each leg's last of a resumed subagent. */
   outputFromParent: number;
   /** A subagent chain's Task/Agent result in its parent, when one was joined to it; null otherwise. */
   task: SubagentTask | null;
@@ -114,5 +130,7 @@ export interface TotalOverflow {
   field: string;
   value: string;
 }
+
+export type ChainSource = "file" | "progress";
 
 export type OutputSource = "final-fragment" | "parent-task-result" | "claude-p-result" | "placeholder";

@@ -1,4 +1,4 @@
-import type { ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
+import type { ChainSource, ChainTotals, RequestRow, TotalOverflow } from "./request-row.js";
 
 const SUMMED = ["inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens", "totalInputTokens"] as const;
 type Summed = (typeof SUMMED)[number];
@@ -37,10 +37,11 @@ export class TotalsAccumulator {
     return this.overflow.filter((o): o is TotalOverflow => o !== undefined);
   }
 
-  totals(counts: { synthetic: number; apiErrors: number; notRequests: number; compactions: number }): ChainTotals {
+  totals(counts: { source: ChainSource; synthetic: number; apiErrors: number; notRequests: number; compactions: number }): ChainTotals {
     const [inputTokens, cacheCreationInputTokens, cacheReadInputTokens, outputTokens, totalInputTokens] = this.sums;
     return {
       chain: this.chain,
+      source: counts.source,
       requests: this.requests,
       inputTokens: inputTokens ?? null,
       cacheCreationInputTokens: cacheCreationInputTokens ?? null,

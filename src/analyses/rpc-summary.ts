@@ -37,6 +37,8 @@ export interface RpcSummary {
   instructionsSent: SentEntry | null;
   /** The answering server's own name: `serverInfo.name` (initialize) or the DiscoverResult's `_meta` serverInfo. */
   serverName: string | null;
+  /** Claude Desktop's `[server]` of the line (RpcMessage.server): whose connection the message is of. */
+  server: string | null;
   note: string;
 }
 
@@ -73,6 +75,7 @@ export function summarize(m: RpcMessage, store: SentStore | null = null): RpcSum
     instructionsUtf8Bytes: res && typeof res.instructions === "string" ? utf8Bytes(res.instructions) : null,
     instructionsSent: store && res && typeof res.instructions === "string" ? store.add(res.instructions) : null,
     serverName: res ? serverNameOf(res) : null,
+    server: m.server,
     note: "",
   };
   sum.note = noteOf(sum, params, err, res);

@@ -1,4 +1,6 @@
 import { classifyMessage } from "../records/debug-events.js";
+import type { EvidenceKind } from "../records/source.js";
+import { recogniseKind } from "../records/sources.js";
 import type { RpcDir, RpcRecord, RpcShape } from "../records/rpc.js";
 import type { Analysis } from "./analysis.js";
 import { summarize, type RpcSummary } from "./rpc-summary.js";
@@ -49,6 +51,8 @@ export type HandshakeStyle = "discover" | "discover-then-initialize" | "initiali
 /** One connection: from a probe (or an `initialize` without one) to the next. Logs of lab servers append every run. */
 export interface Handshake {
   index: number;
+  /** Claude Desktop's `[server]` of the connection (each server is its own connection); null when the log names none. */
+  server: string | null;
   firstMethod: string | null;
   probe: Probe | null;
   initialize: Initialize | null;
@@ -64,8 +68,8 @@ export interface Handshake {
   clientVersion: string | null;
   /**
    * A short connection that only shook hands (its client sent nothing past `server/discover`, `initialize`,
-   * `notifications/initialized`, `ping`) while another connection in the log did work: Claude Code's probe
-   * connections, a manual check. Not the session the top-level fields describe.
+   * `notifications/initialized`, `ping`) while another connection of the same server in the log did work: Claude
+   * Code's probe connections, a manual check. Not the session the top-level fields describe.
    */
   probeConnection: boolean;
   /** The handshake in one line, e.g. `server/discover _meta 2026-07-28 → error -32601 → initialize 2025-11-25; client claude-code 2.1.285; era legacy`. */
@@ -85,6 +89,35 @@ export interface MixedHandshakes {
   styles: HandshakeStyle[];
   protocolVersions: string[];
   clients: string[];
+}
+
+/**
+ * One server of a Claude Desktop log (`<ts> [server] …`): its connections, and the session, probe connections, mix
+ * and instructions that are its own. Connections, response ids and probe connections are judged within a server.
+ */
+export interface RpcLogServer {
+  name: string;
+  messages: number;
+  /** Its connections' `Handshake.index`es, in order. */
+  handshakes: number[];
+  /** The connection its summary describes, chosen as the top-level `handshake` is among the server's own. */
+  handshake: number | null;
+  firstMethod: string | null;
+  era: Era;
+  /** Its connections that only shook hands (Handshake.probeConnection). */
+  probeConnections: number[];
+  /** As RpcResult.mixedHandshakes, within this server only. */
+  mixedHandshakes: MixedHandshakes | null;
+  /** Lines of the responses carrying instructions in its connections (RpcResult.instructions). */
+  instructionLines: number[];
+}
+
+/** Lines that held no JSON-RPC message while the log held none at all: the wrong kind of file, most likely. */
+export interface RpcUnrecognised {
+  /** Noise and malformed lines (blank lines not counted). */
+  lines: number;
+  /** The input kind its lines look like (records/sources.ts `recogniseKind`), or null. */
+  looksLike: EvidenceKind | null;
 }
 
 export interface InstructionsCarrier {
@@ -119,10 +152,17 @@ export interface RpcResult {
   initialize: { protocolVersion: string | null; msAfterProbe: number | null } | null;
   /** The connection `firstMethod`, `era`, `probe` and `initialize` describe: the session's own, not a probe connection before it. */
   handshake: number | null;
+  /** The Claude Desktop server that connection is of (Handshake.server); null when the log names no server. */
+  server: string | null;
+  /** Each server of a Claude Desktop log, in the order they first appear; empty when the log names no server. */
+  servers: RpcLogServer[];
   /** Short connections that only shook hands (Handshake.probeConnection), reported apart from the session. */
   probeConnections: ProbeConnection[];
   probeConnectionCount: number;
-  /** Set when the log's connections shook hands differently (eras, styles, protocol versions or clients): one log, several kinds of handshake. */
+  /**
+   * Set when the log's connections shook hands differently (eras, styles, protocol versions or clients): one log, several
+   * kinds of handshake. In a log of several servers, of the summary's server only (the others: `servers[].mixedHandshakes`).
+   */
   mixedHandshakes: MixedHandshakes | null;
   /** Extra fields (CONTRACT.md welcomes them). */
   probeOutcome: ProbeOutcome | null;
@@ -138,6 +178,8 @@ export interface RpcResult {
     transport: string | null;
   } | null;
   noise: number;
+  /** Set when no line held a JSON-RPC message (nor a Claude Code log entry) yet some lines held something: said in `warnings`. */
+  unrecognised: RpcUnrecognised | null;
   sources: Record<string, number>;
   timeline: TimelineRow[];
   warnings: string[];
@@ -153,8 +195,14 @@ interface State {
   /** The log's distinct instructions texts, when the command checks them (rpcAnalysisOf `sentTexts`). */
   store: SentStore | null;
   noise: number;
+  malformed: number;
+  /** The first noise lines' heads (copies), to tell what kind of file it is when it holds no message. */
+  heads: string[];
   clientLog: Array<{ text: string; level: string }>;
 }
+
+/** Noise lines whose heads are kept to recognise the file's kind. */
+const HEADS = 8;
 
 /**
  * Reducer over the records of one message log; `finish` classifies the handshake(s). With `sentTexts` it also keeps
@@ -163,14 +211,33 @@ interface State {
  */
 export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } = {}): Analysis<State, RpcResult, RpcRecord> {
   return {
-    init: (): State => ({ msgs: [], store: opts.sentTexts ? new SentStore(opts.capChars) : null, noise: 0, clientLog: [] }),
+    init: (): State => ({
+      msgs: [],
+      store: opts.sentTexts ? new SentStore(opts.capChars) : null,
+      noise: 0,
+      malformed: 0,
+      heads: [],
+      clientLog: [],
+    }),
     step(s: State, r: RpcRecord): void {
       if (r.kind === "rpc") s.msgs.push(summarize(r, s.store));
-      else if (r.kind === "noise") s.noise += 1;
-      else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
+      else if (r.kind === "noise") {
+        s.noise += 1;
+        // A copy, so a kept head holds no huge line alive.
+        if (s.heads.length < HEADS && s.msgs.length === 0) s.heads.push(Buffer.from(r.head, "utf16le").toString("utf16le"));
+      } else if (r.kind === "client-log") s.clientLog.push({ text: r.text, level: r.level });
+      else if (r.kind === "malformed") {
+        s.malformed += 1;
+        // A pretty-printed document's lone `{` is malformed here: its excerpt keeps the head in order.
+        if (s.heads.length < HEADS && s.msgs.length === 0) s.heads.push(r.excerpt);
+      }
     },
     finish(s: State): RpcResult {
-      const out = classify(s.msgs, s.noise, s.clientLog);
+      const unread =
+        s.msgs.length === 0 && s.clientLog.length === 0 && s.noise + s.malformed > 0
+          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads) }
+          : null;
+      const out = classify(s.msgs, s.noise, s.clientLog, unread);
       if (s.store) STORES.set(out, { dropped: s.store.dropped, capChars: s.store.capChars });
       return out;
     },
@@ -180,14 +247,27 @@ export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } =
 /** The reducer that keeps no sent text (`rpc`, `tools`). */
 export const rpcAnalysis = rpcAnalysisOf();
 
-export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ text: string; level: string }> = []): RpcResult {
+export function classify(
+  msgs: RpcSummary[],
+  noise: number,
+  clientLog: Array<{ text: string; level: string }> = [],
+  unrecognised: RpcUnrecognised | null = null,
+): RpcResult {
   const responsesLogged = msgs.some((m) => m.shape === "result" || m.shape === "error");
-  const sessions = splitSessions(msgs);
+  const groups = splitSessions(msgs);
+  const sessions = groups.flatMap((g) => g.sessions).sort((a, b) => a.hs.index - b.hs.index);
   const instructions: InstructionsCarrier[] = [];
-  for (const s of sessions) judge(s, responsesLogged, instructions);
-  const main = markProbeConnections(sessions);
-  for (const s of sessions) describe(s, responsesLogged);
-  const mixed = mixedOf(sessions);
+  for (const g of groups) {
+    // Whether responses are logged, and so whether an unanswered probe went unanswered, is the server's own (Desktop logs both).
+    const answered = g.server === null ? responsesLogged : g.msgs.some((m) => m.shape === "result" || m.shape === "error");
+    for (const s of g.sessions) judge(s, answered, instructions);
+    g.main = markProbeConnections(g.sessions);
+    for (const s of g.sessions) describe(s, answered);
+    g.mixed = mixedOf(g.sessions);
+  }
+  const main = summarySession(sessions);
+  const mainGroup = groups.find((g) => main !== undefined && g.sessions.includes(main));
+  const mixed = mainGroup?.mixed ?? null;
   const probeConnections = sessions
     .filter((s) => s.hs.probeConnection)
     .map((s) => ({ handshake: s.hs.index, line: s.msgs[0]!.line, methods: s.msgs.filter((m) => m.method !== null).map((m) => m.method!) }));
@@ -212,6 +292,8 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
     },
     initialize: i && { protocolVersion: i.protocolVersion, msAfterProbe: i.msAfterProbe },
     handshake: main?.hs.index ?? null,
+    server: main?.hs.server ?? null,
+    servers: groups.filter((g) => g.server !== null).map((g) => serverSummary(g, instructions)),
     probeConnections,
     probeConnectionCount: probeConnections.length,
     mixedHandshakes: mixed,
@@ -221,9 +303,67 @@ export function classify(msgs: RpcSummary[], noise: number, clientLog: Array<{ t
     instructions,
     clientLog: cl,
     noise,
+    unrecognised,
     sources,
     timeline: timeline(msgs),
-    warnings: [...connectionWarnings(sessions, main, mixed), ...warnings(sessions, responsesLogged)],
+    warnings: [
+      ...(unrecognised ? [unrecognisedText(unrecognised)] : []),
+      ...groups.flatMap((g) => connectionWarnings(g)),
+      ...groups.flatMap((g) => warnings(g.sessions)),
+      ...(!responsesLogged && sessions.some((s) => s.hs.probe !== null)
+        ? ["only received messages are logged: whether the probe was answered is inferred from what the client sent next"]
+        : []),
+    ],
+  };
+}
+
+/**
+ * The kind of input the first lines of a log with no message look like (records/sources.ts `recogniseKind`): a line
+ * at a time (a transcript's first line may be a snapshot), then together (a pretty-printed `claude -p` json).
+ */
+function looksLike(heads: string[]): EvidenceKind | null {
+  const known = (k: EvidenceKind | null): k is EvidenceKind => k !== null && k !== "rpc-log";
+  return heads.map(recogniseKind).find(known) ?? [recogniseKind(heads.join("\n"))].find(known) ?? null;
+}
+
+/** What each kind of input it looks like is, and where it goes instead. */
+const LOOKS_LIKE: Record<EvidenceKind, string | null> = {
+  transcript: "a session transcript (give it as the target of requests/report)",
+  "subagent-transcript": "a session transcript (give it as the target of requests/report)",
+  "stream-json": "claude -p output (--output-format stream-json/json): pass it with --stream-json",
+  "debug-log": "a Claude Code debug log: pass it with --debug-file, or read it with `debug`",
+  "tools-list": "a tools/list response: pass it with --tools",
+  "rpc-log": null,
+  "tool-result": null,
+};
+
+/** The warning for a log in which no line held a message (RpcResult.unrecognised). */
+export function unrecognisedText(u: RpcUnrecognised): string {
+  const like = u.looksLike ? LOOKS_LIKE[u.looksLike] : null;
+  return `no JSON-RPC message recognised in ${u.lines.toLocaleString("en-US")} line${u.lines === 1 ? "" : "s"}${like ? `; it looks like ${like}` : ""}`;
+}
+
+/** One server's part of the log (the whole log when it names no server): its messages and connections. */
+interface Group {
+  server: string | null;
+  msgs: RpcSummary[];
+  sessions: Session[];
+  main: Session | undefined;
+  mixed: MixedHandshakes | null;
+}
+
+function serverSummary(g: Group, carriers: InstructionsCarrier[]): RpcLogServer {
+  const mine = new Set(g.sessions.map((s) => s.hs.index));
+  return {
+    name: g.server!,
+    messages: g.msgs.length,
+    handshakes: g.sessions.map((s) => s.hs.index),
+    handshake: g.main?.hs.index ?? null,
+    firstMethod: g.main?.hs.firstMethod ?? g.msgs.find((m) => m.dir === "c2s" && m.method !== null)?.method ?? null,
+    era: g.main?.hs.era ?? "unknown",
+    probeConnections: g.sessions.filter((s) => s.hs.probeConnection).map((s) => s.hs.index),
+    mixedHandshakes: g.mixed,
+    instructionLines: carriers.filter((c) => mine.has(c.handshake)).map((c) => c.line),
   };
 }
 
@@ -234,13 +374,18 @@ const shookHands = (s: Session): boolean => s.hs.probe !== null || s.hs.initiali
 const onlyShookHands = (s: Session): boolean =>
   shookHands(s) && s.msgs.every((m) => m.dir !== "c2s" || m.method === null || HANDSHAKE_METHODS.has(m.method));
 
-/**
- * Marks the probe connections and picks the session the top-level fields describe: the first connection that
- * shook hands and then did work (one with the probe first); with none, the first with a probe, as before.
- */
+/** Marks the probe connections among one server's connections (another of them did work) and gives its summary's session. */
 function markProbeConnections(sessions: Session[]): Session | undefined {
+  if (sessions.some((s) => shookHands(s) && !onlyShookHands(s))) for (const s of sessions) s.hs.probeConnection = onlyShookHands(s);
+  return summarySession(sessions);
+}
+
+/**
+ * The session a summary describes: the first connection that shook hands and then did work (one with the probe
+ * first); with none, the first with a probe, as before.
+ */
+function summarySession(sessions: Session[]): Session | undefined {
   const worked = sessions.filter((s) => shookHands(s) && !onlyShookHands(s));
-  if (worked.length > 0) for (const s of sessions) s.hs.probeConnection = onlyShookHands(s);
   return worked.find((s) => s.hs.probe !== null) ?? worked[0] ?? sessions.find((s) => s.hs.probe !== null) ?? sessions[0];
 }
 
@@ -288,8 +433,11 @@ function mixedOf(sessions: Session[]): MixedHandshakes | null {
 /** Connections listed at most in one warning. */
 const MAX_DESCRIBED = 10;
 
-function connectionWarnings(sessions: Session[], main: Session | undefined, mixed: MixedHandshakes | null): string[] {
+/** One server's (or the whole log's) probe connections and mixed handshakes; a named server's warnings start with its name. */
+function connectionWarnings(g: Group): string[] {
+  const { sessions, main, mixed } = g;
   const w: string[] = [];
+  const who = g.server === null ? "" : `server ${g.server}: `;
   const probes = sessions.filter((s) => s.hs.probeConnection);
   if (probes.length > 0 && main) {
     const listed = probes.slice(0, MAX_DESCRIBED).map(
@@ -301,7 +449,7 @@ function connectionWarnings(sessions: Session[], main: Session | undefined, mixe
     );
     if (probes.length > MAX_DESCRIBED) listed.push(`… and ${probes.length - MAX_DESCRIBED} more`);
     w.push(
-      `${probes.length} probe connection${probes.length === 1 ? "" : "s"} that only shook hands (${listed.join("; ")}); first method, era, probe and initialize describe handshake ${main.hs.index}, the session's own`,
+      `${who}${probes.length} probe connection${probes.length === 1 ? "" : "s"} that only shook hands (${listed.join("; ")}); ${g.server === null ? "first method, era, probe and initialize describe" : "its summary describes"} handshake ${main.hs.index}, the session's own`,
     );
   }
   if (mixed) {
@@ -315,25 +463,32 @@ function connectionWarnings(sessions: Session[], main: Session | undefined, mixe
     const listed = shook.slice(0, MAX_DESCRIBED).map((s) => `handshake ${s.hs.index}: ${s.hs.description}`);
     if (shook.length > MAX_DESCRIBED) listed.push(`… and ${shook.length - MAX_DESCRIBED} more`);
     w.push(
-      `mixed handshakes: this log holds connections that shook hands differently (${what.join("; ")}), so one summary does not fit them all — ${listed.join("; ")}${main ? `; the summary describes handshake ${main.hs.index}` : ""}`,
+      `${who}mixed handshakes: ${g.server === null ? "this log holds connections" : "its connections"} that shook hands differently (${what.join("; ")}), so one summary does not fit them all — ${listed.join("; ")}${main ? `; ${g.server === null ? "the" : "its"} summary describes handshake ${main.hs.index}` : ""}`,
     );
   }
   return w;
 }
 
-function splitSessions(msgs: RpcSummary[]): Session[] {
-  const out: Session[] = [];
-  let cur: Session | null = null;
-  const start = () => {
-    cur = {
+/**
+ * The log's connections, server by server (Claude Desktop's `[server]`; one group when the log names none): a
+ * connection starts at each probe, at an `initialize` after one, and at a client request with none open (a tap
+ * started mid-connection). Notifications and responses before a server's first handshake open none: they are
+ * counted with the connection they came before (and, if none comes, are one of their own).
+ */
+function splitSessions(msgs: RpcSummary[]): Group[] {
+  const groups = new Map<string | null, Group & { cur: Session | null; pending: RpcSummary[] }>();
+  let count = 0;
+  const start = (g: Group & { cur: Session | null; pending: RpcSummary[] }): Session => {
+    const s: Session = {
       hs: {
-        index: out.length + 1,
+        index: ++count,
+        server: g.server,
         firstMethod: null,
         probe: null,
         initialize: null,
         era: "unknown",
         modernRequests: 0,
-        messages: 0,
+        messages: g.pending.length,
         style: null,
         protocolVersion: null,
         clientName: null,
@@ -341,24 +496,43 @@ function splitSessions(msgs: RpcSummary[]): Session[] {
         probeConnection: false,
         description: "",
       },
-      msgs: [],
+      msgs: g.pending,
     };
-    out.push(cur);
-    return cur;
+    g.pending = [];
+    g.sessions.push(s);
+    g.cur = s;
+    return s;
   };
   for (const m of msgs) {
+    let g = groups.get(m.server);
+    if (!g) {
+      g = { server: m.server, msgs: [], sessions: [], main: undefined, mixed: null, cur: null, pending: [] };
+      groups.set(m.server, g);
+    }
+    g.msgs.push(m);
     const isReq = m.dir === "c2s" && m.shape === "request";
-    let s: Session = cur ?? start();
+    if (g.cur === null && !isReq) {
+      g.pending.push(m);
+      continue;
+    }
+    let s: Session = g.cur ?? start(g);
     if (isReq && m.method === "server/discover" && (s.hs.probe !== null || s.hs.initialize !== null || s.hs.firstMethod !== null))
-      s = start();
-    else if (isReq && m.method === "initialize" && s.hs.initialize !== null) s = start();
+      s = start(g);
+    else if (isReq && m.method === "initialize" && s.hs.initialize !== null) s = start(g);
     s.msgs.push(m);
     s.hs.messages += 1;
     if (m.dir === "c2s" && m.method !== null && s.hs.firstMethod === null) s.hs.firstMethod = m.method;
     if (isReq && m.method === "server/discover" && s.hs.probe === null) s.hs.probe = probeOf(m);
     if (isReq && m.method === "initialize" && s.hs.initialize === null) s.hs.initialize = initializeOf(m, s.hs.probe);
   }
-  return out;
+  for (const g of groups.values()) {
+    // Messages of a server that never shook hands nor sent a request: one connection, as before.
+    if (g.pending.length > 0) {
+      const s = start(g);
+      s.hs.firstMethod = s.msgs.find((m) => m.dir === "c2s" && m.method !== null)?.method ?? null;
+    }
+  }
+  return [...groups.values()].map(({ server, msgs: ms, sessions, main, mixed }) => ({ server, msgs: ms, sessions, main, mixed }));
 }
 
 /** The text each carrier answered with, kept out of the result so `rpc --json` does not print it; carriers of one text share its entry. */
@@ -489,7 +663,8 @@ function timeline(msgs: RpcSummary[]): TimelineRow[] {
   }));
 }
 
-function warnings(sessions: Session[], responsesLogged: boolean): string[] {
+/** One server's (or the whole log's) dual-era findings: an initialize answer is looked for among its own connections. */
+function warnings(sessions: Session[]): string[] {
   const w: string[] = [];
   const modern = sessions.filter((s) => s.hs.era === "modern");
   const initWith = sessions.find((s) => (s.hs.initialize?.instructionsChars ?? null) !== null);
@@ -508,9 +683,6 @@ function warnings(sessions: Session[], responsesLogged: boolean): string[] {
     w.push(
       `handshake ${s.hs.index} took the modern path (no initialize after the probe): the model gets the instructions of the DiscoverResult, not of the initialize answer — a dual-era server must put them in both`,
     );
-  }
-  if (!responsesLogged && sessions.some((s) => s.hs.probe !== null)) {
-    w.push("only received messages are logged: whether the probe was answered is inferred from what the client sent next");
   }
   return w;
 }

@@ -70,11 +70,13 @@ export function headlessSection(run: HeadlessRun): HeadlessSection {
         .map(([model, u]) => ({ model, role: role(model), ...u, totalInputTokens: inputTotal(u) }))
         .sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role) || a.model.localeCompare(b.model))
     : [];
+  // Models past the cap (records/counts.ts MAX_NAMES) are summed in result.modelUsageOther without their names: no
+  // subagent event can be matched to them, so their role, and the split of the cost, is unknown.
   const costSplitUnknown = !res
     ? null
     : models.length === 0
       ? "no-model-usage"
-      : models.some((m) => m.role === "other")
+      : models.some((m) => m.role === "other") || res.modelUsageOther
         ? "roles-unknown"
         : null;
   const costOf = (r: ModelRole) =>

@@ -54,6 +54,7 @@ export function assembleToolOutputs(
     tools,
     servers: ev.debug?.result.servers ?? [],
     mcpTokenLimit: opts.mcpTokenLimit ?? null,
+    abandoned: t.results.requests.abandoned,
   });
   const unpaired = rows.reduce((n, r) => n + (r.paired ? 0 : 1), 0);
   return {

@@ -5,7 +5,7 @@ import type { RequestsResult } from "../analyses/requests.js";
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import { withSavedSizes } from "../analyses/outputs-evidence.js";
 import type { DebugResult } from "../analyses/debug.js";
-import type { RpcResult } from "../analyses/rpc.js";
+import { unrecognisedText, type RpcResult } from "../analyses/rpc.js";
 import { toolDefsByName, type ToolMeta } from "../records/tools-list.js";
 import { documentHealth, type Health } from "../records/health.js";
 import type { InputFile } from "../sources/input.js";
@@ -87,6 +87,8 @@ export function assembleSession(ev: SessionEvidence, io: InstructionsOptions): A
   if (ev.rpc && !tl && toolDefs.length === 0 && outputs.rows.some((r) => r.server !== null && r.check !== "inline")) {
     warnings.push(`${ev.rpc.input.path}: no tools/list response in the message log; tool annotations unknown`);
   }
+  const unread = ev.rpc?.result.rpc.unrecognised;
+  if (ev.rpc && unread) warnings.push(`${ev.rpc.input.path}: ${unrecognisedText(unread)}`);
   warnings.push(...outputs.warnings);
   const toolDefinitions = assembleTools({
     target: ev.target,

@@ -3,6 +3,7 @@ import type { RequestsResult } from "../analyses/requests.js";
 import { joinTools } from "../analyses/tools-join.js";
 import type { SystemPromptRow, ToolRow } from "../analyses/tools.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
+import { MAX_NAMES, otherLabel } from "../records/counts.js";
 import type { ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
 import { transcriptParts, type DebugEvidence, type Gathered, type RpcEvidence, type TranscriptEvidence } from "./evidence.js";
@@ -64,6 +65,15 @@ export function assembleTools(ev: ToolsEvidence): AssembledTools {
     inputs.push(ev.headless.input);
     parts.push({ health: ev.headless.health, share: "whole" });
     if (init) servers.push(...init.mcpServers.map((s) => s.name));
+    // Its lists are capped as every name list is (records/counts.ts): what they left out is counted, and said.
+    if (init?.toolsOther)
+      warnings.push(
+        `${ev.headless.input.path}: init event: ${otherLabel(init.toolsOther)} of tools past the first ${MAX_NAMES.toLocaleString("en-US")}, counted, not listed`,
+      );
+    if (init?.mcpServersOther)
+      warnings.push(
+        `${ev.headless.input.path}: init event: ${otherLabel(init.mcpServersOther)} of MCP servers past the first ${MAX_NAMES.toLocaleString("en-US")}, counted, not listed`,
+      );
   }
   const requests: RequestsResult = t.results.requests;
   const joined = joinTools(t.results.tools, requests.requests, { listed, servers, init: init?.tools ?? [] });

@@ -21,7 +21,7 @@ import type { CommandSpec } from "./registry.js";
 import { compareRow, envText } from "../assemble/compare-row.js";
 import { assembleSession } from "../assemble/session.js";
 import { gatherSession } from "../pipeline/gather-session.js";
-import { COMMON_OPTIONS, OUTPUT } from "./options.js";
+import { COMMON_OPTIONS, CONFIG_DIR, OUTPUT } from "./options.js";
 import { SEARCH_HINT } from "../sources/discover.js";
 
 export interface CompareOptions extends CommonOptions {
@@ -32,7 +32,7 @@ export interface CompareOptions extends CommonOptions {
 export const compareCommand: CommandSpec = {
   command: "compare <manifest-or-runs-dir>",
   describe: "one row per run for the cross-run tables of a write-up; repeats of a label grouped with their spread",
-  common: [...OUTPUT, "strict", "claude-dir", "baseline"],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, "baseline"],
   examples: [
     ["ccforensics compare samples/runs --format markdown", "the seed's instructions table from a runs dir (ccforensics run writes one)"],
     [

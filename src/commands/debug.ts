@@ -9,6 +9,7 @@ import { headlessTables } from "../report/headless-tables.js";
 import { evidenceInput } from "../sources/evidence.js";
 import type { InputFile } from "../sources/input.js";
 import { debugTables } from "../report/debug-tables.js";
+import { byCount, otherLabel, type OtherNames } from "../records/counts.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
 import { OUTPUT } from "./options.js";
@@ -79,8 +80,18 @@ export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Pr
   return { result: ev.result.debug, health: ev.health };
 }
 
+/** Sources named in the summary line; the rest (and those past the cap, `apiRequestSourcesOther`) are one item. */
+const SOURCES_SHOWN = 10;
+
 function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text" | "time")?]> {
-  const sources = Object.entries(r.apiRequestSources).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const all = byCount(r.apiRequestSources);
+  const rest: OtherNames = { names: r.apiRequestSourcesOther?.names ?? 0, records: r.apiRequestSourcesOther?.records ?? 0 };
+  for (const [, k] of all.slice(SOURCES_SHOWN)) {
+    rest.names++;
+    rest.records += k;
+  }
+  const sources = all.slice(0, SOURCES_SHOWN).map(([k, v]) => `${k} ${v}`);
+  if (rest.names > 0) sources.push(otherLabel(rest) + (all.length > SOURCES_SHOWN ? " (see debug.apiRequestSources in --json)" : ""));
   return [
     ["entries", r.entries, "int"],
     ["first", r.firstTime, "time"],
@@ -92,10 +103,7 @@ function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text" |
         .join(", "),
     ],
     ["mcp runtime arm", r.runtimeArm === null ? null : `${r.runtimeArm} (source: ${r.runtimeArmSource})`],
-    [
-      "API requests",
-      r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}` : 0,
-    ],
+    ["API requests", r.apiRequests ? `${r.apiRequests}${sources.length ? ` (${sources.join(", ")})` : ""}` : 0],
     ["errors", r.errors, "int"],
     ["count_tokens calls", r.countTokensCalls, "int"],
     ["persisted tool results", r.persisted.length, "int"],

@@ -24,10 +24,14 @@ import { healthTable, healthWarnings } from "../report/health-table.js";
 import { col } from "../report/model.js";
 import type { SessionFilter } from "../sources/session-filter.js";
 import type { CommonOptions } from "./common.js";
-import { FILTERS, OUTPUT } from "./options.js";
+import { CONFIG_DIR, FILTERS, OUTPUT } from "./options.js";
 import type { CommandSpec } from "./registry.js";
 import { foldFleet } from "./fleet-pass.js";
 import { planFleet } from "../pipeline/gather-fleet.js";
+import { ReadBounds, withReadBounds } from "../sources/read-bounds.js";
+
+/** Test hook: runs between the two passes of `export --redact` (a test appends to a transcript there). */
+export const exportHooks: { betweenPasses?: () => void | Promise<void> } = {};
 
 export interface ExportOptions extends CommonOptions {
   to?: string;
@@ -69,8 +73,15 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
   const group = rowGroupFrom(opts.env);
   // --redact: a first pass writes nothing and collects every text a table will hold, so each id gets the
   // one short form it has in every file and on stdout (the redaction of report/redact.ts needs them all).
-  // A text the first pass did not see (a transcript appended to since) is collected as it is written.
-  const redactor = opts.redact === true ? await collectTexts(targets, opts, plan) : undefined;
+  // The second pass reads each file exactly as far as the first did (sources/read-bounds.ts): a transcript
+  // appended to since (a live session) is exported as the first pass saw it, and the growth is said. A text
+  // the first pass did not see anyway is collected as it is written, so nothing leaves unredacted.
+  const bounds = opts.redact === true ? new ReadBounds() : undefined;
+  const redactor = bounds && (await withReadBounds(bounds, () => collectTexts(targets, opts, plan)));
+  if (bounds) {
+    bounds.cap();
+    await exportHooks.betweenPasses?.();
+  }
   const text = redactor && ((s: string) => (redactor.collect(s), redactor.apply(s)));
   // A .partial already there (a stale one, or a symlink planted to send the table elsewhere) is removed, never
   // written through; the rename that finishes a table replaces whatever has its name, a link too, and follows nothing.
@@ -93,7 +104,8 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       tools: open(TOOLS),
     };
     let fleet: FleetAggregate;
-    ({ fleet, pass } = await foldInto(targets, opts, plan, sinks));
+    const fold = () => foldInto(targets, opts, plan, sinks);
+    ({ fleet, pass } = await (bounds ? withReadBounds(bounds, fold) : fold()));
     servers = fleet;
     const serverSink = open(SERVERS);
     for (const r of fleet.rows()) await serverSink.add(r);
@@ -151,6 +163,7 @@ export async function runExport(targets: string[], opts: ExportOptions): Promise
       ],
       warnings: [
         ...warnings,
+        ...(bounds?.notes() ?? []),
         ...(stale.length > 0
           ? [`removed ${stale.length} table file(s) of an earlier ${otherFormat(ext)} export: ${stale.join(", ")}`]
           : []),
@@ -259,7 +272,7 @@ export const exportCommand: CommandSpec = {
   describe:
     "normalized rows (sessions, requests, tool_results, instructions, tools, servers) as Parquet or NDJSON files for DuckDB and warehouse engines",
   // --redact reaches every text cell of every file (and the document), in one redaction: see collectTexts.
-  common: [...OUTPUT, "strict", "claude-dir", "subagents", ...FILTERS],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, "subagents", ...FILTERS],
   examples: [
     ["ccforensics export --claude-dir samples/claude-home --to /tmp/ccf-export", "every sample session as Parquet files and a schema.json"],
     ["ccforensics export --since 30d --to pooled --as ndjson", "the last 30 days of ~/.claude as NDJSON"],

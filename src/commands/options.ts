@@ -23,6 +23,11 @@ export const COMMON_OPTIONS = {
     describe: "Claude config dir to search (repeatable); default CLAUDE_CONFIG_DIR, then ~/.config/claude and ~/.claude",
     coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
   },
+  "follow-links": {
+    type: "boolean",
+    describe:
+      "follow a config dir's projects/ and project folders that are symlinks leading out of it (off: a copied evidence tree could plant them)",
+  },
   project: { type: "string", describe: "only sessions whose cwd (or project folder) contains this text" },
   since: { type: "string", describe: "only sessions active since a date (2026-11-01, in --tz) or a span back from now (7d, 12h, 30m)" },
   until: { type: "string", describe: "only sessions active until a date (2026-11-01 includes that day) or a span back from now" },
@@ -42,10 +47,12 @@ export type CommonName = keyof typeof COMMON_OPTIONS;
 
 /** What every command that prints a document takes. */
 export const OUTPUT = ["format", "json", "output", "tz", "redact", "color", "wide", "columns"] as const satisfies readonly CommonName[];
+/** Where sessions are looked for, and whether links out of it are followed: every command that takes one takes both. */
+export const CONFIG_DIR = ["claude-dir", "follow-links"] as const satisfies readonly CommonName[];
 /** The session filters, for every command that looks sessions up. */
 export const FILTERS = ["project", "since", "until"] as const satisfies readonly CommonName[];
 /** A session looked up by id, path, stdin or (no target on a terminal) the newest one. */
-export const LOOKUP = ["strict", "claude-dir", "subagents", ...FILTERS] as const satisfies readonly CommonName[];
+export const LOOKUP = ["strict", ...CONFIG_DIR, "subagents", ...FILTERS] as const satisfies readonly CommonName[];
 
 /** The common options a command takes, by its spec; a spec that does not say takes them all (as before specs said). */
 export function commonFor(spec: CommandSpec): Record<string, Options> {

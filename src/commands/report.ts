@@ -167,7 +167,7 @@ function summaryPairs(x: SessionSummary, s: AssembledSession): Array<[string, un
       x.transcriptMissing
         ? `not found on this machine (searched: ${s.resolved.searched.join(", ")})`
         : x.mainFileMissing
-          ? orphanNote(x.sessionId, s.resolved.inputs.length)
+          ? orphanNote(x.sessionId, s.resolved.inputs.length, s.resolved.oldLayout)
           : (x.transcript ?? "(stdin)"),
     ],
     ["project (cwd)", x.project],
@@ -212,7 +212,7 @@ function compactionsText(s: AssembledSession): string {
   const INT = new Intl.NumberFormat("en-US");
   const resets = [];
   for (const r of s.requests.requests) {
-    if (r.chain !== "main" || r.compaction === null) continue;
+    if (r.chain !== "main" || !r.afterCompaction || r.compaction === null) continue;
     const c = r.compaction;
     const pre = c.preTokens === null ? "" : `: ${INT.format(c.preTokens)} tokens`;
     resets.push(`${compactionTrigger(c)} before request ${r.index}${pre}`);

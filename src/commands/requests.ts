@@ -10,7 +10,7 @@ import { documentHealth, type Health } from "../records/health.js";
 export async function runRequests(target: string | undefined, opts: CommonOptions): Promise<CommandOutput> {
   if (opts.streamJson !== undefined) return runRequestsWithRun(target, opts);
   const { resolved, health, results } = await loadTranscripts(target, opts, ["requests"]);
-  const notes = resolved.mainMissing ? [orphanNote(resolved.sessionId, resolved.inputs.length)] : [];
+  const notes = resolved.mainMissing ? [orphanNote(resolved.sessionId, resolved.inputs.length, resolved.oldLayout)] : [];
   return await requestsOutput(
     resolved.sessionId ?? resolved.target,
     envelopeInputs(resolved.inputs),
@@ -21,9 +21,10 @@ export async function runRequests(target: string | undefined, opts: CommonOption
   );
 }
 
-/** What an orphan subagent folder's requests are: its subagents', the main file being gone. */
-export function orphanNote(sessionId: string | null, files: number): string {
-  return `main file missing: ${sessionId ?? "the session"}.jsonl is not beside its subagents/ folder; read its ${files} subagent file(s)`;
+/** What an orphan subagent folder's requests are: its subagents', the main file being gone (`oldLayout`: 2.0.x agent files beside it). */
+export function orphanNote(sessionId: string | null, files: number, oldLayout = false): string {
+  const beside = oldLayout ? "its old-layout agent-*.jsonl files" : "its subagents/ folder";
+  return `main file missing: ${sessionId ?? "the session"}.jsonl is not beside ${beside}; read its ${files} subagent file(s)`;
 }
 
 /** With `--stream-json`: the run's session when no target is given, its own events when that transcript is missing. */

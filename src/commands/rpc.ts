@@ -1,11 +1,11 @@
-import type { RpcResult } from "../analyses/rpc.js";
+import { unrecognisedText, type RpcResult } from "../analyses/rpc.js";
 import { documentHealth } from "../records/health.js";
 import { readRpcEvidence } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import type { ColumnKind } from "../report/model.js";
 import { evidenceInput } from "../sources/evidence.js";
-import { rpcTables } from "../report/rpc-tables.js";
+import { mixedText, rpcTables } from "../report/rpc-tables.js";
 import type { CommonOptions } from "./common.js";
 import type { CommandSpec } from "./registry.js";
 import { OUTPUT } from "./options.js";
@@ -43,7 +43,8 @@ export async function runRpc(file: string, opts: CommonOptions): Promise<Command
       title: `MCP message log — ${input.path}`,
       summary: rpcSummary(result),
       tables: [...rpcTables(result), healthTable(health)],
-      warnings: healthWarnings(health),
+      // A file with no message at all is most likely the wrong file: said on stderr too, not only in the findings.
+      warnings: [...(result.unrecognised ? [`${input.path}: ${unrecognisedText(result.unrecognised)}`] : []), ...healthWarnings(health)],
     },
   };
 }
@@ -83,21 +84,19 @@ function rpcSummary(r: RpcResult): Array<[string, unknown, ColumnKind?]> {
     ],
     ["handshakes in log", r.handshakes.length, "int"],
     ["handshake described", r.handshake, "int"],
+    ...(r.servers.length > 0
+      ? ([
+          ["servers", r.servers.map((x) => x.name).join(", ")],
+          ["summary describes", r.server !== null ? `${r.server} (handshake ${r.handshake ?? "?"})` : null],
+        ] as Array<[string, unknown]>)
+      : []),
     [
       "probe connections",
       r.probeConnectionCount > 0
         ? `${r.probeConnectionCount} (${r.probeConnections.map((c) => `#${c.handshake}: ${c.methods.join(", ")}`).join("; ")})`
         : 0,
     ],
-    [
-      "mixed handshakes",
-      r.mixedHandshakes
-        ? Object.entries(r.mixedHandshakes)
-            .filter(([, v]) => (v as unknown[]).length > 1)
-            .map(([k, v]) => `${k} ${(v as string[]).join(", ")}`)
-            .join("; ")
-        : "no",
-    ],
+    ["mixed handshakes", r.mixedHandshakes ? mixedText(r.mixedHandshakes) : "no"],
   ];
   if (r.clientLog)
     out.push([

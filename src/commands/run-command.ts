@@ -9,6 +9,7 @@ import type { Palette } from "../render/palette.js";
 import { checkColumns, fitWidth, parseColumns, type TerminalLayout } from "../render/layout.js";
 import { sanitize } from "../render/sanitize.js";
 import { withZone } from "../render/zone.js";
+import { setFollowLinks } from "../sources/guard.js";
 
 /** Colour is for terminal tables only; the other formats never paint, so they need not load chalk. */
 async function paletteOf(format: Format, color: boolean | undefined, isTTY: boolean, env: NodeJS.ProcessEnv): Promise<Palette> {
@@ -20,11 +21,19 @@ async function paletteOf(format: Format, color: boolean | undefined, isTTY: bool
  * Runs one parsed command and prints its document: checks, the command's run, --strict, redaction, files,
  * warnings, stdout or -o. Loaded only once a command is to run (main.ts), so --help does not pay for it.
  */
-export async function runCommand(
-  spec: CommandSpec,
-  a: Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string; wide?: boolean; columns?: unknown },
-  io: Io,
-): Promise<void> {
+export async function runCommand(spec: CommandSpec, a: CommandArgv, io: Io): Promise<void> {
+  // Per run, and off again after it: an in-process run (a test, the next command) never inherits it.
+  setFollowLinks(a["follow-links"] === true);
+  try {
+    await runOne(spec, a, io);
+  } finally {
+    setFollowLinks(false);
+  }
+}
+
+type CommandArgv = Argv & { json?: boolean; redact?: boolean; output?: string; tz?: string; wide?: boolean; columns?: unknown };
+
+async function runOne(spec: CommandSpec, a: CommandArgv, io: Io): Promise<void> {
   checkArgv(a, spec);
   if (a.json) a.format = "json";
   a.format ??= "table";

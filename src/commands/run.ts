@@ -17,12 +17,12 @@ import { matrixRunsTable, plannedRunsTable } from "../report/matrix-tables.js";
 import type { InputFile } from "../sources/input.js";
 import { labCommand, labSetup } from "./lab.js";
 import type { Argv, CommandSpec } from "./registry.js";
-import { checkArgv, OUTPUT } from "./options.js";
+import { checkArgv, CONFIG_DIR, OUTPUT } from "./options.js";
 
 export const runCommand: CommandSpec = {
   command: "run <matrix>",
   describe: "runs claude -p over a matrix of configurations and collects the evidence into a runs dir",
-  common: [...OUTPUT, "claude-dir"],
+  common: [...OUTPUT, ...CONFIG_DIR],
   examples: [
     [
       "ccforensics run samples/lab/matrix.json --out runs",

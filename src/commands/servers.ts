@@ -5,7 +5,7 @@ import type { CommandOutput, OutputFile } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { compositionTable, fleetTable } from "../report/servers-tables.js";
 import type { CommonOptions } from "./common.js";
-import { FILTERS, OUTPUT } from "./options.js";
+import { CONFIG_DIR, FILTERS, OUTPUT } from "./options.js";
 import type { CommandSpec } from "./registry.js";
 import { foldFleet } from "./fleet-pass.js";
 import type { SessionComposition } from "../assemble/fleet-session.js";
@@ -75,7 +75,7 @@ export const serversCommand: CommandSpec = {
   command: "servers [targets..]",
   describe:
     "per MCP server across sessions (every session under the config dirs by default): tools, instructions, calls, result sizes, checks fired, token cost, follow-up reads",
-  common: [...OUTPUT, "strict", "claude-dir", "subagents", ...FILTERS],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, "subagents", ...FILTERS],
   examples: [
     ["ccforensics servers --claude-dir samples/claude-home", "every sample session's MCP servers, most expensive first"],
     [

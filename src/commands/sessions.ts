@@ -12,6 +12,7 @@ import {
   sessionIdFromName,
   SubagentIndex,
   unreadableReason,
+  type SessionFile,
 } from "../sources/discover.js";
 import { UnreadableError } from "../errors.js";
 import { skip, statPath } from "../sources/guard.js";
@@ -20,7 +21,7 @@ import { Prefetch } from "../sources/prefetch.js";
 import { readTranscripts } from "../pipeline/transcripts.js";
 import { sessionMatches } from "../sources/session-filter.js";
 import { totalBytes } from "../pipeline/newest-note.js";
-import { FILTERS, OUTPUT } from "./options.js";
+import { CONFIG_DIR, FILTERS, OUTPUT } from "./options.js";
 import { progressReporter } from "./progress.js";
 import { sessionFilter } from "./since.js";
 import type { CommandSpec } from "./registry.js";
@@ -44,7 +45,7 @@ export const sessionsCommand: CommandSpec = {
       "the sample sessions active until the end of April, times in Berlin time",
     ],
   ],
-  common: [...OUTPUT, "strict", "claude-dir", ...FILTERS],
+  common: [...OUTPUT, "strict", ...CONFIG_DIR, ...FILTERS],
   async run(argv) {
     const dirs = configDirs({ claudeDir: argv.claudeDir, env: argv.env, cwd: argv.cwd });
     const filter = sessionFilter(argv as { project?: unknown; since?: unknown; until?: unknown; tz?: unknown });
@@ -61,7 +62,7 @@ export const sessionsCommand: CommandSpec = {
     const ahead = new Prefetch(files.filter((s) => !s.mainMissing).map((s) => s.path));
     const readAhead = (path: string) => ahead.take(path);
     try {
-      for (const s of files) {
+      for await (const s of thenOldLayoutOrphans(files, index)) {
         const subs = await findSubagents(s.path, s.id, index);
         const home = sessionIdFromName(s.id);
         const at = (path: string, kind: InputFile["kind"], chain: string): InputFile => ({
@@ -142,6 +143,15 @@ export const sessionsCommand: CommandSpec = {
     };
   },
 };
+
+/**
+ * The sessions listed, then the old-layout orphans (2.0.x agent files whose session has no main file), found
+ * from the peeks the lookups of the listed sessions' subagents made: the same sessions the other listings see.
+ */
+async function* thenOldLayoutOrphans(files: SessionFile[], index: SubagentIndex): AsyncGenerator<SessionFile> {
+  yield* files;
+  yield* await index.oldLayoutOrphans();
+}
 
 function safeSize(p: string): number {
   return statPath(p)?.size ?? 0;

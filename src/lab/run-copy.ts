@@ -1,7 +1,7 @@
 import { createWriteStream, mkdirSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { sessionRoot } from "../sources/discover.js";
+import { sessionRoot, sessionRoots } from "../sources/discover.js";
 import { admitDiscovered, admitDiscoveredDir, openEvidence, safeReaddir } from "../sources/guard.js";
 import { resolveTarget } from "../sources/targets.js";
 
@@ -46,7 +46,7 @@ export async function copySessionTree(
   const project = dirname(main);
   const dest = join(runDir, RUN_CLAUDE_DIR, "projects", basename(project));
   const files = new Set(resolved.inputs.map((i) => i.path));
-  for (const f of listTree(join(project, sessionId), root)) files.add(f);
+  for (const f of listTree(join(project, sessionId), sessionRoots(project))) files.add(f);
   const written: string[] = [];
   for (const f of [...files].sort()) {
     const to = join(dest, relative(project, f));
@@ -57,8 +57,8 @@ export async function copySessionTree(
   return { from: root, files: written };
 }
 
-/** Every regular file below `<project>/<session>/` (subagents/**, tool-results/*) that stays inside the config dir. */
-function listTree(dir: string, root: string): string[] {
+/** Every regular file below `<project>/<session>/` (subagents/**, tool-results/*) that stays inside the session's roots (`sessionRoots`). */
+function listTree(dir: string, root: readonly string[]): string[] {
   if (admitDiscoveredDir(dir, root) === undefined) return [];
   const out: string[] = [];
   const seen = new Set<string>();

@@ -48,14 +48,33 @@ export interface GatherOptions extends LocateOptions {
  * Every analysis a transcript pass can run, by the name commands pick it with; each loads only when a
  * command asks for it (`requests` runs one of the six, and loading all was a tenth of its start-up).
  */
-const TRANSCRIPT_ANALYSES: { [K in keyof TranscriptResults]: (env: NodeJS.ProcessEnv) => Promise<AnyAnalysis<AnyRecord>> } = {
-  requests: async (env) => (await import("../analyses/requests.js")).requestsAnalysisWith({ memoryRows: spoolRowsFrom(env) }),
+const TRANSCRIPT_ANALYSES: {
+  [K in keyof TranscriptResults]: (
+    env: NodeJS.ProcessEnv,
+    inputs: InputFile[],
+    subagentFiles: ReadonlySet<string> | undefined,
+  ) => Promise<AnyAnalysis<AnyRecord>>;
+} = {
+  requests: async (env, inputs, subagentFiles) =>
+    (await import("../analyses/requests.js")).requestsAnalysisWith({
+      memoryRows: spoolRowsFrom(env),
+      taskLinks: taskLinks(inputs),
+      subagentFiles,
+    }),
   instructions: async () => (await import("../analyses/instructions.js")).instructionsAnalysis,
-  outputs: async () => (await import("../analyses/outputs.js")).outputsAnalysis,
+  outputs: async (_env, _inputs, subagentFiles) => (await import("../analyses/outputs.js")).outputsAnalysisWith({ subagentFiles }),
   inventory: async () => (await import("../analyses/inventory.js")).inventoryAnalysis,
   firstRequest: async () => (await import("../analyses/first-request.js")).firstRequestAnalysis,
   tools: async () => (await import("../analyses/tools.js")).toolsAnalysis,
 };
+
+/** tool_use id → subagent chain, as the subagent files' `.meta.json` name them (sources/subagent-meta.ts). */
+function taskLinks(inputs: InputFile[]): Map<string, string> {
+  const links = new Map<string, string>();
+  for (const i of inputs)
+    if (i.parentToolUseId !== undefined && i.chain !== undefined && !links.has(i.parentToolUseId)) links.set(i.parentToolUseId, i.chain);
+  return links;
+}
 
 /** Resolves a target (CONTRACT.md) and runs the chosen analyses over its transcripts in one pass. */
 export async function gatherTranscripts<K extends keyof TranscriptResults>(
@@ -117,10 +136,10 @@ async function readResolved<K extends keyof TranscriptResults>(
   keys: K[],
 ): Promise<TranscriptEvidence<K>> {
   opts.progress?.total?.(totalBytes(resolved.inputs));
-  const analyses = Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await TRANSCRIPT_ANALYSES[k](opts.env)]))) as Record<
-    K,
-    AnyAnalysis<AnyRecord>
-  >;
+  const subagentFiles = progressChainsFor(resolved.inputs, opts);
+  const analyses = Object.fromEntries(
+    await Promise.all(keys.map(async (k) => [k, await TRANSCRIPT_ANALYSES[k](opts.env, resolved.inputs, subagentFiles)])),
+  ) as Record<K, AnyAnalysis<AnyRecord>>;
   const { results, inputs } = await readTranscripts(resolved.inputs, analyses, { stdin: opts.stdin, onProgress: opts.progress?.update });
   opts.progress?.done();
   const r = results as unknown as Pick<TranscriptResults, K> & Partial<TranscriptResults>;
@@ -133,6 +152,16 @@ async function readResolved<K extends keyof TranscriptResults>(
     derived: derivedHealth(results),
     results: r,
   };
+}
+
+/**
+ * The agents whose chains come from their subagent files in this pass: every other agent's chain is read from
+ * the parent's `agent_progress` records (analyses/requests.ts `progressChain`). None with `--no-subagents`,
+ * which reads the main chain only.
+ */
+function progressChainsFor(inputs: InputFile[], opts: GatherOptions): ReadonlySet<string> | undefined {
+  if (opts.subagents === false) return undefined;
+  return new Set(inputs.flatMap((i) => (i.kind === "subagent-transcript" && i.chain !== undefined ? [i.chain] : [])));
 }
 
 /** The session's debug log, `--debug-file` or found beside the transcript, read once. */

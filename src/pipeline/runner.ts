@@ -1,7 +1,7 @@
 import { Fanout, type AnyAnalysis, type ResultsOf } from "../analyses/analysis.js";
-import { countMalformed, countParsed, emptyHealth, type Health } from "../records/health.js";
+import { countDamaged, countMalformed, countParsed, emptyHealth, type Health } from "../records/health.js";
 import type { Pos } from "../records/pos.js";
-import type { BlankLine, LineFeeds, Source } from "../records/source.js";
+import type { BlankLine, DamageNote, LineFeeds, Source } from "../records/source.js";
 import { readChunks, readFileChunks, type InputFile, type ReadAhead, type ReadOptions } from "../sources/input.js";
 
 export interface RunnerOptions extends ReadOptions {
@@ -42,8 +42,9 @@ export async function readInto<R extends { kind: string; pos: Pos }>(
     bytes += c.length;
     opts.onProgress?.(input.path, bytes);
   };
-  const take = (rec: R | BlankLine) => {
+  const take = (rec: R | BlankLine | DamageNote) => {
     if (rec.kind === "blank") health.blankLines += 1;
+    else if (rec.kind === "damage") countDamaged(health, rec.pos, (rec as DamageNote).damage);
     else {
       const r = rec as R;
       if (r.kind === "malformed") countMalformed(health, r as unknown as { pos: Pos; reason: string; excerpt: string });

@@ -245,7 +245,12 @@ function append(p: Pending, text: string): void {
   if (p.clipped) return;
   const room = MAX_ENTRY_CHARS - p.chars;
   if (text.length > room) {
-    text = text.slice(0, room);
+    // The cut is marked `…`, as every cut of evidence text is: an id it splits is then shortened by
+    // --redact as a cut head (report/redact.ts), not left as a fragment no id pattern recognises.
+    let keep = Math.max(0, room - 1);
+    const c = text.charCodeAt(keep - 1);
+    if (c >= 0xd800 && c <= 0xdbff) keep -= 1;
+    text = `${text.slice(0, keep)}…`;
     p.clipped = true;
   }
   p.parts.push(text);

@@ -111,15 +111,19 @@ export interface RecordFacts {
   damaged?: readonly LineDamage[] | undefined;
 }
 
+/** Damage of the record at `pos`, or found outside any record there (records/source.ts DamageNote). */
+export function countDamaged(h: Health, pos: Pos, damage: readonly LineDamage[]): void {
+  for (const d of damage) {
+    h.damagedCount += 1;
+    if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: d.line ?? pos.line, reason: d.reason, bytes: d.bytes });
+  }
+}
+
 export function countParsed(h: Health, pos: Pos, facts: RecordFacts | undefined): void {
   h.records += 1;
   if (facts === undefined) return;
   if (facts.scanned && (h.scanned ??= []).length < MAX_LISTED) h.scanned.push({ file: pos.file, line: pos.line, ...facts.scanned });
-  if (facts.damaged)
-    for (const d of facts.damaged) {
-      h.damagedCount += 1;
-      if (h.damaged.length < MAX_LISTED) h.damaged.push({ file: pos.file, line: d.line ?? pos.line, reason: d.reason, bytes: d.bytes });
-    }
+  if (facts.damaged) countDamaged(h, pos, facts.damaged);
   if (facts.unknownType !== undefined) {
     bump(h.unknownTypes, facts.unknownType);
     const o = otherNames(h.unknownTypes);

@@ -15,6 +15,25 @@ export interface InstructionBlock {
   block: string;
   /** false when the block did not start with `## <server>\n` and the name came from elsewhere. */
   headed: boolean;
+  /** Where this block's bounds rest on a line that may be a server's own (a rendered section's blocks only). */
+  uncertain?: Uncertain;
+}
+
+/**
+ * Why a rendered block's size may be wrong, and the line it rests on (`# Notes`, `# Environment`, `## docs`):
+ * - `unknown-heading`: the last server's text was read to the end of the system block past a top-level heading
+ *   no Claude Code section has; it may end before it.
+ * - `section-heading`: its text was ended at a heading a Claude Code section has (`# Environment`), which the
+ *   server's own text may hold; it may go on past it.
+ * - `past-section-heading`: its text was read past such a heading, taken for the server's own line (that
+ *   section stood before the MCP section already, or a later section ends the text); it may end before it.
+ * - `server-heading`: a `## <name>` line of a known server opens a block, but that name heads more than one
+ *   such line in the section and no sent text says which is the block's: the server before it may be cut short
+ *   there, and the named server's block may hold the other's text.
+ */
+export interface Uncertain {
+  heading: string;
+  why: "unknown-heading" | "section-heading" | "past-section-heading" | "server-heading";
 }
 
 /**
@@ -76,10 +95,12 @@ export interface RenderedSection {
   reminder: string | null;
   end: SectionEnd;
   /**
-   * The section ran to the end of the text past a top-level heading no Claude Code section has (`# Notes`):
-   * that heading's line, kept in the last server's text, which may or may not end before it. Null otherwise.
+   * The last server's text has no certain end (a system prompt, no sent text): the line it rests on and why
+   * (`Uncertain`), e.g. it ran to the end of the text past a top-level heading no Claude Code section has
+   * (`# Notes`). Null otherwise.
    */
   uncertainHeading: string | null;
+  uncertainWhy: Uncertain["why"] | null;
 }
 
 /** The texts a server sent (a message log's initialize/discover results), newest first; none when unknown. */
@@ -115,9 +136,7 @@ export function findRenderedSection(
   const firstClose = text.indexOf(REMINDER_CLOSE, at);
   const closeAt = firstClose >= 0 ? reminderEnd(text, at, firstClose, knownNames, sent) : firstClose;
   const inReminder = open >= 0 && closeAt >= 0 && !text.slice(open, at).includes("</system-reminder>");
-  const found: { end: number; how: SectionEnd; uncertainHeading: string | null } = inReminder
-    ? { end: closeAt, how: "reminder", uncertainHeading: null }
-    : promptEnd(text, at, knownNames, sent);
+  const found: PromptEnd = inReminder ? { end: closeAt, how: "reminder", uncertain: null } : promptEnd(text, at, knownNames, sent);
   const end = found.end;
   const section = text.slice(at, end);
   const reminder = inReminder ? text.slice(open, closeAt + REMINDER_CLOSE.length) : null;
@@ -135,7 +154,8 @@ export function findRenderedSection(
   const blocks = body.startsWith(MCP_INSTRUCTIONS_HEADING)
     ? splitBlocks(body.slice(MCP_INSTRUCTIONS_HEADING.length), knownNames, sent)
     : [];
-  return { at, blocks, removed, section, reminder, end: found.how, uncertainHeading: found.uncertainHeading };
+  const u = found.uncertain;
+  return { at, blocks, removed, section, reminder, end: found.how, uncertainHeading: u?.heading ?? null, uncertainWhy: u?.why ?? null };
 }
 
 /**
@@ -156,20 +176,29 @@ function reminderEnd(text: string, at: number, firstClose: number, known: Readon
   return firstClose;
 }
 
+/** Where a section ends, how that was found, and what makes the end uncertain. */
+interface PromptEnd {
+  end: number;
+  how: SectionEnd;
+  uncertain: Uncertain | null;
+}
+
+/** The sections of NEXT_SECTION that 2.1.88 puts before the MCP section: one found after it may be a server's own heading. */
+const BEFORE_MCP = /^\n\n# (?:Environment|Language|Output Style: )/;
+
 /**
  * Where the section ends in a system prompt, which has no close of its own. The last server's text may
  * hold top-level headings of its own (`\n\n# Notes\n…`), so no `# ` line ends it by itself:
  * 1. the server's sent text, when known, matched at its block's start (whole, or its first chars and the
  *    truncation marker);
- * 2. else the first section Claude Code puts after it (`NEXT_SECTION`), searched from the last block on;
+ * 2. else the first section Claude Code puts after it (`NEXT_SECTION`), searched from the last block on. Claude
+ *    Code writes each section once, and 2.1.88 writes `# Environment`, `# Language` and `# Output Style` before
+ *    the MCP section: such a heading, or one that stands again later, may be the server's own line, so the end
+ *    there is uncertain (`section-heading`), and a later section that is not in doubt wins (read past:
+ *    `past-section-heading`). One that stood before the MCP section already is the server's own: read past;
  * 3. else the end of the text (one system block), uncertain when an unknown `# ` heading was read into it.
  */
-function promptEnd(
-  text: string,
-  at: number,
-  known: ReadonlySet<string>,
-  sent: SentTexts,
-): { end: number; how: SectionEnd; uncertainHeading: string | null } {
+function promptEnd(text: string, at: number, known: ReadonlySet<string>, sent: SentTexts): PromptEnd {
   let from = at + 2;
   if (text.startsWith(MCP_INSTRUCTIONS_HEADING, at)) {
     const bodyAt = at + MCP_INSTRUCTIONS_HEADING.length;
@@ -179,19 +208,46 @@ function promptEnd(
       const textAt = from + last.name.length + 4;
       for (const s of sent(last.name)) {
         const e = sentEnd(text, textAt, s);
-        if (e !== null) return { end: e, how: "sent-text", uncertainHeading: null };
+        if (e !== null) return { end: e, how: "sent-text", uncertain: null };
       }
     }
   }
   const next = new RegExp(NEXT_SECTION.source, "g");
   next.lastIndex = from;
-  const m = next.exec(text);
-  if (m) return { end: m.index, how: "next-section", uncertainHeading: null };
+  // Headings read past so far (in text order), and the first whose section is in doubt (the end if no later one is sure).
+  let past: string | null = null;
+  let doubt: { end: number; heading: string } | null = null;
+  for (let m = next.exec(text); m; m = next.exec(text)) {
+    const heading = lineAt(text, m.index + 2);
+    const before = text.lastIndexOf(m[0], at);
+    if (before >= 0 && before < at) {
+      if (doubt === null) past ??= heading;
+      continue;
+    }
+    const sure = !BEFORE_MCP.test(m[0]) && text.indexOf(m[0], m.index + 1) < 0;
+    if (sure) {
+      const first = past ?? doubt?.heading ?? null;
+      return { end: m.index, how: "next-section", uncertain: first === null ? null : { heading: first, why: "past-section-heading" } };
+    }
+    doubt ??= { end: m.index, heading };
+  }
+  if (doubt)
+    return {
+      end: doubt.end,
+      how: "next-section",
+      uncertain: past !== null ? { heading: past, why: "past-section-heading" } : { heading: doubt.heading, why: "section-heading" },
+    };
+  if (past !== null) return { end: text.length, how: "text-end", uncertain: { heading: past, why: "past-section-heading" } };
   const other = text.indexOf("\n\n# ", from);
-  if (other < 0) return { end: text.length, how: "text-end", uncertainHeading: null };
-  const lineEnd = text.indexOf("\n", other + 2);
-  const line = text.slice(other + 2, lineEnd < 0 ? text.length : lineEnd);
-  return { end: text.length, how: "text-end", uncertainHeading: line.length > 200 ? `${line.slice(0, 200)}…` : line };
+  if (other < 0) return { end: text.length, how: "text-end", uncertain: null };
+  return { end: text.length, how: "text-end", uncertain: { heading: lineAt(text, other + 2), why: "unknown-heading" } };
+}
+
+/** The line that starts at `i`, cut at 200 chars. */
+function lineAt(text: string, i: number): string {
+  const lineEnd = text.indexOf("\n", i);
+  const line = text.slice(i, lineEnd < 0 ? text.length : lineEnd);
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /**
@@ -230,7 +286,7 @@ export function headingsIn(text: string): string[] {
  * text is known, at the first `## <name>` that the sent text (or its cut prefix) follows, else at its first
  * `## <name>`; its other such lines stay in the text before them (a server's own section about another).
  */
-function blockStarts(body: string, known: ReadonlySet<string>, sent: SentTexts = NO_SENT): Array<{ at: number; name: string }> {
+function blockStarts(body: string, known: ReadonlySet<string>, sent: SentTexts = NO_SENT): BlockStart[] {
   const byName = new Map<string, Array<{ at: number; name: string }>>();
   const head = new RegExp(HEADING.source, "g");
   for (let m = head.exec(body); m; m = head.exec(body)) {
@@ -241,19 +297,32 @@ function blockStarts(body: string, known: ReadonlySet<string>, sent: SentTexts =
     if (list) list.push(start);
     else byName.set(name, [start]);
   }
-  const starts: Array<{ at: number; name: string }> = [];
+  const starts: BlockStart[] = [];
   for (const [name, list] of byName) {
     const texts = list[0]!.at === 0 ? [] : sent(name);
     const matching = list.find((c) => texts.some((s) => sentEnd(body, c.at + name.length + 4, s) !== null));
-    starts.push(matching ?? list[0]!);
+    // Several `## <name>` lines and no sent text to tell which opens the block: the first does, in doubt.
+    starts.push(matching ?? (list[0]!.at > 0 && list.length > 1 ? { ...list[0]!, doubt: true } : list[0]!));
   }
   return starts.sort((a, b) => a.at - b.at);
+}
+
+interface BlockStart {
+  at: number;
+  name: string;
+  /** One of several `## <name>` lines, taken with no sent text to say it is the block's. */
+  doubt?: true;
 }
 
 function splitBlocks(body: string, known: ReadonlySet<string>, sent: SentTexts): InstructionBlock[] {
   const starts = blockStarts(body, known, sent);
   return starts.map((s, i) => {
-    const stop = i + 1 < starts.length ? starts[i + 1]!.at - 2 : body.length;
-    return parseBlock(body.slice(s.at, stop), s.name);
+    const next = starts[i + 1];
+    const stop = next ? next.at - 2 : body.length;
+    const b = parseBlock(body.slice(s.at, stop), s.name);
+    // A start in doubt moves two sizes: the block it opens, and the one it cuts short.
+    const at = s.doubt ? s : next?.doubt ? next : undefined;
+    if (at) b.uncertain = { heading: `## ${at.name}`, why: "server-heading" };
+    return b;
   });
 }

@@ -14,6 +14,7 @@ import {
   type LineDamage,
 } from "./json.js";
 import type { Pos } from "./pos.js";
+import { isRegexSpace } from "./linear-text.js";
 import { decodeLines, tooLongLine, type MalformedLine, type Source } from "./source.js";
 import { isoOrUndefined, parseIsoTime } from "./time.js";
 
@@ -57,6 +58,8 @@ export interface RpcNoise {
   kind: "noise";
   pos: Pos;
   excerpt: string;
+  /** The line's first characters (up to 4,096), to tell what kind of file a log that holds no message is. */
+  head: string;
 }
 
 export type RpcMalformed = MalformedLine;
@@ -67,8 +70,9 @@ export type RpcRecord = RpcMessage | RpcClientLog | RpcNoise | RpcMalformed;
 const DESKTOP =
   /^(?<ts>\S+Z) \[(?<server>[^\]]+)\] \[(?<level>info|error|warn|debug)\] Message from (?<dir>client|server): (?<json>\{.*\})$/;
 const DESKTOP_TAIL = " { metadata: undefined }";
-const PREFIX =
-  /^\s*(?:(?<arrow>-->|->|>>|>|<--|<-|<<|<)|(?<io>Input|Output|Request|Response|Sent|Received|Send|Recv):|\[(?<ts>[^\]]+)\])\s*(?=\{|\[\s*\{)/;
+/** Prefix words that give the direction: arrows alone, words with their colon (`Input:`). */
+const ARROWS = new Set(["-->", "->", ">>", ">", "<--", "<-", "<<", "<"]);
+const IO_WORDS = new Set(["input", "output", "request", "response", "sent", "received", "send", "recv", "stdin", "stdout"]);
 const ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 const TIME_KEYS = ["t", "ts", "time", "timestamp"] as const;
 const DIR_KEYS = ["dir", "direction"] as const;
@@ -110,6 +114,9 @@ const DIR_WORDS: Record<string, RpcDir> = {
   "<--": "s2c",
   "<": "s2c",
   "<<": "s2c",
+  // A tap on the server's stdio: what it read came from the client.
+  stdin: "c2s",
+  stdout: "s2c",
 };
 
 /** Methods a server sends to its client; every other method is taken as client→server when the log does not say. */
@@ -214,27 +221,121 @@ function parseLine(pos: Pos, line: string): RpcRecord[] {
     if (v === TOO_DEEP) return [tooDeep(pos, line)];
     if (isBatch(v)) return batch(pos, line, v, { dir: null, time: null, prefixed: false });
   }
-  const prefix = PREFIX.exec(line);
-  if (prefix || trimmed.startsWith("{")) {
-    const text = prefix ? line.slice(prefix[0].length) : trimmed;
-    const v = parseJson(text);
-    if (v === TOO_DEEP) return [tooDeep(pos, line)];
-    const g = prefix?.groups ?? {};
-    const word = (g.arrow ?? g.io)?.toLowerCase();
-    const time = g.ts && ISO.test(g.ts.trim()) ? g.ts.trim() : null;
-    const hint = { dir: word ? (DIR_WORDS[word] ?? null) : null, time, prefixed: prefix !== null };
-    if (isBatch(v)) return batch(pos, line, v, hint);
-    if (!isObject(v))
-      return [{ kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) }];
-    return wrappedBatch(pos, v, hint) ?? [fromObject(pos, v, hint)];
-  }
-  return [{ kind: "noise", pos, excerpt: excerptOf(line) }];
+  if (trimmed.startsWith("{")) return objectLine(pos, line, trimmed, { dir: null, time: null, prefixed: false });
+  return prefixedLine(pos, line) ?? [noise(pos, line)];
 }
 
+type Hint = { dir: RpcDir; time: string | null; prefixed: boolean };
+
+/** A line that is a JSON value after its prefixes (none, or ones the reader knows): a message, a wrapper, a lab summary. */
+function objectLine(pos: Pos, line: string, text: string, hint: Hint, parsed: unknown = parseJson(text)): RpcRecord[] {
+  const v = parsed;
+  if (v === TOO_DEEP) return [tooDeep(pos, line)];
+  if (isBatch(v)) return batch(pos, line, v, hint);
+  if (!isObject(v))
+    return [{ kind: "malformed", pos, reason: v === undefined ? "invalid JSON" : "expected a JSON object", excerpt: excerptOf(line) }];
+  return wrappedBatch(pos, v, hint) ?? [fromObject(pos, v, hint)];
+}
+
+/**
+ * A line with text before its message (FORMATS.md 9.5: parse from the first `{` to the end of the line, or from
+ * the `[` of a batch just before it). Prefixes the reader knows, in any number and order (`[time]`, an ISO time,
+ * `->`/`<-`, `Input:`/`Output:`), read as they always did; after other text the line is a message only when
+ * what follows is JSON-RPC, with the time and direction the known words before it give. Null: no message here.
+ * One scan of the line (indexOf and the prefix's words), so linear in its length whatever it holds.
+ */
+function prefixedLine(pos: Pos, line: string): RpcRecord[] | null {
+  const brace = line.indexOf("{");
+  if (brace < 0) return null;
+  let open = brace - 1;
+  while (open >= 0 && isRegexSpace(line.charCodeAt(open))) open -= 1;
+  // A batch `[{…}]` starts at the `[` before the brace; a `[` that starts none (`[[…{`, a bracket word) is prefix.
+  if (open >= 0 && line.charCodeAt(open) === 0x5b) {
+    const text = line.slice(open);
+    const v = parseJson(text);
+    if (isBatch(v)) return fromPrefix(pos, line, open, text, v);
+  }
+  return fromPrefix(pos, line, brace, line.slice(brace), undefined);
+}
+
+/** The records of the JSON value at `start` (parsed already, or not yet), read with the hints of the text before it. */
+function fromPrefix(pos: Pos, line: string, start: number, text: string, parsed: unknown): RpcRecord[] | null {
+  const p = prefixHints(line.slice(0, start));
+  const hint: Hint = { dir: p.dir, time: p.time, prefixed: true };
+  if (p.known) return objectLine(pos, line, text, hint, parsed === undefined ? parseJson(text) : parsed);
+  if (parsed === undefined && !text.includes('"jsonrpc"')) return null;
+  const v = parsed === undefined ? parseJson(text) : parsed;
+  if (v === TOO_DEEP) return [tooDeep(pos, line)];
+  const recs = isBatch(v) ? batch(pos, line, v, hint) : isObject(v) ? (wrappedBatch(pos, v, hint) ?? [fromObject(pos, v, hint)]) : [];
+  return recs.some((r) => r.kind === "rpc" && r.message.jsonrpc === "2.0") ? recs : null;
+}
+
+/** The longest word a prefix's time or direction can be; longer words are other text (and no regex runs over them). */
+const MAX_HINT_WORD = 40;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The time and direction the text before a message gives, and whether every word of it is a prefix the reader
+ * knows: `[anything]` (a time when it holds one), an ISO time (`2026-09-30T09:15:00Z`, or date and time apart),
+ * an arrow, a direction word with its colon. Linear: each character is looked at a bounded number of times.
+ */
+function prefixHints(pre: string): { dir: RpcDir; time: string | null; known: boolean } {
+  let dir: RpcDir = null;
+  let time: string | null = null;
+  let known = true;
+  const words: string[] = [];
+  for (let i = 0; i < pre.length;) {
+    const c = pre.charCodeAt(i);
+    if (isRegexSpace(c)) {
+      i += 1;
+      continue;
+    }
+    if (c === 0x5b) {
+      const close = pre.indexOf("]", i + 1);
+      if (close < 0) {
+        known = false;
+        break;
+      }
+      if (close - i - 1 <= MAX_HINT_WORD) {
+        const inner = pre.slice(i + 1, close).trim();
+        if (time === null && ISO.test(inner)) time = inner;
+      }
+      i = close + 1;
+      continue;
+    }
+    let j = i;
+    while (j < pre.length && !isRegexSpace(pre.charCodeAt(j)) && pre.charCodeAt(j) !== 0x5b) j += 1;
+    words.push(pre.slice(i, j));
+    i = j;
+  }
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    const word = w.endsWith(":") ? w.slice(0, -1).toLowerCase() : null;
+    if (ARROWS.has(w) || (word !== null && IO_WORDS.has(word))) {
+      dir ??= DIR_WORDS[word ?? w] ?? null;
+      continue;
+    }
+    if (w.length <= MAX_HINT_WORD && ISO.test(w)) {
+      time ??= w;
+      continue;
+    }
+    const next = words[k + 1];
+    if (next !== undefined && DATE.test(w) && next.length <= MAX_HINT_WORD && ISO.test(`${w} ${next}`)) {
+      time ??= `${w} ${next}`;
+      k += 1;
+      continue;
+    }
+    known = false;
+  }
+  return { dir, time, known };
+}
+
+const noise = (pos: Pos, text: string): RpcNoise => ({ kind: "noise", pos, excerpt: excerptOf(text), head: text.slice(0, 4096) });
+
 /** A batch's elements in order; an array that holds no message at all is one line of noise, as before. */
-function batch(pos: Pos, line: string, elems: JsonObject[], hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord[] {
+function batch(pos: Pos, line: string, elems: JsonObject[], hint: Hint): RpcRecord[] {
   const recs = elems.map((m) => fromObject(pos, m, hint));
-  return recs.some((r) => r.kind !== "noise") ? recs : [{ kind: "noise", pos, excerpt: excerptOf(line) }];
+  return recs.some((r) => r.kind !== "noise") ? recs : [noise(pos, line)];
 }
 
 /** A wrapper whose `message` (or `msg`, `data`) is a batch: one message per element, with the wrapper's time and direction. */
@@ -246,13 +347,13 @@ function wrappedBatch(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string
       return inner.map((m) =>
         isRpc(m)
           ? message(pos, m, { time: timeOf(v) ?? hint.time, dir: dirOf(v) ?? hint.dir, source: "wrapper" })
-          : { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(m)) },
+          : noise(pos, JSON.stringify(m)),
       );
   }
   return null;
 }
 
-function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string | null; prefixed: boolean }): RpcRecord {
+function fromObject(pos: Pos, v: JsonObject, hint: Hint): RpcRecord {
   const wrapped = TIME_KEYS.some((k) => k in v) || DIR_KEYS.some((k) => k in v);
   if (isRpc(v)) {
     const source: RpcLineFormat = hint.prefixed ? "prefixed" : wrapped ? "wrapper" : "raw";
@@ -275,7 +376,7 @@ function fromObject(pos: Pos, v: JsonObject, hint: { dir: RpcDir; time: string |
   for (const k of CLIENT_LOG_KEYS) {
     if (typeof v[k] === "string") return { kind: "client-log", pos, time: timeOf(v), level: k, text: v[k] as string };
   }
-  return { kind: "noise", pos, excerpt: excerptOf(JSON.stringify(v)) };
+  return noise(pos, JSON.stringify(v));
 }
 
 function message(pos: Pos, m: JsonObject, o: { time: string | null; dir: RpcDir; source: RpcLineFormat; server?: string }): RpcMessage {

@@ -1,6 +1,7 @@
 import { LineSplitter, linePieces, type LineStream, type RawLine } from "../sources/lines.js";
 import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
 import type { RecordFacts } from "./health.js";
+import type { LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
 
 /**
@@ -21,6 +22,28 @@ export interface MalformedLine {
 export interface BlankLine {
   kind: "blank";
   pos: Pos;
+}
+
+/**
+ * Damage found outside every record: a crash's NUL run before or after the values of a `claude -p` output
+ * when no message is there to carry it (`[]`, or a last element that is malformed). Counted in health's
+ * `damaged` like a record's damage (`RecordFacts.damaged`), never handed to an analysis.
+ */
+export interface DamageNote {
+  kind: "damage";
+  pos: Pos;
+  damage: readonly LineDamage[];
+}
+
+/**
+ * The head an input is recognised by, without a crash remnant that may open it: NUL bytes, whitespace (a
+ * BOM among it) between them. claude -p output's and a transcript's `recognise` look past it, as their readers
+ * skip it (a debug log's strips its own; a message log's matches anywhere in a line); a head that opens with
+ * no NUL is given back as it is. A run longer than the head leaves nothing to recognise.
+ */
+export function pastCrashRemnant(head: string): string {
+  const run = /^[\0\s]+/.exec(head);
+  return run && run[0].includes("\0") ? head.slice(run[0].length) : head;
 }
 
 /** What a Source is told about one input besides its bytes. */
@@ -49,7 +72,10 @@ export interface Source<R extends { kind: string; pos: Pos }> {
    * Iterable (a file, read synchronously): a Source may then answer with a plain Iterable, as
    * `decodeLines` does, and the runner takes the records without a promise each.
    */
-  records(chunks: AsyncIterable<Buffer>, input: SourceInput): AsyncIterable<R | BlankLine> | Iterable<R | BlankLine>;
+  records(
+    chunks: AsyncIterable<Buffer>,
+    input: SourceInput,
+  ): AsyncIterable<R | BlankLine | DamageNote> | Iterable<R | BlankLine | DamageNote>;
   /** What a parsed record adds to health: an unknown `type`, invalid values, a would-be request that is none. */
   facts(rec: R): RecordFacts | undefined;
 }

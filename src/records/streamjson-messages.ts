@@ -1,7 +1,7 @@
-import { setOwn } from "./counts.js";
+import { bump, MAX_NAMES, newCounts, otherNames, setOwn, type OtherNames } from "./counts.js";
 import { arr, bool, isObject, num, str, type JsonObject } from "./json.js";
 import type { Pos } from "./pos.js";
-import { countField, valueText, type InvalidValue } from "./values.js";
+import { addCounts, countField, valueText, type InvalidValue } from "./values.js";
 
 /** `mcp_servers[]` of the init event: a snapshot taken before connections finish (`pending` is not a failure). */
 export interface McpServerStatus {
@@ -17,6 +17,12 @@ export interface HeadlessInit {
   model: string | null;
   tools: string[];
   mcpServers: McpServerStatus[];
+  /**
+   * Past MAX_NAMES distinct names (records/counts.ts) a list keeps the first ones and counts the rest here (present
+   * only then): a hostile init of millions of tools or servers stays a bounded table.
+   */
+  toolsOther?: OtherNames;
+  mcpServersOther?: OtherNames;
   /** `claude_code_version`. */
   version: string | null;
   permissionMode: string | null;
@@ -37,6 +43,18 @@ export interface HeadlessUsage {
   outputTokens: number | null;
   cacheReadInputTokens: number | null;
   cacheCreationInputTokens: number | null;
+}
+
+/**
+ * The `modelUsage` entries past MAX_NAMES models: how many (`names`, `records`: one entry per model) and their
+ * usage summed, so the per-model rows and this still add up to what the result reported.
+ */
+export interface ModelUsageOther extends OtherNames {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  costUSD: number | null;
 }
 
 export interface ModelUsage {
@@ -63,6 +81,8 @@ export interface HeadlessResult {
   totalCostUsd: number | null;
   usage: HeadlessUsage | null;
   modelUsage: Record<string, ModelUsage>;
+  /** Present only past MAX_NAMES models. */
+  modelUsageOther?: ModelUsageOther;
   permissionDenials: unknown[];
   sessionId: string | null;
   stopReason: string | null;
@@ -74,15 +94,33 @@ const strings = (v: unknown): string[] =>
     .map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.name === "string" ? x.name : null))
     .filter((x): x is string => x !== null);
 
+/** The items whose names are among the first MAX_NAMES distinct ones (repeats kept, as listed), and the rest counted. */
+function capped<T>(items: T[], name: (t: T) => string): { listed: T[]; other: OtherNames | undefined } {
+  const seen = newCounts();
+  const listed: T[] = [];
+  for (const t of items) {
+    const k = name(t);
+    bump(seen, k);
+    if (Object.hasOwn(seen, k)) listed.push(t);
+  }
+  return { listed, other: otherNames(seen) };
+}
+
 export function toHeadlessInit(m: JsonObject, pos: Pos): HeadlessInit {
-  const servers = (arr(m.mcp_servers) ?? []).filter(isObject).map((s) => ({ name: str(s.name) ?? "", status: str(s.status) ?? "" }));
+  const servers = capped(
+    (arr(m.mcp_servers) ?? []).filter(isObject).map((s) => ({ name: str(s.name) ?? "", status: str(s.status) ?? "" })),
+    (s) => s.name,
+  );
+  const tools = capped(strings(m.tools), (t) => t);
   return {
     pos,
     sessionId: str(m.session_id) ?? str(m.sessionId) ?? null,
     cwd: str(m.cwd) ?? null,
     model: str(m.model) ?? null,
-    tools: strings(m.tools),
-    mcpServers: servers,
+    tools: tools.listed,
+    mcpServers: servers.listed,
+    ...(tools.other ? { toolsOther: tools.other } : {}),
+    ...(servers.other ? { mcpServersOther: servers.other } : {}),
     version: str(m.claude_code_version) ?? null,
     permissionMode: str(m.permissionMode) ?? str(m.permission_mode) ?? null,
     apiKeySource: str(m.apiKeySource) ?? null,
@@ -102,12 +140,13 @@ export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[
     return v === undefined ? 0 : v;
   };
   const modelUsage: Record<string, ModelUsage> = {};
+  let listed = 0;
+  let modelUsageOther: ModelUsageOther | undefined;
   if (isObject(m.modelUsage)) {
     for (const [model, v] of Object.entries(m.modelUsage)) {
       if (!isObject(v)) continue;
       const path = `modelUsage[${JSON.stringify(model)}]`;
-      // setOwn: a model named `__proto__` is a key like any other (records/counts.ts).
-      setOwn(modelUsage, model, {
+      const u: ModelUsage = {
         inputTokens: count(v, "inputTokens", path),
         outputTokens: count(v, "outputTokens", path),
         cacheReadInputTokens: count(v, "cacheReadInputTokens", path),
@@ -116,7 +155,30 @@ export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[
         contextWindow: num(v.contextWindow) ?? null,
         webSearchRequests: num(v.webSearchRequests) ?? null,
         maxOutputTokens: num(v.maxOutputTokens) ?? null,
+      };
+      // setOwn: a model named `__proto__` is a key like any other (records/counts.ts). Past MAX_NAMES models (the
+      // keys of one object are distinct) the rest are summed, not listed.
+      if (listed < MAX_NAMES) {
+        setOwn(modelUsage, model, u);
+        listed += 1;
+        continue;
+      }
+      const o = (modelUsageOther ??= {
+        names: 0,
+        records: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+        costUSD: 0,
       });
+      o.names += 1;
+      o.records += 1;
+      o.inputTokens = addCounts(o.inputTokens, u.inputTokens);
+      o.outputTokens = addCounts(o.outputTokens, u.outputTokens);
+      o.cacheReadInputTokens = addCounts(o.cacheReadInputTokens, u.cacheReadInputTokens);
+      o.cacheCreationInputTokens = addCounts(o.cacheCreationInputTokens, u.cacheCreationInputTokens);
+      if (o.costUSD !== null && u.costUSD !== null) o.costUSD += u.costUSD;
     }
   }
   return {
@@ -137,6 +199,7 @@ export function toHeadlessResult(m: JsonObject, pos: Pos, invalid: InvalidValue[
         }
       : null,
     modelUsage,
+    ...(modelUsageOther ? { modelUsageOther } : {}),
     permissionDenials: arr(m.permission_denials) ?? [],
     sessionId: str(m.session_id) ?? null,
     stopReason: str(m.stop_reason) ?? null,

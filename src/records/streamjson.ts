@@ -1,7 +1,8 @@
 import { splitJson } from "./json-split.js";
-import { bomAt, nulDamage, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
+import type { RawLine } from "../sources/lines.js";
+import { bomAt, nulDamage, nulRuns, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
-import { decodeLines, type BlankLine, type MalformedLine, type Source } from "./source.js";
+import { decodeLines, pastCrashRemnant, type BlankLine, type DamageNote, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
 import type { InvalidValue } from "./values.js";
 
@@ -70,7 +71,11 @@ function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
  */
 export const headlessSource: Source<HeadlessRecord> = {
   kind: "stream-json",
-  recognise: (head) => /^\s*[[{]/.test(head) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(head),
+  // A crash's NUL run may open the output, before the array or the first line (the readers skip it too).
+  recognise: (head) => {
+    const h = pastCrashRemnant(head);
+    return /^\s*[[{]/.test(h) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(h);
+  },
   records: headlessRecords,
   facts: (rec) => {
     switch (rec.kind) {
@@ -84,7 +89,10 @@ export const headlessSource: Source<HeadlessRecord> = {
   },
 };
 
-async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: string }): AsyncGenerator<HeadlessRecord | BlankLine> {
+async function* headlessRecords(
+  chunks: AsyncIterable<Buffer>,
+  input: { file: string },
+): AsyncGenerator<HeadlessRecord | BlankLine | DamageNote> {
   // Sniff the layout from the first bytes; iterate by hand, since breaking a for-await would close `chunks`.
   const it = chunks[Symbol.asyncIterator]();
   const head: Buffer[] = [];
@@ -92,37 +100,89 @@ async function* headlessRecords(chunks: AsyncIterable<Buffer>, input: { file: st
   // While every chunk is whitespace and NULs (a long crash remnant), another such chunk decides nothing: not
   // copied together again for each.
   let blank = true;
+  let joined: Buffer | null = null;
   while (layout === null) {
     const next = await it.next();
     if (next.done) break;
     head.push(next.value);
     if (blank && head.length > 1 && next.value.every(isBlank)) continue;
     blank = head.length === 1 && next.value.every(isBlank);
-    layout = sniff(head.length === 1 ? next.value : Buffer.concat(head));
+    joined = head.length === 1 ? next.value : Buffer.concat(head);
+    layout = sniff(joined);
   }
+  // The sniff's copy stands for the pieces it was made of: they are not held beside it.
+  if (joined && head.length > 1 && joined.length === head.reduce((n, b) => n + b.length, 0)) head.splice(0, head.length, joined);
   const rest = async function* () {
     yield* head;
     for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
   };
   // Whitespace only, or too short to tell: line mode reports what is there.
-  if (layout === null || layout === "lines") yield* decodeLines(rest(), ndjsonDecoder(input.file));
-  else yield* streamed(rest(), input.file, layout);
+  if (layout === null) yield* decodeLines(rest(), ndjsonDecoder(input.file));
+  else if (layout === "lines") {
+    // A crash's NUL run before the first line (on lines of its own, or before the record on its line) is one
+    // damage entry, as before an array's "[": its lines are no records (blank or malformed), the record after it is read.
+    const lead = head.length === 1 ? leadingRun(head[0]!) : null;
+    yield* decodeLines(rest(), ndjsonDecoder(input.file, lead ?? undefined));
+  } else yield* streamed(rest(), input.file, layout);
+}
+
+/** A NUL run (whitespace among it) that opens line-mode output: its damage, and the lines it spans. */
+interface LeadingRun {
+  damage: LineDamage;
+  /** Lines `fromLine` to `toLine - 1` are the run's own; `toLine` holds the first record. */
+  fromLine: number;
+  toLine: number;
+}
+
+function leadingRun(buf: Buffer): LeadingRun | null {
+  // Byte positions count without a BOM, as a line's do (sources/lines.ts cuts it from the first line).
+  const bom = bomAt(buf) === true ? 3 : 0;
+  let nuls = 0;
+  let lfs = 0;
+  let fromLine = 0;
+  let i = bom;
+  for (; i < buf.length && isBlank(buf[i]!); i++) {
+    if (buf[i] === 0x0a) lfs++;
+    else if (buf[i] === 0 && nuls++ === 0) fromLine = lfs + 1;
+  }
+  if (nuls === 0 || i >= buf.length) return null;
+  return { damage: { ...nulDamage(nuls, i - bom), line: fromLine }, fromLine, toLine: lfs + 1 };
+}
+
+/** The first record's line with the run's NULs before it read as spaces (a copy: the chunk is not changed), so they are not said twice. */
+function pastRun(raw: RawLine): RawLine {
+  const lead = nulRuns(raw.buf);
+  if (lead.leadNuls === 0) return raw;
+  const buf = Buffer.from(raw.buf);
+  for (let j = 0; j < lead.leadEnd; j++) if (buf[j] === 0) buf[j] = 0x20;
+  return { ...raw, buf };
 }
 
 /** Events read from a damaged line (records/json.ts LineDamage), for health; not a field of the event. */
 const damagedLines = new WeakMap<object, LineDamage[]>();
 
-function ndjsonDecoder(file: string) {
+function ndjsonDecoder(file: string, lead?: LeadingRun) {
   return {
-    line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine>) {
+    line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine | DamageNote>) {
       const pos: Pos = { file, line: raw.line };
-      const parsed = parseLine(raw);
-      if (parsed.ok === "blank") out.push({ kind: "blank", pos });
-      else if (parsed.ok) {
+      // The lines of the leading NUL run are no records, blank or malformed: the run is one damage entry.
+      if (lead && raw.line >= lead.fromLine && raw.line < lead.toLine) return;
+      const parsed = parseLine(lead && raw.line === lead.toLine ? pastRun(raw) : raw);
+      if (parsed.ok === "blank") {
+        out.push({ kind: "blank", pos });
+        return;
+      }
+      // The leading NUL run goes with the first record when it is an event, else it is said on its own before it.
+      const before = lead ? [lead.damage] : [];
+      lead = undefined;
+      if (parsed.ok) {
         const ev = event(parsed.value, pos, "lines");
-        if (parsed.damage) damagedLines.set(ev, parsed.damage);
+        if (parsed.damage || before.length) damagedLines.set(ev, [...before, ...(parsed.damage ?? [])]);
         out.push(ev);
-      } else out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
+        return;
+      }
+      if (before.length) out.push({ kind: "damage", pos: { file, line: before[0]!.line! }, damage: before });
+      out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
     },
     end() {},
   };
@@ -152,23 +212,37 @@ function sniff(buf: Buffer): HeadlessLayout | null {
     : "lines";
 }
 
-async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "array" | "values"): AsyncGenerator<HeadlessRecord> {
+async function* streamed(
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+  layout: "array" | "values",
+): AsyncGenerator<HeadlessRecord | DamageNote> {
   // Never nothing at all: the layout was sniffed from a "[" or "{", so an input with no value is "[]".
   // A NUL run outside the values (a crash remnant) is damage of the event next to it: one before a value goes
   // with that value, one after the last with the last. So each event is handed on only once the next item came.
+  // With no event to carry it (`[]`, a malformed last element) the run is damage of its own (DamageNote).
   let held: HeadlessRecord | null = null;
   let before: LineDamage[] = [];
   const damage = (ev: HeadlessEvent, ds: readonly LineDamage[]) => {
     if (ds.length) damagedLines.set(ev, [...(damagedLines.get(ev) ?? []), ...ds]);
   };
+  const note = (ds: readonly LineDamage[]): DamageNote => ({ kind: "damage", pos: { file, line: ds[0]!.line ?? 1 }, damage: ds });
   for await (const item of splitJson(chunks, layout)) {
     if (item.kind === "nul") {
       const d: LineDamage = {
         ...(item.trailing ? nulTailDamage(item.nuls, item.first) : nulDamage(item.nuls, item.end)),
         line: item.line,
       };
-      if (item.trailing && held?.kind === "event") damage(held, [d]);
-      else before.push(d);
+      if (!item.trailing) before.push(d);
+      else if (held?.kind === "event") damage(held, [d]);
+      else {
+        // After "]" or the last value, and no event before it to carry it: said on its own, in file order.
+        if (held) yield held;
+        held = null;
+        if (before.length) yield note(before);
+        before = [];
+        yield note([d]);
+      }
       continue;
     }
     if (held) yield held;
@@ -198,4 +272,6 @@ async function* streamed(chunks: AsyncIterable<Buffer>, file: string, layout: "a
     }
   }
   if (held) yield held;
+  // A run before the "[" (or a value) that no event came after: `[]`, or only malformed elements.
+  if (before.length) yield note(before);
 }

@@ -1,6 +1,6 @@
 import type { RecordFacts } from "./health.js";
 import { MAX_DEPTH, parseLine, type LineDamage, type ParsedLine } from "./json.js";
-import { decodeLines, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
+import { decodeLines, pastCrashRemnant, type BlankLine, type EvidenceKind, type LineDecoder, type Source } from "./source.js";
 import { StreamScanner, type ScannedLine } from "./stream-scan.js";
 import { ChainSplitter, type ChainHome } from "./chains.js";
 import { toRecord, type AnyRecord } from "./transcript.js";
@@ -84,7 +84,8 @@ const TRANSCRIPT_HEAD = /^\s*\{.*"(?:parentUuid|isSidechain|sessionId|leafUuid)"
 function transcriptKind(kind: Extract<EvidenceKind, "transcript" | "subagent-transcript">): Source<AnyRecord> {
   return {
     kind,
-    recognise: (head) => TRANSCRIPT_HEAD.test(head.split("\n", 1)[0] ?? ""),
+    // A crash's NUL run may open the file (the reader skips it: records/json.ts nulRuns).
+    recognise: (head) => TRANSCRIPT_HEAD.test(pastCrashRemnant(head).split("\n", 1)[0] ?? ""),
     records: (chunks, input) => {
       const chain = input.chain ?? "main";
       const home = { chain, sessionId: input.sessionId, agentId: kind === "subagent-transcript" ? chain : undefined };

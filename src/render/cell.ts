@@ -11,7 +11,14 @@ const blank = (v: unknown) => v === null || v === undefined || v === "";
  */
 export function cellText(row: Row, c: Column, empty = "", format: (kind: ColumnKind) => Formatter = formatterFor): string {
   let v = c.display !== undefined && row[c.display] !== undefined ? row[c.display] : row[c.key];
-  if (c.cut !== undefined && typeof v === "string" && v.length > c.cut) v = cutText(v, c.cut);
+  if (c.quote !== undefined) {
+    // Only the quote is cut, here, after --redact saw it whole.
+    const q = row[c.quote];
+    if (Array.isArray(q) && q.length === 3 && q.every((x) => typeof x === "string")) {
+      const [before, quote, after] = q as [string, string, string];
+      v = `${before}${c.cut !== undefined && quote.length > c.cut ? cutText(quote, c.cut) : quote}${after}`;
+    }
+  } else if (c.cut !== undefined && typeof v === "string" && v.length > c.cut) v = cutText(v, c.cut);
   let s: string;
   // A null growth can still say something (a compaction's reset): its kind decides.
   if (blank(v) || (v === 0 && c.blankZero)) s = (c.kind === "delta" ? format(c.kind)(null, row, c) : "") || (c.empty ?? "");

@@ -1,8 +1,10 @@
 import type { DebugResult } from "../analyses/debug.js";
-import { debugFlags } from "../analyses/debug-flags.js";
+import { debugFindings } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 import { approxSizeText } from "../records/tool-output.js";
+import { MAX_NAMES, otherLabel } from "../records/counts.js";
+import { formatInt } from "./int-format.js";
 
 /** Rows per table unless --all-events: a timeline longer than this is unreadable in a terminal (--json keeps every event). */
 export const MAX_TIMELINE_ROWS = 1000;
@@ -34,11 +36,17 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       ...s,
       status: s.forcedShutdown === null ? s.status : `${s.status} (${s.forcedShutdown})`,
     })),
+    // Past the cap on names (records/counts.ts) the servers not listed are counted, as every capped list says.
+    notes: r.serversOther
+      ? [`${otherLabel(r.serversOther)}: servers past the first ${formatInt(MAX_NAMES)} named are counted, not listed`]
+      : [],
   });
-  // CSV's findings quote their evidence whole; the human formats show them as JSON's flags are (each quote cut).
+  // Each finding whole (JSON's flags, CSV); the human formats cut a quote at render, after --redact. The flags
+  // the analysis made come first (a command may add its own after them, which quote nothing).
   if (r.flags.length) {
-    const whole = debugFlags(r, Infinity);
-    tables.push(whole.length === r.flags.length ? findingsTable(whole, "findings", r.flags) : findingsTable(r.flags));
+    const found = debugFindings(r);
+    const quotes = r.flags.map((f, i) => (found[i]?.text === f ? found[i]!.quote : undefined));
+    tables.push(findingsTable(r.flags, "findings", quotes));
   }
   if (r.persisted.length) {
     const rows = allEvents ? r.persisted : r.persisted.slice(0, MAX_TIMELINE_ROWS);
@@ -78,12 +86,13 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
         col("line", "line", "int", { priority: 1 }),
         col("time", "time", "time", { priority: 2 }),
         col("beforeLine", "before: line", "int", { priority: 2 }),
-        col("before", "before: entry", "text", { priority: 1 }),
+        // Evidence text whole in the row (JSON, CSV); the human formats cut it at render, after --redact.
+        col("before", "before: entry", "entry", { priority: 1 }),
         // Only with a transcript (report): the result whose call was in flight. CSV always has the columns;
         // the human formats leave them out when no request fell during one.
         col("toolResult", "during tool result", "text", { hideBlank: true }),
         col("toolResultChars", "its chars", "int", { hideBlank: true }),
-        col("failed", "failed"),
+        col("failed", "failed", "entry"),
       ],
       rows: rows.map((c) => ({
         line: c.line,

@@ -1,5 +1,7 @@
 import { inputTotal, type HeadlessSection } from "../assemble/headless-section.js";
 import { col, type ColumnKind, type Table } from "./model.js";
+import { MAX_NAMES, otherLabel } from "../records/counts.js";
+import { formatInt } from "./int-format.js";
 
 /**
  * Tables for a `claude -p` run: init, MCP server statuses (beside the debug log's last state for each, when a debug
@@ -26,7 +28,11 @@ export function headlessTables(s: HeadlessSection, debugServers?: ReadonlyArray<
           ["version", i.version],
           ["cwd", i.cwd],
           ["permission mode", i.permissionMode],
-          ["tools", `${i.tools.length}: ${i.tools.join(", ")}`],
+          // Past the cap on names (records/counts.ts) the rest are one last item, counted in the total.
+          [
+            "tools",
+            `${i.tools.length + (i.toolsOther?.records ?? 0)}: ${[...i.tools, ...(i.toolsOther ? [otherLabel(i.toolsOther)] : [])].join(", ")}`,
+          ],
         ],
         s.inits > 1 ? [`${s.inits} init events (one per turn); the first is shown`] : [],
       ),
@@ -75,7 +81,21 @@ export function headlessTables(s: HeadlessSection, debugServers?: ReadonlyArray<
         col("costUSD", "cost", "usd", { priority: 1 }),
         col("contextWindow", "context", "int"),
       ],
-      rows: s.models.map((m) => ({ ...m })),
+      rows: [
+        ...s.models.map((m) => ({ ...m })),
+        // Past the cap, one last row sums the models not listed, as every capped list counts its rest.
+        ...(r.modelUsageOther
+          ? [
+              {
+                ...r.modelUsageOther,
+                model: otherLabel(r.modelUsageOther),
+                // Their names are not kept, so no subagent event can be matched to them: background call or subagent.
+                role: "other",
+                totalInputTokens: inputTotal(r.modelUsageOther),
+              },
+            ]
+          : []),
+      ],
       footer,
       notes: usageNotes(s),
     });
@@ -130,6 +150,8 @@ function serversTable(s: HeadlessSection, debugServers?: ReadonlyArray<{ name: s
     notes.push(
       `pending = not yet connected when the init event was written: ${s.pendingServers.join(", ")} — its tools and instructions can miss request 1 and arrive with a later request`,
     );
+  const other = s.init?.mcpServersOther;
+  if (other) notes.push(`${otherLabel(other)}: servers past the first ${formatInt(MAX_NAMES)} named are counted, not listed`);
   if (debugServers) {
     // A clean close at the end, or pending then connected, is what a run does; a failure on one side only is not.
     const bad = (x: string) => FAILED.has(x);

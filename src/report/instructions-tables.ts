@@ -233,6 +233,22 @@ function headingList(headings: string[]): string {
   return `${listed.join(", ")}${more > 0 ? ` … and ${INT.format(more)} more (see innerHeadings in --json)` : ""}`;
 }
 
+/** Why a text's size may be wrong (InstructionRow.uncertainWhy), and what settles it. */
+function uncertainSaid(r: AssembledInstructions["rows"][number]): string {
+  const h = `"${r.uncertainHeading ?? ""}"`;
+  const settles = "(a message log with the server's initialize/discover result settles it)";
+  switch (r.uncertainWhy) {
+    case "section-heading":
+      return `its text was taken to end at ${h}, a heading a Claude Code section has, but the server's own text may hold that line: it may go on past it ${settles}`;
+    case "past-section-heading":
+      return `its text was read past ${h}, a heading a Claude Code section has, taken for the server's own line: it may end before it ${settles}`;
+    case "server-heading":
+      return `its block's bounds rest on a ${h} line, and the section holds more than one line for that server: a server's text may be cut short there, or hold another's ${settles}`;
+    default:
+      return `its text was read to the end of the system prompt block, past a heading no Claude Code section has (${h}): it may end before that heading ${settles}`;
+  }
+}
+
 function warnings(l: AssembledInstructions): string[] {
   const w = healthWarnings(l.health);
   for (const r of l.rows) {
@@ -247,10 +263,7 @@ function warnings(l: AssembledInstructions): string[] {
       w.push(
         `${r.file}:${r.line}: ${r.server}: kept ${headingList(r.innerHeadings)} inside its text: no server of that name is known from the session, debug log, init event or message log, or the line is not where that server's one block in the section opens`,
       );
-    if (r.endUncertain)
-      w.push(
-        `${r.file}:${r.line}: ${r.server}: its text was read to the end of the system prompt block, past a heading no Claude Code section has ("${r.uncertainHeading ?? ""}"): it may end before that heading (a message log with the server's initialize/discover result settles it)`,
-      );
+    if (r.endUncertain) w.push(`${r.file}:${r.line}: ${r.server}: ${uncertainSaid(r)}`);
   }
   w.push(...l.sourceDisagreements);
   for (const t of l.unmatchedTruncations)

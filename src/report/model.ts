@@ -92,6 +92,11 @@ export interface Column {
    */
   cut?: number;
   /**
+   * A row field holding `[before, quote, after]` (a finding that quotes evidence): the human formats show the
+   * three with only the quote cut at `cut`, at render (after `--redact`); a row without it shows `key` whole.
+   */
+  quote?: string;
+  /**
    * The human formats leave the column out when no row (footer included) has a value in it (a verbatim check no
    * message log could make); CSV always writes it, so its columns do not change with what the evidence held.
    */
@@ -196,7 +201,7 @@ export function widthOf(kind: ColumnKind): WidthClass {
 }
 
 export type ColumnOptions = Partial<
-  Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display" | "cut" | "hideBlank">
+  Pick<Column, "priority" | "width" | "parts" | "marks" | "align" | "empty" | "blankZero" | "display" | "cut" | "quote" | "hideBlank">
 >;
 
 export const col = (key: string, header: string, kind: ColumnKind = "text", o: ColumnOptions = {}): Column => ({
@@ -212,6 +217,7 @@ export const col = (key: string, header: string, kind: ColumnKind = "text", o: C
   ...(o.blankZero ? { blankZero: true as const } : {}),
   ...(o.display !== undefined ? { display: o.display } : {}),
   ...(o.cut !== undefined ? { cut: o.cut } : {}),
+  ...(o.quote !== undefined ? { quote: o.quote } : {}),
   ...(o.hideBlank ? { hideBlank: true as const } : {}),
 });
 

@@ -1,7 +1,7 @@
 import type { ToolResultRow } from "../analyses/outputs-join.js";
 import type { StaircaseRow } from "../analyses/staircase.js";
 import { baseName } from "../records/tool-names.js";
-import { compactionNotes, compactionTrigger } from "./compaction-note.js";
+import { ABANDONED_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import type { Compaction } from "../analyses/request-row.js";
 import { col, type Column, type Table } from "./model.js";
 import type { AssembledOutputs } from "../assemble/outputs.js";
@@ -20,7 +20,7 @@ const deltaColumn = (o: Pick<Column, "priority">): Column =>
 
 /** The raw fields `deltaColumn` composes, for one result. */
 export const compactionCells = (r: { compaction: Pick<Compaction, "trigger" | "preTokens" | "kind"> | null }) => ({
-  afterCompaction: r.compaction !== null,
+  afterCompaction: r.compaction !== null && r.compaction.kind !== "rewind",
   compactionTrigger: compactionTrigger(r.compaction),
   compactionPreTokens: r.compaction?.preTokens ?? null,
 });
@@ -29,7 +29,7 @@ export const RESULT_COLUMNS = [
   col("line", "line", "int", { priority: 2 }),
   col("tool", "tool", "id", { priority: 1 }),
   col("input", "input", "text", { priority: 4 }),
-  col("requestIndex", "req", "int", { priority: 3 }),
+  col("requestIndex", "req", "int", { priority: 3, display: "requestShown" }),
   col("resultChars", "size (chars)", "int", { priority: 1 }),
   col("chars", "model saw (chars)", "int", { priority: 2 }),
   col("check", "check", "text", { priority: 1 }),
@@ -49,6 +49,7 @@ export function resultsTable(l: AssembledOutputs): Table {
     tool: r.chain === "main" ? toolText(r) : `${toolText(r)} (${r.chain})`,
     input: r.inputSummary ?? "",
     requestIndex: r.requestIndex,
+    requestShown: abandoned(r) ? "none ↶" : undefined,
     resultChars: r.resultChars,
     chars: r.chars,
     check:
@@ -91,8 +92,12 @@ export function resultsTable(l: AssembledOutputs): Table {
     notes.push(`${l.unpaired} result(s) have no tool_use with their id in the transcript: tool ${UNKNOWN_TOOL} ("" in JSON, paired false)`);
   if (l.copies) notes.push(`${l.copies} result(s) repeat a tool_use id listed earlier (fork or resume copy of the history): listed once`);
   notes.push(...compactionNotes(l.rows.map((r) => r.compaction)));
+  if (l.rows.some(abandoned)) notes.push(ABANDONED_NOTE);
   return { id: `outputs:${l.run}`, title: `Tool results — ${l.run}`, columns: RESULT_COLUMNS, rows, notes };
 }
+
+/** A result no request carried because a rewind abandoned its branch. */
+const abandoned = (r: { compaction: Pick<Compaction, "kind"> | null }) => r.compaction?.kind === "rewind";
 
 /** How a table names the tool of a result whose tool_use was not found. */
 export const UNKNOWN_TOOL = "(unknown)";

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
-import type { ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
+import type { ChainSource, ChainTotals, RequestRow, RequestsResult, SubagentTask } from "../analyses/requests.js";
 import { chainKind } from "../records/chains.js";
-import { COMPACTION_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
+import { COMPACTION_NOTE, REWIND_NOTE, compactionNotes, compactionTrigger } from "./compaction-note.js";
 import { idlessRepeatsNote } from "./idless-repeats.js";
 import { col, type Row, type Table } from "./model.js";
 
@@ -15,6 +15,7 @@ export const REQUEST_COLUMNS = [
     marks: [
       { key: "duplicateOf", text: " =" },
       { key: "afterCompaction", text: " §" },
+      { key: "rewoundFrom", text: " ↶" },
     ],
   }),
   col("time", "time", "time", { priority: 2, display: "timeShown", parts: ["requests"] }),
@@ -51,6 +52,9 @@ export function requestTables(r: RequestsResult): Table[] {
     else byChain.set(q.chain, [q]);
   }
   const totals = new Map(r.totals.map((t) => [t.chain, t]));
+  // Which result each request's output was taken from: a lookup per row would be quadratic with 100,000 subagents.
+  const taskAt = new Map<string, SubagentTask>();
+  for (const t of r.subagents) if (t.chain !== null && t.lastRequestIndex !== null) taskAt.set(`${t.chain}#${t.lastRequestIndex}`, t);
   const tables: Table[] = [...byChain].map(([chain, requests]) => {
     const t = totals.get(chain);
     const notes: string[] = [];
@@ -71,11 +75,8 @@ export function requestTables(r: RequestsResult): Table[] {
       notes.push(
         `output on ${confirmed} request(s) has no stop_reason but is final: the counts add up to the claude -p result's usage.output_tokens`,
       );
-    const fromParent = requests.find((x) => x.outputSource === "parent-task-result");
-    if (fromParent)
-      notes.push(
-        `^ output of request ${fromParent.index} is the parent's ${t?.task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${t?.task ? ` at ${basename(t.task.file)}:${t.task.line}` : ""}), whose input side equals this request's; the file recorded ${fromParent.outputTokensRecorded ?? "no count"}`,
-      );
+    const fromParent = requests.filter((x) => x.outputSource === "parent-task-result");
+    if (fromParent.length) notes.push(parentOutputNote(fromParent, taskAt, t?.task ?? null));
     const idless = idlessRepeatsNote(requests);
     if (idless) notes.push(idless);
     const dups = requests.filter((x) => x.duplicateOf).length;
@@ -86,13 +87,14 @@ export function requestTables(r: RequestsResult): Table[] {
     }
     const resets = compactionNotes(requests.map((x) => x.compaction));
     notes.push(...(resets.length === 0 && t && t.compactions > 0 ? [COMPACTION_NOTE] : resets));
+    if (requests.some((x) => x.compaction?.kind === "rewind")) notes.push(REWIND_NOTE);
     // One model for the whole chain (the usual case): say it once instead of in every row.
     const models = new Set(requests.map((x) => x.model ?? ""));
     const columns = models.size === 1 ? REQUEST_COLUMNS.filter((c) => c.key !== "model") : REQUEST_COLUMNS;
     if (models.size === 1) notes.unshift(`model: ${[...models][0] || "(none)"}`);
     return {
       id: `requests:${chain}`,
-      title: chainTitle(chain),
+      title: chainTitle(chain, t?.source),
       columns,
       rows: requests.map(requestRow),
       footer: t ? [totalsRow(t)] : [],
@@ -119,13 +121,12 @@ const SUBAGENT_COLUMNS = [
 
 /** Each subagent as its parent's Task/Agent result describes it (FORMATS.md 11), joined to its chain where one was read. */
 export function subagentsTable(tasks: SubagentTask[]): Table {
-  const unjoined = tasks.filter((t) => t.chain === null).length;
   const mismatched = tasks.filter((t) => t.matchesLastRequest === false).length;
   const noUsage = tasks.filter((t) => t.usage === null).length;
   const notes: string[] = [];
   if (noUsage < tasks.length) notes.push("output (parent): toolUseResult.usage.output_tokens, the final count a subagent's own file lacks");
   if (noUsage) notes.push(`${noUsage} result(s) carry no usage: their chains keep their own output counts`);
-  if (unjoined) notes.push(`${unjoined} result(s) joined to no chain read (subagent file missing, or --no-subagents)`);
+  notes.push(...unjoinedNotes(tasks));
   if (mismatched)
     notes.push(`${mismatched} result(s) whose usage differs from their chain's last request: that request keeps its own output`);
   return {
@@ -149,11 +150,60 @@ export function subagentsTable(tasks: SubagentTask[]): Table {
   };
 }
 
-/** A chain's table title: the main chain, a subagent, or another session's records found in the file. */
-export function chainTitle(chain: string): string {
+/** Why results were joined to no chain, one note per reason (FORMATS.md 4.6: the links, then the prompt). */
+function unjoinedNotes(tasks: SubagentTask[]): string[] {
+  const count = (reason: SubagentTask["unjoinedReason"]) => tasks.filter((t) => t.chain === null && t.unjoinedReason === reason).length;
+  const notes: string[] = [];
+  const notRead = count("not-read");
+  if (notRead)
+    notes.push(
+      `${notRead} result(s) whose agentId or tool_use link names a subagent that was not read (its file missing, or --no-subagents)`,
+    );
+  const noLink = count("no-link");
+  if (noLink)
+    notes.push(
+      `${noLink} result(s) with no agentId and no tool_use link (agent_progress, .meta.json), whose prompt starts no subagent chain read: joined to no chain`,
+    );
+  const shared = tasks.filter((t) => t.chain === null && t.unjoinedReason === "prompt-shared");
+  if (shared.length) {
+    const by = [...new Set(shared.map((t) => t.promptChains ?? 0))].sort((a, b) => a - b).join(" or ");
+    notes.push(
+      `${shared.length} result(s) whose prompt ${by} subagent chains start with, and whose usage matches no single one of them on the input side: joined to no chain`,
+    );
+  }
+  const taken = count("taken");
+  if (taken) notes.push(`${taken} result(s) whose prompt starts a chain another result was joined to already: joined to no chain`);
+  const other = tasks.filter((t) => t.chain === null && t.unjoinedReason === null).length;
+  if (other) notes.push(`${other} result(s) joined to no chain read`);
+  return notes;
+}
+
+/** The `^` note: which result each request's output count comes from (one per leg of a resumed subagent). */
+function parentOutputNote(rows: RequestRow[], taskAt: ReadonlyMap<string, SubagentTask>, fallback: SubagentTask | null): string {
+  const taskOf = (q: RequestRow) => taskAt.get(`${q.chain}#${q.index}`) ?? fallback;
+  const at = (task: SubagentTask | null) => (task ? ` at ${basename(task.file)}:${task.line}` : "");
+  const recorded = (q: RequestRow) => `${q.outputTokensRecorded ?? "no count"}`;
+  if (rows.length === 1) {
+    const q = rows[0]!;
+    const task = taskOf(q);
+    return `^ output of request ${q.index} is the parent's ${task?.tool ?? "Task"} result (toolUseResult.usage.output_tokens${at(task)}), whose input side equals this request's; the file recorded ${recorded(q)}`;
+  }
+  const shown = rows.slice(0, 10);
+  const more = rows.length > shown.length ? `, … (${rows.length} in all)` : "";
+  const list = (f: (q: RequestRow) => string) => shown.map(f).join(", ") + more;
+  const tasksAt = list((q) => at(taskOf(q)).slice(4) || "?");
+  return `^ output of requests ${list((q) => `${q.index}`)} is the parent's ${taskOf(rows[0]!)?.tool ?? "Task"} results' toolUseResult.usage.output_tokens (a resumed subagent: one result per leg, at ${tasksAt}), whose input side equals each request's; the file recorded ${list(recorded)}`;
+}
+
+/**
+ * A chain's table title: the main chain, a subagent, or another session's records found in the file; a subagent
+ * whose file was not read says its requests come from the parent's `agent_progress` records.
+ */
+export function chainTitle(chain: string, source: ChainSource = "file"): string {
   const kind = chainKind(chain);
   if (kind === "main") return "Requests (main chain)";
   if (kind === "session") return `Requests (session ${chain}, records of another session)`;
+  if (source === "progress") return `Requests (subagent ${chain}, read from the parent's progress records: its file was not read)`;
   const at = chain.indexOf("@");
   return at < 0 ? `Requests (subagent ${chain})` : `Requests (subagent ${chain.slice(0, at)} of session ${chain.slice(at + 1)})`;
 }
@@ -164,6 +214,8 @@ function requestRow(q: RequestRow): Row {
     index: q.index,
     duplicateOf: q.duplicateOf,
     afterCompaction: q.afterCompaction,
+    // After a rewind: the request the delta is counted from (true: none, the branch starts over).
+    rewoundFrom: q.compaction?.kind === "rewind" ? (q.compaction.baseIndex ?? true) : null,
     time: q.timestamp,
     model: q.model,
     inputTokens: q.inputTokens,

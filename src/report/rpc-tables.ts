@@ -1,18 +1,30 @@
-import type { RpcResult } from "../analyses/rpc.js";
+import type { MixedHandshakes, RpcResult } from "../analyses/rpc.js";
 import { MAX_TIMELINE_ROWS } from "./debug-tables.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
 
 const ARROW: Record<string, string> = { c2s: "→ server", s2c: "← server" };
 
+/** The values that differ in a mixed log, e.g. `protocolVersions 2025-06-18, 2024-11-05`. */
+export function mixedText(m: MixedHandshakes): string {
+  return Object.entries(m)
+    .filter(([, v]) => (v as unknown[]).length > 1)
+    .map(([k, v]) => `${k} ${(v as string[]).join(", ")}`)
+    .join("; ");
+}
+
 /** Handshakes, instructions carriers, findings and the message timeline; reused by `report`. */
 export function rpcTables(r: RpcResult): Table[] {
+  // A Claude Desktop log of several servers: each connection is of one server, and says which.
+  const named = r.servers.length > 1;
+  const serverOf = new Map(r.handshakes.map((h) => [h.index, h.server]));
   const tables: Table[] = [
     {
       id: "rpc:handshakes",
       title: "Handshakes",
       columns: [
         col("index", "#", "int", { priority: 1 }),
+        ...(named ? [col("server", "server", "text", { priority: 1 })] : []),
         col("connection", "connection", "text", { priority: 3 }),
         col("firstMethod", "first method", "text", { priority: 1 }),
         col("probeId", "probe id"),
@@ -29,6 +41,7 @@ export function rpcTables(r: RpcResult): Table[] {
       ],
       rows: r.handshakes.map((h) => ({
         index: h.index,
+        server: h.server,
         connection: h.probeConnection ? "probe only" : h.index === r.handshake ? "session (summary)" : "session",
         firstMethod: h.firstMethod,
         probeId: h.probe?.id ?? null,
@@ -56,12 +69,42 @@ export function rpcTables(r: RpcResult): Table[] {
       title: "Responses carrying instructions",
       columns: [
         col("handshake", "handshake", "int", { priority: 1 }),
+        ...(named ? [col("logServer", "server", "text", { priority: 1 })] : []),
         col("method", "answers", "text", { priority: 1 }),
         col("id", "id", "id", { priority: 3 }),
         col("line", "line", "int", { priority: 2 }),
         col("chars", "chars", "int", { priority: 1 }),
       ],
-      rows: r.instructions.map((c) => ({ ...c })),
+      rows: r.instructions.map((c) => ({ ...c, logServer: serverOf.get(c.handshake) ?? null })),
+    });
+  }
+  if (named) {
+    tables.push({
+      id: "rpc:servers",
+      title: "Servers in the log",
+      columns: [
+        col("name", "server", "text", { priority: 1 }),
+        col("messages", "messages", "int", { priority: 2 }),
+        col("handshakes", "connections (#)", "text", { priority: 1 }),
+        col("handshake", "session #", "int", { priority: 1 }),
+        col("era", "era", "text", { priority: 1 }),
+        col("firstMethod", "first method", "text", { priority: 2 }),
+        col("probeConnections", "probe connections (#)", "text", { priority: 2 }),
+        col("instructionLines", "instructions at line", "text", { priority: 2 }),
+        col("mixed", "mixed handshakes", "text", { priority: 3 }),
+      ],
+      rows: r.servers.map((x) => ({
+        name: x.name,
+        messages: x.messages,
+        handshakes: x.handshakes.join(", "),
+        handshake: x.handshake,
+        era: x.era,
+        firstMethod: x.firstMethod,
+        probeConnections: x.probeConnections.join(", ") || null,
+        instructionLines: x.instructionLines.join(", ") || null,
+        mixed: x.mixedHandshakes ? mixedText(x.mixedHandshakes) : "no",
+      })),
+      notes: ["each server is its own connection: handshakes, probe connections and response ids are matched within a server"],
     });
   }
   if (r.warnings.length) tables.push(findingsTable(r.warnings));

@@ -38,7 +38,7 @@ export function sessionsTable(rows: SessionListing[]): Table {
     ...(rows.some((r) => r.mainFileMissing)
       ? {
           notes: [
-            "main file missing: an orphan subagent folder (<session>/subagents/ with no <session>.jsonl); its subagents are read instead",
+            "main file missing: no <session>.jsonl, only its subagents (an orphan <session>/subagents/ folder, or 2.0.x agent-*.jsonl files beside where it was); its subagents are read instead",
           ],
         }
       : {}),

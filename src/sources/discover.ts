@@ -7,6 +7,8 @@ import {
   admitDiscovered,
   admitDiscoveredDir,
   CANNOT_LIST,
+  followChosenDir,
+  followsLinks,
   isDir,
   listDiscovered,
   listDiscoveredTyped,
@@ -15,7 +17,9 @@ import {
   plainName,
   realish,
   realPath,
+  realRoot,
   safeReaddir,
+  safeReaddirTyped,
   sameFile,
   skip,
   skippedSoFar,
@@ -72,10 +76,14 @@ export function configDirs(opts: ConfigDirOptions): string[] {
 /**
  * Of the config dirs `configDirs` gave (`dirs`, from `source`), the named ones that are not directories, as
  * warnings: a listing finds nothing there, and a mistyped path should not read as "no sessions". The default
- * dirs are not named (a machine may well have neither).
+ * dirs are not named (a machine may well have neither) unless one is a symlink that leads nowhere.
  */
 export function missingConfigDirs(dirs: readonly string[], source: ConfigDirSource): string[] {
-  if (source === "default") return [];
+  // A default dir that is a symlink the user made (~/.claude into a dotfiles repo) but leads nowhere is said.
+  if (source === "default")
+    return dirs
+      .filter((d) => !isDir(d) && lstatPath(d)?.isSymbolicLink() === true)
+      .map((d) => `${d}: a symlink that leads to no directory (dangling, a loop, or a file); nothing was listed there`);
   return dirs
     .filter((d) => !isDir(d))
     .map((d) => `${source} ${d}: ${pathExists(d) ? "not a directory" : "no such directory"}; nothing was listed there`);
@@ -91,32 +99,81 @@ export interface SessionFile {
    * (moved, deleted, too big to copy). `path` is where the main file would be; nothing opens it.
    */
   mainMissing?: true;
+  /** An orphan of the old layout (2.0.x): `agent-*.jsonl` files beside where `<id>.jsonl` would be, no `<id>/` folder. */
+  oldLayout?: true;
 }
 
 /**
- * Each project folder under the config dirs once (real path), with its sorted, typed entries; links leaving
- * a config dir are skipped (guard). `list` false leaves the folders unlisted (entries empty).
+ * Each project folder under the config dirs once (real path), with its sorted, typed entries. The config
+ * dir is the user's choice and followed wherever a symlink takes it. Its `projects/` and each project folder
+ * directly under it are followed while they resolve inside the config dir, and with `--follow-links`
+ * wherever a symlink takes them (one realpath each; a folder reached twice is listed once, a link back up
+ * to `projects/` or above is a loop, skipped and said); one leading out without the flag is skipped and
+ * said, naming its target. Below a project folder, `roots` is what a link must stay inside
+ * (`sessionRoots`). `list` false leaves the folders unlisted (entries empty).
  */
-function projectFolders(dirs: string[], list = true): Array<{ configDir: string; projectDir: string; entries: Dirent[] }> {
-  const out: Array<{ configDir: string; projectDir: string; entries: Dirent[] }> = [];
+function projectFolders(dirs: string[], list = true): ProjectFolder[] {
+  const out: ProjectFolder[] = [];
   const seen = new Set<string>();
   for (const configDir of dirs) {
     const projects = join(configDir, "projects");
-    if (admitDiscoveredDir(projects, configDir) === undefined) continue;
-    for (const p of listDiscovered(projects)) {
-      const projectDir = join(projects, p);
-      const real = admitDiscoveredDir(projectDir, configDir);
+    // Without --follow-links, projects/ and its folders are read only while they stay in the config dir.
+    const confine = followsLinks() ? undefined : realRoot(configDir);
+    const realProjects = followChosenDir(projects, confine);
+    if (realProjects === undefined) continue;
+    for (const e of listDiscoveredTyped(projects)) {
+      const projectDir = join(projects, e.name);
+      // A plain folder lies where the listing says; a link (or an entry of unknown type) is resolved.
+      const real = e.isDirectory() ? under(realProjects, e.name) : e.isFile() ? undefined : followChosenDir(projectDir, confine);
       if (real === undefined || seen.has(real)) continue;
+      if (within(realProjects, real)) {
+        skip(projectDir, `${CANNOT_LIST}: a symlink to ${real}, which holds projects/ itself (a loop)`);
+        continue;
+      }
       seen.add(real);
-      out.push({ configDir, projectDir, entries: list ? listDiscoveredTyped(projectDir) : [] });
+      const roots = rootsOf(configDir, realProjects, projectDir, real);
+      out.push({ configDir, projectDir, roots, entries: list ? listDiscoveredTyped(projectDir) : [] });
     }
   }
   return out;
 }
 
+interface ProjectFolder {
+  configDir: string;
+  projectDir: string;
+  /** What its sessions' files (transcripts, subagents/, tool-results/, old-layout agent files) must stay inside. */
+  roots: string[];
+  entries: Dirent[];
+}
+
 /**
- * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A project folder or session file whose
- * real path leaves the config dir is skipped and listed (guard), so a planted link cannot lead outside.
+ * What the files of a session in `projectDir` must stay inside, after symlinks: its config dir, and with
+ * `--follow-links`, when the user linked them elsewhere, its `projects/` and its project folder too. A link
+ * below a project folder (a session file, `subagents/`, `tool-results/`, a file in them) that resolves
+ * anywhere else is skipped and listed. A transcript outside any config dir: the folder it sits in.
+ */
+export function sessionRoots(projectDir: string): string[] {
+  const dir = resolve(projectDir);
+  const projects = dirname(dir);
+  if (basename(projects) !== "projects") return [dir];
+  if (!followsLinks()) return [dirname(projects)];
+  return rootsOf(dirname(projects), realRoot(projects), dir, realRoot(dir));
+}
+
+function rootsOf(configDir: string, realProjects: string, projectDir: string, realProject: string): string[] {
+  const roots = [configDir];
+  // Without --follow-links nothing outside the config dir is a root (discovery does not go there either).
+  if (!followsLinks()) return roots;
+  const realConfig = realRoot(configDir);
+  const projectsInside = within(realProjects, realConfig);
+  if (!projectsInside) roots.push(dirname(projectDir));
+  if (!within(realProject, realConfig) && (projectsInside || !within(realProject, realProjects))) roots.push(projectDir);
+  return roots;
+}
+
+/**
+ * Main transcripts `projects/*\/<id>.jsonl` under each config dir. A session file whose real path leaves its
+ * roots (`sessionRoots`) is skipped and listed (guard), so a planted link cannot lead outside.
  * With `idPrefix` (a lookup by id) only the names it could mean are resolved and checked.
  */
 export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
@@ -128,7 +185,8 @@ export function listSessionFiles(dirs: string[], idPrefix = ""): SessionFile[] {
  * folders without a `<id>.jsonl` beside them are looked into, so a tree of 20,000 sessions costs nothing more.
  */
 export function listOrphanSessions(dirs: string[], idPrefix = ""): SessionFile[] {
-  return orphanSessionsIn(projectFolders(dirs), idPrefix);
+  const folders = projectFolders(dirs);
+  return [...orphanSessionsIn(folders, idPrefix), ...oldLayoutOrphansIn(folders, idPrefix)];
 }
 
 /** Makes `index` know every project folder under the config dirs (for `reportUnmatched`), listing each once. */
@@ -142,13 +200,12 @@ export function knowFolders(dirs: string[], index: SubagentIndex): void {
  */
 export function listAllSessions(dirs: string[], index?: SubagentIndex): SessionFile[] {
   const folders = projectFolders(dirs);
-  if (index === undefined) return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "")];
+  if (index === undefined) return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, ""), ...oldLayoutOrphansIn(folders, "")];
+  // With an index (`sessions`), the old-layout orphans come after, from its peeks (`SubagentIndex.oldLayoutOrphans`).
   for (const f of folders) index.know(f.projectDir, f.entries);
   index.peekAhead();
   return [...mainSessionsIn(folders, ""), ...orphanSessionsIn(folders, "", (d) => index.names(d))];
 }
-
-type ProjectFolder = ReturnType<typeof projectFolders>[number];
 
 /**
  * `join(dir, name)` for a name from `dir`'s listing (no separator, never "." or ".."): when `dir` is normal
@@ -164,13 +221,13 @@ const normalDirs = new Map<string, boolean>();
 
 function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of folders) {
+  for (const { configDir, projectDir, roots, entries } of folders) {
     for (const e of entries) {
       const f = e.name;
       if (!f.endsWith(".jsonl") || f.startsWith("agent-") || !f.startsWith(idPrefix)) continue;
       const path = under(projectDir, f);
-      // A plain file in a folder already inside the config dir is inside it too: only links need resolving.
-      if (e.isFile() || admitDiscovered(path, configDir) !== undefined)
+      // A plain file in a project folder is inside its roots: only links need resolving.
+      if (e.isFile() || admitDiscovered(path, roots) !== undefined)
         out.push({ id: f.slice(0, -".jsonl".length), path, projectDir, configDir });
     }
   }
@@ -180,15 +237,48 @@ function mainSessionsIn(folders: ProjectFolder[], idPrefix: string): SessionFile
 /** `namesOf`: a folder's names as a Set, when someone already made one of its entries. */
 function orphanSessionsIn(folders: ProjectFolder[], idPrefix: string, namesOf?: (projectDir: string) => Set<string>): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const { configDir, projectDir, entries } of folders) {
+  for (const { configDir, projectDir, roots, entries } of folders) {
     const names = namesOf?.(projectDir) ?? new Set(entries.map((e) => e.name));
     for (const id of names) {
       if (id.includes(".") || !id.startsWith(idPrefix) || names.has(`${id}.jsonl`) || !plainName(id)) continue;
-      if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) === undefined) continue;
+      if (admitDiscoveredDir(join(projectDir, id, "subagents"), roots) === undefined) continue;
       out.push({ id, path: join(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true });
     }
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * Sessions whose main file is gone but whose old-layout (2.0.x) `agent-*.jsonl` files lie in the project
+ * folder, grouped by the session their first records name (a bounded peek, `peekFile`): still sessions, as an
+ * orphan `subagents/` folder is. Only a session id shaped like one (a uuid, which names no path but its own)
+ * with no `<id>.jsonl` and no `<id>/` beside it; only folders holding agent files are looked into.
+ */
+function oldLayoutOrphansIn(folders: ProjectFolder[], idPrefix: string): SessionFile[] {
+  const out: SessionFile[] = [];
+  for (const { configDir, projectDir, roots, entries } of folders) {
+    let names: Set<string> | undefined;
+    const ids = new Set<string>();
+    for (const e of entries) {
+      if (!AGENT_FILE.test(e.name)) continue;
+      const p = under(projectDir, e.name);
+      if (!e.isFile() && admitDiscovered(p, roots) === undefined) continue;
+      const id = peekFile(p).id;
+      if (id === undefined || !id.startsWith(idPrefix) || !oldLayoutOrphanId(id, (names ??= new Set(entries.map((x) => x.name))))) continue;
+      ids.add(id);
+    }
+    for (const id of ids) out.push(oldLayoutOrphan(id, projectDir, configDir));
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** An old-layout agent file's session id makes a session of its own there: a uuid with no main file and no folder in `names`. */
+function oldLayoutOrphanId(id: string, names: Set<string>): boolean {
+  return sessionIdFromName(id) !== undefined && !names.has(`${id}.jsonl`) && !names.has(id);
+}
+
+function oldLayoutOrphan(id: string, projectDir: string, configDir: string): SessionFile {
+  return { id, path: under(projectDir, `${id}.jsonl`), projectDir, configDir, mainMissing: true, oldLayout: true };
 }
 
 export const MIN_PREFIX = 6;
@@ -205,8 +295,10 @@ export function findSession(
   }
   const named = exactSessions(dirs, idOrPrefix);
   // An id read from evidence names one session exactly: it is never widened to a prefix of another.
-  const folders = named.length > 0 || exactOnly ? [] : projectFolders(dirs);
-  const all = named.length > 0 || exactOnly ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
+  const folders = named.length > 0 ? [] : projectFolders(dirs);
+  let all = named.length > 0 || exactOnly ? named : [...mainSessionsIn(folders, idOrPrefix), ...orphanSessionsIn(folders, idOrPrefix)];
+  // Old-layout orphans cost a peek of every agent file: looked for only when no file or folder answers.
+  if (all.length === 0) all = oldLayoutOrphansIn(folders, idOrPrefix).filter((s) => !exactOnly || s.id === idOrPrefix);
   const exact = all.filter((s) => s.id === idOrPrefix);
   const hits = exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(idOrPrefix));
   const found = dedupeByRealpath(hits);
@@ -245,13 +337,13 @@ function exactSessions(dirs: string[], id: string): SessionFile[] {
   if (!plainName(id) || id.includes(".") || id.startsWith("agent-")) return [];
   const main: SessionFile[] = [];
   const orphans: SessionFile[] = [];
-  for (const { configDir, projectDir } of projectFolders(dirs, false)) {
+  for (const { configDir, projectDir, roots } of projectFolders(dirs, false)) {
     const path = join(projectDir, `${id}.jsonl`);
     const st = lstatPath(path);
     if (st !== undefined) {
       // As from a typed listing: a plain file is in; anything else (a link) is admitted by the guard or skipped.
-      if (st.isFile() || admitDiscovered(path, configDir) !== undefined) main.push({ id, path, projectDir, configDir });
-    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), configDir) !== undefined) {
+      if (st.isFile() || admitDiscovered(path, roots) !== undefined) main.push({ id, path, projectDir, configDir });
+    } else if (admitDiscoveredDir(join(projectDir, id, "subagents"), roots) !== undefined) {
       orphans.push({ id, path, projectDir, configDir, mainMissing: true });
     }
   }
@@ -261,6 +353,7 @@ function exactSessions(dirs: string[], id: string): SessionFile[] {
 
 /** Where a listed session lies: its main file, or for an orphan its subagents folder. */
 function shownPath(s: SessionFile): string {
+  if (s.oldLayout) return `${join(s.projectDir, "agent-*.jsonl")} (main file missing)`;
   return s.mainMissing ? `${join(s.projectDir, s.id, "subagents")}${sep} (main file missing)` : s.path;
 }
 
@@ -292,7 +385,7 @@ export async function findSubagents(mainPath: string, sessionId: string, index =
  * The `agent-*.jsonl` files anywhere under a session's `subagents/` folder (`workflows/<runId>/` too), each
  * folder listed once: a link leaving `root`, a loop or a folder reached twice is not followed (guard).
  */
-function subagentTree(subagents: string, root: string): SubagentFile[] {
+function subagentTree(subagents: string, root: readonly string[]): SubagentFile[] {
   const out: SubagentFile[] = [];
   const walk = (d: string, seen: Set<string>, depth: number) => {
     const real = admitDiscoveredDir(d, root);
@@ -317,9 +410,22 @@ function subagentTree(subagents: string, root: string): SubagentFile[] {
  * same files for its row), in the same order.
  */
 export function orphanFiles(f: SessionFile): string[] {
-  return subagentTree(join(f.projectDir, f.id, "subagents"), f.configDir)
+  if (f.oldLayout) return oldLayoutFilesOf(f);
+  return subagentTree(join(f.projectDir, f.id, "subagents"), sessionRoots(f.projectDir))
     .map((s) => s.path)
     .sort((a, b) => byPath().compare(a, b));
+}
+
+/** An old-layout orphan's agent files: those of its folder whose first records name it (peeked as `oldLayoutOrphansIn` does). */
+function oldLayoutFilesOf(f: SessionFile): string[] {
+  const out: string[] = [];
+  const roots = sessionRoots(f.projectDir);
+  for (const e of listDiscoveredTyped(f.projectDir)) {
+    if (!AGENT_FILE.test(e.name)) continue;
+    const p = under(f.projectDir, e.name);
+    if ((e.isFile() || admitDiscovered(p, roots) !== undefined) && peekFile(p).id === f.id) out.push(p);
+  }
+  return out.sort((a, b) => byPath().compare(a, b));
 }
 
 /** Same order as `localeCompare` without arguments, without building a collator per comparison. */
@@ -331,7 +437,7 @@ const byPath = (): Intl.Collator => (collator ??= new Intl.Collator());
 export class SubagentIndex {
   private readonly dirs = new Map<string, Promise<Map<string, SubagentFile[]>>>();
   private readonly listings = new Map<string, Set<string>>();
-  private readonly roots = new Map<string, string>();
+  private readonly roots = new Map<string, string[]>();
   private readonly typed = new Map<string, Dirent[]>();
   /** Per project folder: its plain old-layout agent files' peeks by name, from the worker. */
   private readonly ahead = new Map<string, Promise<Map<string, Peek>>>();
@@ -372,7 +478,8 @@ export class SubagentIndex {
 
   /**
    * Old-layout agent files (2.0.x, beside the sessions) of the known folders whose session id names no
-   * session there (no `<id>.jsonl`, no `<id>/` folder): no session reads them, so they are listed in
+   * session there (no `<id>.jsonl`, no `<id>/` folder) and makes no orphan session either (`oldLayoutOrphans`:
+   * an id that is no uuid, or one read past the peek): no session reads them, so they are listed in
    * `health.skipped` with the reason, never dropped without a word (FORMATS.md 1.15).
    */
   async reportUnmatched(): Promise<void> {
@@ -382,14 +489,31 @@ export class SubagentIndex {
       for (const [id, files] of await this.oldLayout(dir, this.rootOf(dir, join(dir, "x.jsonl"))))
         if (!names.has(`${id}.jsonl`) && !names.has(id))
           for (const f of files)
-            skip(f.path, `old-layout subagent file of session ${id}, which has no ${id}.jsonl here: no session reads it`);
+            if (!peekedOrphan(id, f, names))
+              skip(f.path, `old-layout subagent file of session ${id}, which has no ${id}.jsonl here: no session reads it`);
     }
   }
 
-  /** `sessionRoot` of a main file in `dir`: the same for every session there, so worked out once per folder. */
-  rootOf(dir: string, mainPath: string): string {
+  /**
+   * The old-layout orphans of the known folders (`oldLayoutOrphansIn`), from the peeks the subagent lookups
+   * made already: `sessions` reads them after the sessions listed, so no file is peeked twice.
+   */
+  async oldLayoutOrphans(): Promise<SessionFile[]> {
+    const out: SessionFile[] = [];
+    for (const [dir, entries] of this.typed) {
+      if (!entries.some((e) => AGENT_FILE.test(e.name))) continue;
+      const names = this.names(dir);
+      const root = this.rootOf(dir, join(dir, "x.jsonl"));
+      for (const [id, files] of await this.oldLayout(dir, root))
+        if (files.some((f) => peekedOrphan(id, f, names))) out.push(oldLayoutOrphan(id, dir, root[0]!));
+    }
+    return out.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /** `sessionRoots` of a main file in `dir`: the same for every session there, so worked out once per folder. */
+  rootOf(dir: string, mainPath: string): string[] {
     let r = this.roots.get(dir);
-    if (r === undefined) this.roots.set(dir, (r = sessionRoot(mainPath)));
+    if (r === undefined) this.roots.set(dir, (r = sessionRoots(dirname(resolve(mainPath)))));
     return r;
   }
 
@@ -399,16 +523,21 @@ export class SubagentIndex {
     return this.listings.get(projectDir)!;
   }
 
-  oldLayout(projectDir: string, root: string): Promise<Map<string, SubagentFile[]>> {
+  oldLayout(projectDir: string, root: readonly string[]): Promise<Map<string, SubagentFile[]>> {
     let m = this.dirs.get(projectDir);
     if (!m) this.dirs.set(projectDir, (m = groupOldLayout(projectDir, root, this.typed.get(projectDir), this.ahead.get(projectDir))));
     return m;
   }
 }
 
+/** Whether `f` makes its session `id` an old-layout orphan: its id was found by the peek (`bytes` set) and is one. */
+function peekedOrphan(id: string, f: SubagentFile, names: Set<string>): boolean {
+  return f.bytes !== undefined && oldLayoutOrphanId(id, names);
+}
+
 async function groupOldLayout(
   dir: string,
-  root: string,
+  root: readonly string[],
   listed?: Dirent[],
   ahead?: Promise<Map<string, Peek>>,
 ): Promise<Map<string, SubagentFile[]>> {
@@ -441,8 +570,8 @@ async function groupOldLayout(
 }
 
 /**
- * What a session's discovered files must stay inside: its config dir when the transcript sits at
- * `<dir>/projects/<key>/<id>.jsonl`, else the folder the transcript was named in.
+ * A session's first root: its config dir when the transcript sits at `<dir>/projects/<key>/<id>.jsonl`,
+ * else the folder the transcript was named in. What its files must stay inside is `sessionRoots`.
  */
 export function sessionRoot(mainPath: string): string {
   const projectDir = dirname(resolve(mainPath));
@@ -518,7 +647,12 @@ export function sessionIdFromPath(path: string): string {
 
 function dedupeByRealpath(hits: SessionFile[]): SessionFile[] {
   const seen = new Set<string>();
-  return hits.filter((h) => firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path));
+  return hits.filter((h) => {
+    // No file or folder of its own: its project folder and id say which it is.
+    if (!h.oldLayout) return firstVisit(seen, h.mainMissing ? join(h.projectDir, h.id) : h.path);
+    const key = `${realPath(h.projectDir) ?? h.projectDir}${sep}agent-*:${h.id}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  });
 }
 
 function firstVisit(seen: Set<string>, p: string): boolean {
@@ -545,8 +679,32 @@ export function configDirHolding(
     const root = realish(d);
     if (within(abs, root)) return d;
     if (caseVariantIn(abs, root, same)) return d;
+    // Its projects/ or a project folder linked elsewhere (a dotfiles repo, another disk) is its tree too.
+    for (const { link, real } of linkedRoots(d, root))
+      if (within(abs, real) || caseVariantIn(abs, real, same)) return `${d} (${link} is a symlink to ${real})`;
   }
   return undefined;
+}
+
+/**
+ * The folders outside config dir `d` (real path `realConfig`) that discovery follows into: its `projects/`
+ * and each project folder directly under it that is a symlink, as real paths (loops left out, as discovery
+ * leaves them out). Nothing is reported: only the write guard asks.
+ */
+function linkedRoots(d: string, realConfig: string): Array<{ link: string; real: string }> {
+  const projects = join(d, "projects");
+  const realProjects = realPath(projects);
+  if (realProjects === undefined) return [];
+  const out: Array<{ link: string; real: string }> = [];
+  if (!within(realProjects, realConfig)) out.push({ link: projects, real: realProjects });
+  for (const e of safeReaddirTyped(projects)) {
+    if (!e.isSymbolicLink()) continue;
+    const link = join(projects, e.name);
+    const real = realPath(link);
+    if (real !== undefined && !within(real, realConfig) && !within(real, realProjects) && !within(realProjects, real))
+      out.push({ link, real });
+  }
+  return out;
 }
 
 /** `abs` is `root`, or lies below it, but for the case of its letters, and the file system may not tell them apart. */

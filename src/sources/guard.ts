@@ -176,8 +176,14 @@ export function realPath(p: string): string | undefined {
 
 const realRoots = new Map<string, string>();
 
+/**
+ * What a discovered file must stay inside: one root, or several, when the user linked part of a config dir
+ * elsewhere (its `projects/`, a project folder: a session's files may then lie below any of them).
+ */
+export type Roots = string | readonly string[];
+
 /** A discovery root's real path, resolved once per run: roots do not move while a command runs. */
-function realRoot(root: string): string {
+export function realRoot(root: string): string {
   let r = realRoots.get(root);
   if (r === undefined) {
     r = realPath(root) ?? resolve(root);
@@ -200,15 +206,15 @@ export function within(path: string, root: string): boolean {
  * A file found by discovery (not named by the user): its real path must stay inside `root` (real path
  * too) and it must be a regular file; otherwise it is skipped and listed. Returns the real path to read.
  */
-export function admitDiscovered(path: string, root: string): string | undefined {
+export function admitDiscovered(path: string, root: Roots): string | undefined {
   const real = realPath(path);
   if (real === undefined) {
     // A dangling link or a loop; a plain missing file is no news.
     if (lexists(path)) skip(path, "cannot resolve (dangling symlink or loop)");
     return undefined;
   }
-  if (!within(real, realRoot(root))) {
-    skip(path, `real path leaves ${root}`);
+  if (!withinRoots(real, root)) {
+    skip(path, `real path leaves ${rootsText(root)}`);
     return undefined;
   }
   const st = statPath(real);
@@ -221,18 +227,78 @@ export function admitDiscovered(path: string, root: string): string | undefined 
 }
 
 /** A folder found by discovery that may be walked: a directory whose real path stays inside `root`. */
-export function admitDiscoveredDir(path: string, root: string): string | undefined {
+export function admitDiscoveredDir(path: string, root: Roots): string | undefined {
   const real = realPath(path);
   if (real === undefined) {
     // Mostly not there; but a folder above it that may not be searched (EACCES) hides it, and that is said.
-    unreachable(path);
+    if (lstatPath(path)?.isSymbolicLink()) skip(path, "cannot resolve (dangling symlink or loop)");
+    else unreachable(path);
     return undefined;
   }
-  if (!within(real, realRoot(root))) {
-    skip(path, `real path leaves ${root}`);
+  if (!withinRoots(real, root)) {
+    skip(path, `real path leaves ${rootsText(root)}`);
     return undefined;
   }
   return statPath(real)?.isDirectory() ? real : undefined;
+}
+
+/** `real` (resolved) lies in one of the roots (as named; each resolved once). */
+export function withinRoots(real: string, root: Roots): boolean {
+  if (typeof root === "string") return within(real, realRoot(root));
+  for (const r of root) if (within(real, realRoot(r))) return true;
+  return false;
+}
+
+function rootsText(root: Roots): string {
+  return typeof root === "string" ? root : root.join(" and ");
+}
+
+let followLinks = false;
+
+/**
+ * `--follow-links`, set for each command run (run-command.ts; off unless given, so one in-process run does
+ * not leak it into the next): whether a config dir's `projects/` and the project folders directly under it
+ * may lead out of the config dir. Off, such a link is skipped and said: a copied evidence tree (someone
+ * else's ~/.claude) could plant `projects/x -> /home/victim/…`. The config dir itself is followed either way.
+ */
+export function setFollowLinks(on: boolean): void {
+  followLinks = on;
+}
+
+export function followsLinks(): boolean {
+  return followLinks;
+}
+
+/**
+ * A folder the user chose to be searched (a config dir's `projects/`, a project folder directly under it):
+ * followed wherever a symlink takes it (a dotfiles repo, another disk) when `confine` is undefined; with
+ * `confine` (a config dir's real path: `--follow-links` not given), only while it resolves inside it, else
+ * it is skipped and said (naming the target and the flag), and nothing outside is even stat'ed. Returns its
+ * real path when it is a directory. A link that does not resolve (dangling, a loop) or resolves to no
+ * directory is skipped and listed as a folder that could not be listed (so a lookup that finds nothing names
+ * it); a name that is not there at all, or a plain file, is no news.
+ */
+export function followChosenDir(path: string, confine?: string): string | undefined {
+  const real = realPath(path);
+  const link = () => lstatPath(path)?.isSymbolicLink() === true;
+  if (real === undefined) {
+    if (link()) skip(path, `${CANNOT_LIST}: a symlink that cannot be resolved (dangling, or a loop)`);
+    else unreachable(path);
+    return undefined;
+  }
+  if (confine !== undefined && !within(real, confine)) {
+    skip(path, notFollowed(real));
+    return undefined;
+  }
+  const st = statPath(real);
+  if (st?.isDirectory()) return real;
+  if (st !== undefined && link()) skip(path, `${CANNOT_LIST}: a symlink to ${st.isFile() ? "a file" : fileType(st)}, not a folder`);
+  return undefined;
+}
+
+/** Why a link of a config dir's tree that leads out of it was not followed (`--follow-links` off). */
+export function notFollowed(real: string): string {
+  return `${CANNOT_LIST}: a symlink to ${real}, outside the config dir; not followed (--follow-links reads it)`;
 }
 
 /** After a failed resolve: when `path` cannot be reached for want of permission or an I/O error, it is skipped and said. */

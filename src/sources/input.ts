@@ -5,6 +5,7 @@ import { fileHasher, inlineHasher, WORKER_HASH_MIN, type Hasher } from "./hasher
 import { lineChunks } from "./line-chunks.js";
 import { LineSplitter, linePieces, type RawLine } from "./lines.js";
 import { boundHeapGrowth } from "./memory.js";
+import { readBounds } from "./read-bounds.js";
 
 export type InputKind = "transcript" | "subagent-transcript" | "debug-log" | "rpc-log" | "stream-json" | "tool-result";
 
@@ -18,6 +19,8 @@ export interface InputFile {
   chain?: string;
   /** The session a transcript belongs to, from its file name or its parent's (records/chains.ts); not in the envelope. */
   sessionId?: string;
+  /** A subagent file's parent Task/Agent tool_use id, from its `.meta.json` (sources/subagent-meta.ts); not in the envelope. */
+  parentToolUseId?: string;
   /**
    * A `--tools` tools/list response: CONTRACT lists it as an `rpc-log`, the Evidence list of markdown and HTML
    * names it for what it is. Not in the envelope.
@@ -58,10 +61,13 @@ export interface FileChunks {
  * `chunks` must be called and iterated (its `finally` closes the file).
  */
 export function readFileChunks(input: InputFile, read?: ReadAhead): FileChunks {
-  if (read !== undefined) return readChunksOf(input, read);
+  // Under `export --redact`'s bounds (sources/read-bounds.ts) the file is read here, so the bytes read are known and capped.
+  const bounds = readBounds();
+  if (read !== undefined && bounds === undefined) return readChunksOf(input, read);
   // The size the guard's fstat saw serves every later use: a second and third fstat per file were a
-  // tenth of the syscalls when listing 20,000 small sessions. Reads still go on past it.
+  // tenth of the syscalls when listing 20,000 small sessions. Reads still go on past it, unless bounded.
   const { fd, size } = openEvidenceSized(input.path);
+  const limit = bounds?.limit(input.path);
   let users = 2;
   const drop = () => {
     if (--users === 0) closeSync(fd);
@@ -81,16 +87,19 @@ export function readFileChunks(input: InputFile, read?: ReadAhead): FileChunks {
   function* chunks(reused: boolean): Generator<Buffer> {
     started = true;
     try {
-      for (const c of reused ? lineChunks(fd, size) : fileChunks(fd, size)) {
+      for (const c of reused ? lineChunks(fd, size, limit) : fileChunks(fd, size, limit)) {
         hash.update(c);
         bytes += c.length;
         yield c;
       }
+      // Bytes past the limit are left unread, and said: one byte's probe, where the read stopped.
+      if (limit !== undefined && bytes === limit && readSync(fd, probe, 0, 1, limit) > 0) bounds!.grown(input.path);
       complete = true;
     } catch (e) {
       // A read that fails (EIO: a bad disk, /proc/self/mem) says which file, in one line, exit 1.
       throw isSystemError(e) ? new UnreadableError(input.path, e.message) : e;
     } finally {
+      bounds?.took(input.path, bytes);
       if (!complete) hash.close();
       drop();
     }
@@ -109,6 +118,7 @@ export function readFileChunks(input: InputFile, read?: ReadAhead): FileChunks {
     abandon() {
       if (started) return;
       started = true;
+      bounds?.took(input.path, 0);
       hash.close();
       drop();
     },
@@ -162,26 +172,30 @@ export async function* readChunks(input: InputFile, opts: ReadOptions = {}): Asy
 
 const CHUNK = 1 << 20;
 const scratch = Buffer.alloc(1 << 16);
+const probe = Buffer.alloc(1);
 
 /**
  * A file's bytes in fresh buffers of up to 1 MiB, read synchronously: an async stream costs four thread
  * pool round trips per file, which is most of the time for 100,000 small subagent files. Buffers are
  * sized to what is left of the file and never reused; a transcript still being written is read on.
- * The caller closes `fd`; `sizeAtOpen` is its size when opened.
+ * The caller closes `fd`; `sizeAtOpen` is its size when opened. `limit`: no byte past it is read.
  */
-function* fileChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
-  let left = sizeAtOpen;
+function* fileChunks(fd: number, sizeAtOpen: number, limit = Infinity): Generator<Buffer> {
+  let left = Math.min(sizeAtOpen, limit);
+  let total = 0;
   for (;;) {
     if (left === 0) {
       // Past the size seen at open: probe into scratch space and copy only if the file grew.
-      const n = readSync(fd, scratch, 0, scratch.length, null);
+      const n = total < limit ? readSync(fd, scratch, 0, Math.min(scratch.length, limit - total), null) : 0;
       if (n === 0) return;
+      total += n;
       yield Buffer.from(scratch.subarray(0, n));
       continue;
     }
     const buf = Buffer.allocUnsafe(Math.min(CHUNK, left));
     const n = readSync(fd, buf, 0, buf.length, null);
     if (n === 0) return;
+    total += n;
     left = n < buf.length ? 0 : left - n;
     yield n === buf.length ? buf : buf.subarray(0, n);
   }

@@ -14,9 +14,10 @@ const LF = 0x0a;
  *
  * A chunk and the lines in it are valid only until the next `next()`: only a reader that hands each
  * line's records on before asking for more may use this (records/source.ts `decodeLines`, sync).
- * Reads go on past the size at open: a transcript still being written is read as far as it goes.
+ * Reads go on past the size at open: a transcript still being written is read as far as it goes, or
+ * to `limit` (no byte past it is read: sources/read-bounds.ts).
  */
-export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
+export function* lineChunks(fd: number, sizeAtOpen: number, limit = Infinity): Generator<Buffer> {
   // Sized to the file when it is small: 100,000 small subagent files should not cost a MiB each, nor a
   // buffer of their own (a small one comes from Node's shared pool; it is never written to again).
   let buf = Buffer.allocUnsafe(Math.min(readTuning.chunk, sizeAtOpen + 1));
@@ -24,8 +25,8 @@ export function* lineChunks(fd: number, sizeAtOpen: number): Generator<Buffer> {
   let total = 0;
   let overLong = false;
   for (;;) {
-    const asked = buf.length - filled;
-    const n = readSync(fd, buf, filled, asked, null);
+    const asked = Math.min(buf.length - filled, limit - total);
+    const n = asked > 0 ? readSync(fd, buf, filled, asked, null) : 0;
     filled += n;
     total += n;
     // A short read once the size seen at open is reached is the end, as a read of 0 would say a moment

@@ -1,6 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import { savedName } from "./saved-names.js";
-import { plainName, realPath, statPath, within, fileType } from "./guard.js";
+import { plainName, realPath, statPath, within, withinRoots, fileType } from "./guard.js";
+import { sessionRoots } from "./discover.js";
 
 /**
  * Where a session keeps its saved outputs: `<project dir>/<sessionId>/tool-results/`, shared with its
@@ -42,7 +43,8 @@ export function resolveSavedPath(printed: string, dir: string | null): ResolvedS
   const candidate = join(dir, ...rel.split("/"));
   const realDir = realPath(dir);
   if (realDir === undefined) return { path: candidate, exists: false, suspicious: null };
-  if (!within(realDir, realPath(dirname(dirname(dir))) ?? dirname(dirname(dir)))) {
+  // The folder is part of the session's tree: a link may take it wherever subagents/ may go (sessionRoots).
+  if (!withinRoots(realDir, sessionRoots(dirname(dirname(dir))))) {
     return { path: null, exists: null, suspicious: "the tool-results/ folder links outside the session folder" };
   }
   const real = realPath(candidate);

@@ -8,10 +8,12 @@ import {
   isEvidenceSessionId,
   sessionIdFromName,
   sessionIdFromPath,
+  sessionRoot,
   type ConfigDirOptions,
   type SessionFile,
 } from "./discover.js";
 import { checkNamedFile, pathExists } from "./guard.js";
+import { readSubagentToolUseId } from "./subagent-meta.js";
 import { describe, filterSessions, newestSession, noSessionError, type Picked } from "./newest.js";
 import { filtering, type SessionFilter } from "./session-filter.js";
 
@@ -36,6 +38,8 @@ export interface ResolvedTarget {
   searched: string[];
   /** The session's main file is gone (an orphan subagent folder): its inputs are its subagents only. */
   mainMissing?: boolean;
+  /** Such a session of the old layout (2.0.x): its subagents are `agent-*.jsonl` files beside where its main file was. */
+  oldLayout?: boolean;
   /** Set when no target was given on a terminal and the newest session was picked (the CLI names it on stderr). */
   picked?: Picked;
 }
@@ -105,8 +109,16 @@ export class NotASessionId extends UsageError {
 async function fromOrphan(target: string, f: SessionFile, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
   const home = sessionIdFromName(f.id);
   const subs = opts.subagents === false ? [] : await findSubagents(f.path, f.id);
-  const inputs = subs.map((s) => input(s.path, "subagent-transcript", s.agentId, home));
-  return { target, sessionId: f.id, mainPath: null, inputs, searched: dirs, mainMissing: true };
+  const inputs = subs.map((s) => subagentInput(s.path, s.agentId, f.configDir, home));
+  return {
+    target,
+    sessionId: f.id,
+    mainPath: null,
+    inputs,
+    searched: dirs,
+    mainMissing: true,
+    ...(f.oldLayout ? { oldLayout: true } : {}),
+  };
 }
 
 async function fromPath(target: string, path: string, opts: TargetOptions, dirs: string[]): Promise<ResolvedTarget> {
@@ -119,11 +131,20 @@ async function fromPath(target: string, path: string, opts: TargetOptions, dirs:
   const home = sessionIdFromName(sessionId);
   const inputs = [input(path, "transcript", "main", home)];
   if (opts.subagents !== false) {
-    for (const s of await findSubagents(path, sessionId)) inputs.push(input(s.path, "subagent-transcript", s.agentId, home));
+    const root = sessionRoot(path);
+    for (const s of await findSubagents(path, sessionId)) inputs.push(subagentInput(s.path, s.agentId, root, home));
   }
   return { target, sessionId, mainPath: path, inputs, searched: dirs };
 }
 
 function input(path: string, kind: InputFile["kind"], chain: string, sessionId?: string): InputFile {
   return { path, kind, bytes: 0, sha256: "", chain, ...(sessionId !== undefined ? { sessionId } : {}) };
+}
+
+/** A subagent transcript of a session, with its parent's tool_use id when its `.meta.json` names one (FORMATS.md 4.6). */
+function subagentInput(path: string, agentId: string, root: string, sessionId?: string): InputFile {
+  const i = input(path, "subagent-transcript", agentId, sessionId);
+  const toolUseId = readSubagentToolUseId(path, root);
+  if (toolUseId !== undefined) i.parentToolUseId = toolUseId;
+  return i;
 }

@@ -223,9 +223,10 @@ test("export --as ndjson over a Parquet export removes the Parquet tables it wro
   assert.ok(existsSync(join(withFolder, "tools.parquet")));
 });
 
-// ---- F9: an old-layout agent file of no session is said, never silently dropped
+// ---- F9: an old-layout agent file of no session is said, never silently dropped; review F5: when the
+// session it names could be one (a uuid), it is that session, "main file missing", as an orphan subagents/ folder is
 
-test("an old-layout agent-<8hex>.jsonl whose session has no main file is listed in health.skipped by every listing", async () => {
+test("an old-layout agent-<8hex>.jsonl whose session has no main file is that session (main file missing) in every listing and lookup", async () => {
   const OLD = "e5e5e5e5-0000-4000-8000-000000000005";
   const LOST = "99999999-0000-4000-8000-000000000099";
   const cwd = "/home/dev/legacy";
@@ -241,24 +242,62 @@ test("an old-layout agent-<8hex>.jsonl whose session has no main file is listed 
     join(dir, "agent-9f9f9f9f.jsonl"),
     lines(exchange({ session: LOST, cwd, tag: "O2", at: "2025-10-21T07:00:00Z", agentId: "9f9f9f9f", version: "2.0.64" })),
   );
+  // A session id that is no uuid names no session a lookup could find: that file is still said, not read.
+  writeFileSync(
+    join(dir, "agent-5e5e5e5e.jsonl"),
+    lines(exchange({ session: "not-a-uuid", cwd, tag: "O3", at: "2025-10-22T07:00:00Z", agentId: "5e5e5e5e", version: "2.0.64" })),
+  );
   const lost = join(dir, "agent-9f9f9f9f.jsonl");
-  const said = (j: any) => (j.health.skipped ?? []).filter((s: any) => s.path === lost);
+  const odd = join(dir, "agent-5e5e5e5e.jsonl");
+  const said = (j: any, p = lost) => (j.health.skipped ?? []).filter((s: any) => s.path === p);
   const sessions = parseEnvelope(await runCli(["sessions", "--claude-dir", home, "--json"]), "sessions");
   assert.deepEqual(
-    sessions.sessions.map((s: any) => [s.sessionId, s.subagents]),
-    [[OLD, 1]],
+    sessions.sessions.map((s: any) => [s.sessionId, s.subagents, s.mainFileMissing, s.requests, s.firstTimestamp]),
+    [
+      [LOST, 1, true, 0, "2025-10-21T07:00:01.000Z"],
+      [OLD, 1, false, 2, "2025-10-20T07:00:01.000Z"],
+    ],
   );
-  assert.equal(said(sessions).length, 1);
-  assert.match(said(sessions)[0].reason, new RegExp(`old-layout subagent file of session ${LOST}`));
+  assert.equal(said(sessions).length, 0);
+  assert.match(said(sessions, odd)[0].reason, /old-layout subagent file of session not-a-uuid/);
+  const table = await runCli(["sessions", "--claude-dir", home, "--wide"]);
+  assert.match(table.stdout, new RegExp(`${LOST} \\(main file missing\\)`));
   const servers = parseEnvelope(await runCli(["servers", "--claude-dir", home, "--json"]), "servers");
-  assert.equal(said(servers).length, 1);
-  assert.equal(servers.servers.find((s: any) => s.name === "db").toolCalls, 2, "the matched agent file is read, the lost one is not");
-  const r = await runCli(["export", "--claude-dir", home, "--to", tmp("old"), "--as", "ndjson", "--json"]);
-  assert.equal(said(parseEnvelope(r, "export")).length, 1);
-  assert.match(r.stderr, /agent-9f9f9f9f\.jsonl/);
+  assert.equal(said(servers).length, 0);
+  assert.equal(said(servers, odd).length, 1);
+  assert.equal(servers.servers.find((s: any) => s.name === "db").toolCalls, 3, "both agent files of a uuid session are read");
+  const out = tmp("old");
+  const r = await runCli(["export", "--claude-dir", home, "--to", out, "--as", "ndjson", "--json"]);
+  assert.equal(said(parseEnvelope(r, "export")).length, 0);
+  const exported = readFileSync(join(out, "sessions.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(exported.map((x: any) => x.session_id).sort(), [LOST, OLD].sort());
+  // Looked up by id (exact, a prefix, or as evidence names it) it reads its agent file, as an orphan folder is read.
+  for (const id of [LOST, LOST.slice(0, 12)]) {
+    const one = await runCli(["requests", id, "--claude-dir", home, "--json"]);
+    assert.equal(one.code, 0, one.stderr);
+    const j = parseEnvelope(one, "requests");
+    assert.deepEqual(
+      j.totals.map((t: any) => [t.chain, t.requests]),
+      [["9f9f9f9f", 2]],
+    );
+    assert.deepEqual(
+      j.inputs.map((i: any) => [i.kind, i.path]),
+      [["subagent-transcript", lost]],
+    );
+  }
+  const text = await runCli(["requests", LOST, "--claude-dir", home]);
+  assert.match(
+    text.stdout,
+    new RegExp(`main file missing: ${LOST}\\.jsonl is not beside its old-layout agent-\\*\\.jsonl files; read its 1 subagent file`),
+  );
+  const rep = parseEnvelope(await runCli(["report", LOST, "--claude-dir", home, "--json"]), "report");
+  assert.deepEqual([rep.summary.mainFileMissing, rep.summary.requestsAllChains], [true, 2]);
   // A lookup of the session that owns its agent file names nothing skipped.
-  const one = parseEnvelope(await runCli(["requests", OLD, "--claude-dir", home, "--json"]), "requests");
-  assert.equal(said(one).length, 0);
+  const own = parseEnvelope(await runCli(["requests", OLD, "--claude-dir", home, "--json"]), "requests");
+  assert.equal(said(own).length, 0);
 });
 
 // ---- F4: one session id read twice never gives two rows one key

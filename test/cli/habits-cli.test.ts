@@ -79,6 +79,16 @@ test("every command says which common options it takes", () => {
     assert.ok(Array.isArray(spec.common), `${spec.command}: set common in its CommandSpec (options.ts OUTPUT, LOOKUP)`);
 });
 
+test("every command that takes --claude-dir takes --follow-links, and no other does", () => {
+  const takes = (spec: (typeof COMMANDS)[number], opt: string) => (spec.common ?? []).includes(opt as never);
+  const withDir = COMMANDS.filter((spec) => takes(spec, "claude-dir")).map((s) => s.command.split(" ")[0]);
+  assert.ok(withDir.length >= 10, withDir.join(", "));
+  assert.deepEqual(
+    COMMANDS.filter((spec) => takes(spec, "follow-links")).map((s) => s.command.split(" ")[0]),
+    withDir,
+  );
+});
+
 test("every command refuses every common option it does not take, in one message naming the ones that do", async () => {
   let checked = 0;
   for (const spec of COMMANDS) {

@@ -8,6 +8,8 @@ import { sample } from "../helpers.js";
 export const SECRET = "SECRET-MARKER-5f1d9c";
 export const FEED = "feed0000-1111-4222-8333-444444444444";
 export const DOOD = "d00d0000-1111-4222-8333-444444444444";
+/** A plain session in the folder `projects/-evil-proj` links to, outside the config dir: read only with --follow-links. */
+export const ACE = "ace00000-1111-4222-8333-444444444444";
 const PROJECT = "-tmp-lab-demo";
 
 /** The printed saved paths the hostile session names; each must end up suspicious or missing, never read outside. */
@@ -26,6 +28,8 @@ export interface HostileTree {
   root: string;
   cfg: string;
   outside: string;
+  /** The folder outside that `projects/-evil-proj` links to (never touched unless --follow-links is given). */
+  evilProj: string;
   fifo: string;
 }
 
@@ -62,7 +66,9 @@ function assistant(session: string, line: number): string {
  * A config dir (a copy of samples/claude-home) with every way out planted: links from a session file, a
  * project folder, a subagent file, a saved file, a tool-results folder and a debug log to files outside
  * holding SECRET; a subagent folder loop and a self-link; FIFOs as saved file and debug log; and
- * traversal names in persisted-output text.
+ * traversal names in persisted-output text. The project folder `-evil-proj` links out of the config dir
+ * (skipped unless --follow-links); the folder it leads to holds a plain session and a link to SECRET, which
+ * stays skipped even with the flag.
  */
 export function buildHostileTree(root: string): HostileTree {
   const cfg = join(root, "cfg");
@@ -81,8 +87,10 @@ export function buildHostileTree(root: string): HostileTree {
   );
   mkdirSync(join(outside, "tr"));
   writeFileSync(join(outside, "tr", "toolu_x.txt"), `${secretLine}\n`);
-  mkdirSync(join(outside, "proj"));
-  writeFileSync(join(outside, "proj", "cafe0000-1111-4222-8333-444444444444.jsonl"), `${secretLine}\n`);
+  const evilProj = join(outside, "proj");
+  mkdirSync(evilProj);
+  symlinkSync(join(outside, "secret.txt"), join(evilProj, "cafe0000-1111-4222-8333-444444444444.jsonl"));
+  writeFileSync(join(evilProj, `${ACE}.jsonl`), `${assistant(ACE, 1)}\n`);
 
   const proj = join(cfg, "projects", PROJECT);
   const lines = [assistant(FEED, 1), ...HOSTILE_NAMES.map((p, i) => persisted(`toolu_h${i}`, p, FEED, i + 2))];
@@ -106,12 +114,12 @@ export function buildHostileTree(root: string): HostileTree {
   execFileSync("mkfifo", [join(cfg, "debug", `${DOOD}.txt`)]);
 
   symlinkSync(join(outside, "session.jsonl"), join(proj, "beef0000-1111-4222-8333-444444444444.jsonl"));
-  symlinkSync(join(outside, "proj"), join(cfg, "projects", "-evil-proj"));
+  symlinkSync(evilProj, join(cfg, "projects", "-evil-proj"));
   symlinkSync(join(cfg, "projects", "-loop"), join(cfg, "projects", "-loop"));
 
   const fifo = join(root, "pipe.fifo");
   execFileSync("mkfifo", [fifo]);
-  return { root, cfg, outside, fifo };
+  return { root, cfg, outside, evilProj, fifo };
 }
 
 /** Every entry under `dir` (links not followed, FIFOs never opened) with type, size, mode, mtime and content hash. */

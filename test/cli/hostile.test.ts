@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { runCliSpawned as runCli, type CliResult } from "../helpers.js";
-import { buildHostileTree, DOOD, FEED, removeTree, SECRET, snapshot, type HostileTree } from "./hostile-tree.js";
+import { ACE, buildHostileTree, DOOD, FEED, removeTree, SECRET, snapshot, type HostileTree } from "./hostile-tree.js";
 
 let t: HostileTree;
 let before0: string[];
@@ -32,13 +32,17 @@ async function run(args: string[]): Promise<CliResult & { touched: Array<[string
 
 const inside = (p: string, root: string) => p === root || p.startsWith(root + sep);
 
-/** Nothing stat'ed, listed or opened outside the config dir, links followed; realpath may only be asked of paths in it. */
-function assertConfined(r: { touched: Array<[string, string]> }, named: string[], what: string): void {
+/**
+ * Nothing stat'ed, listed or opened outside the config dir, links followed; realpath may only be asked of paths in it.
+ * `roots`: the config dir alone, unless a test gives --follow-links and names the folder it lets in.
+ */
+function assertConfined(r: { touched: Array<[string, string]> }, named: string[], what: string, roots = [t.cfg]): void {
   assert.ok(r.touched.length > 0, `${what}: the trace recorded nothing`);
+  const inRoots = (p: string) => roots.some((root) => inside(p, root));
   for (const [op, p] of r.touched) {
     if (named.includes(p)) continue;
     const abs = isAbsolute(p) ? p : resolve(t.root, p);
-    assert.ok(inside(abs, t.cfg), `${what}: ${op} ${p} is outside the config dir`);
+    assert.ok(inRoots(abs), `${what}: ${op} ${p} is outside the config dir`);
     if (op === "realpath") continue;
     let real = abs;
     try {
@@ -46,7 +50,7 @@ function assertConfined(r: { touched: Array<[string, string]> }, named: string[]
     } catch {
       // missing: a failed stat touches nothing outside
     }
-    assert.ok(inside(real, t.cfg), `${what}: ${op} ${p} followed a link to ${real}`);
+    assert.ok(inRoots(real), `${what}: ${op} ${p} followed a link to ${real}`);
   }
 }
 
@@ -88,7 +92,20 @@ test("hostile tree: skipped files are listed in health and in one stderr line", 
     skipped.some((p) => p.endsWith("-evil-proj")),
     skipped.join(", "),
   );
+  // The project folder linked out of the config dir: its target named, and the flag that would read it.
+  const evil = (sj.health.skipped as Array<{ path: string; reason: string }>).find((x) => x.path.endsWith("-evil-proj"))!;
+  assert.equal(
+    evil.reason,
+    `cannot list folder: a symlink to ${t.evilProj}, outside the config dir; not followed (--follow-links reads it)`,
+  );
+  assert.ok(!sj.sessions.some((x: { sessionId: string }) => x.sessionId === ACE), "a session outside the config dir is not listed");
   assert.equal(s.stderr.split("\n").filter((l) => l.includes("skipped")).length, 1, s.stderr);
+  assert.match(s.stderr, /-evil-proj \(cannot list folder: a symlink to .*--follow-links reads it\)/);
+  // A lookup of the session behind it finds nothing and names the folder it did not search.
+  const gone = await run(["requests", ACE, "--claude-dir", "cfg"]);
+  assert.equal(gone.code, 2, gone.stderr);
+  assert.match(gone.stderr, /not searched .*-evil-proj: cannot list folder: a symlink to .*--follow-links reads it/);
+  assertConfined(gone, [ACE], "requests ACE");
 
   const r = JSON.parse((await run(["report", FEED, "--claude-dir", "cfg", "--json"])).stdout);
   const why = new Map(
@@ -122,6 +139,52 @@ test("hostile tree: saved paths from evidence are suspicious, never stat'ed or o
   const d = JSON.parse((await run(["outputs", DOOD, "--claude-dir", "cfg", "--json"])).stdout);
   assert.match(d.toolResults[0].savedSuspicious, /folder links outside/);
 });
+
+test(
+  "hostile tree with --follow-links: the linked project folder's plain session is read, its link to the secret still skipped",
+  { timeout: 120000 },
+  async () => {
+    const cfg = ["--claude-dir", "cfg", "--follow-links"];
+    const s = await run(["sessions", ...cfg, "--json"]);
+    assert.equal(s.code, 0, s.stderr);
+    const sj = JSON.parse(s.stdout);
+    assert.ok(
+      sj.sessions.some((x: { sessionId: string }) => x.sessionId === ACE),
+      "the session in the linked project folder is listed",
+    );
+    const why = new Map((sj.health.skipped as Array<{ path: string; reason: string }>).map((x) => [x.path, x.reason]));
+    assert.equal(why.has(join(t.cfg, "projects", "-evil-proj")), false, [...why.keys()].join(", "));
+    assert.match(why.get(join(t.cfg, "projects", "-evil-proj", "cafe0000-1111-4222-8333-444444444444.jsonl")) ?? "", /real path leaves/);
+    // Read, every format, with the folder it links to the one root added; the secret never printed.
+    for (const args of [
+      ["sessions", ...cfg],
+      ["report", ACE, ...cfg],
+      ["requests", ACE, ...cfg],
+      ["report", FEED, ...cfg],
+    ]) {
+      for (const format of ["table", "json"]) {
+        const r = await run([...args, "--format", format]);
+        const what = `${args.join(" ")} --format ${format}`;
+        assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+        assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), `${what}: the secret leaked`);
+        assert.ok(!r.stdout.includes("root:x:0:0"), `${what}: passwd-like content leaked`);
+        assertConfined(r, args.includes(ACE) ? [ACE] : args.includes(FEED) ? [FEED] : [], what, [t.cfg, t.evilProj]);
+      }
+    }
+    const req = JSON.parse((await run(["requests", ACE, ...cfg, "--json"])).stdout);
+    assert.deepEqual(
+      req.inputs.map((i: { path: string }) => i.path),
+      [join(t.cfg, "projects", "-evil-proj", `${ACE}.jsonl`)],
+    );
+    assert.equal(req.requests.length, 1);
+    // The link to the secret is not a session even when asked for by id.
+    const cafe = await run(["requests", "cafe0000", ...cfg]);
+    assert.equal(cafe.code, 2, cafe.stderr);
+    assert.match(cafe.stderr, /skipped .*cafe0000-1111-4222-8333-444444444444\.jsonl: real path leaves/);
+    assert.ok(!cafe.stderr.includes(SECRET));
+    assert.deepEqual(snapshot(t.cfg), before0, "the config dir changed");
+  },
+);
 
 test("non-regular targets and named files are a usage error (exit 2, one line), never a block", { timeout: 120000 }, async () => {
   const f = t.fifo;

@@ -103,6 +103,7 @@ test("noise, malformed, blank, per-server Claude Code log lines", () => {
     kind: "noise",
     pos: { file: "log", line: 1 },
     excerpt: "lab server 0.0.1 listening on stdio",
+    head: "lab server 0.0.1 listening on stdio",
   });
   assert.equal(line('{"jsonrpc":"2.0","id":1,"resu')?.kind, "malformed");
   assert.equal(line('-> {"jsonrpc":')?.kind, "malformed");

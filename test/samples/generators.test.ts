@@ -19,6 +19,7 @@ const GENERATORS = [
   "make-tools.mjs",
   "make-chains.mjs",
   "make-compaction.mjs",
+  "make-rewind.mjs",
 ];
 
 /** Committed sample files no generator writes: said so in their folder's README. */

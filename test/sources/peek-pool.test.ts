@@ -77,10 +77,12 @@ test("sessions: old-layout agent files peeked on the worker give the same docume
     assert.deepEqual(worker, inline);
     const j = JSON.parse(inline.stdout);
     // Eight files in each session name it in a way the peek or the stream finds; the link inside adds one to session 0.
+    // The "orphan" files name a session with no main file: in each project folder it is a session of its two (main file missing).
     assert.deepEqual(
-      j.sessions.map((s: { subagents: number }) => s.subagents),
-      j.sessions.map((s: { sessionId: string }) => (s.sessionId === uuid(0) ? 9 : 8)),
+      j.sessions.map((s: { subagents: number; mainFileMissing: boolean }) => [s.subagents, s.mainFileMissing]),
+      j.sessions.map((s: { sessionId: string }) => (s.sessionId === uuid(99) ? [2, true] : [s.sessionId === uuid(0) ? 9 : 8, false])),
     );
+    assert.equal(j.sessions.filter((s: { sessionId: string }) => s.sessionId === uuid(99)).length, 2);
     assert.ok(j.health.skipped.some((s: { path: string }) => s.path.endsWith("agent-link-out.jsonl")));
   } finally {
     rmSync(dir, { recursive: true, force: true });
