@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { StringDecoder } from "node:string_decoder";
 import type { LineSink } from "../sources/lines.js";
+import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
 import { notUtf8Count } from "./json.js";
 import { nulWsRun, nulWsRunBack, skipZeros } from "./nul-scan.js";
 
@@ -99,6 +100,7 @@ export class GiantLineSink implements LineSink {
   private firstBadUtf8 = -1;
   private breakPastHead = false;
   private edge: Buffer = Buffer.alloc(0);
+  private store: Buffer | null = null;
 
   constructor(private readonly o: GiantOptions) {}
 
@@ -172,8 +174,7 @@ export class GiantLineSink implements LineSink {
         this.text.length = 0;
         return;
       }
-      this.text.push(c.subarray(from, to));
-      this.textBytes += to - from;
+      this.hold(c, from, to);
       return;
     }
     const room = this.o.headBytes - this.textBytes;
@@ -186,6 +187,28 @@ export class GiantLineSink implements LineSink {
     this.text.push(Buffer.from(c.subarray(from, Math.min(to, from + room))));
     if (to - from > room) this.cut = true;
     this.textBytes += to - from;
+  }
+
+  /**
+   * A held line's bytes go into one buffer that grows fourfold (its pages are touched only as they are written),
+   * not into a list of read buffers joined at the end: the read buffers are let go at once (the allocator hands
+   * them out again for the next reads) and no join doubles the line.
+   */
+  private hold(c: Buffer, from: number, to: number): void {
+    const n = to - from;
+    const need = this.textBytes + n;
+    if (this.store === null || need > this.store.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.min(this.o.maxHold, Math.max(need, 4 * (this.store?.length ?? 4 << 20))));
+      if (this.store) this.store.copy(bigger, 0, 0, this.textBytes);
+      else {
+        let at = 0;
+        for (const t of this.text) at += t.copy(bigger, at);
+      }
+      this.text.length = 0;
+      this.store = bigger;
+    }
+    c.copy(this.store, this.textBytes, from, to);
+    this.textBytes = need;
   }
 
   /** A CR or U+2028/U+2029 in `c` from `from` on (past the head); a sequence split across chunks is found at the join. */
@@ -241,7 +264,8 @@ export class GiantLineSink implements LineSink {
       this.tailStart = this.at;
     } else if (this.nulWsOnly && NOT_WS_NUL.test(this.decoder.end())) this.nulWsOnly = false;
     if (this.tooLong) return "tooLong";
-    const text = this.text.length === 1 ? this.text[0]! : Buffer.concat(this.text);
+    const text = this.store ? this.store.subarray(0, this.textBytes) : this.text.length === 1 ? this.text[0]! : Buffer.concat(this.text);
+    this.store = null;
     this.text.length = 0;
     let held = this.decided === true;
     if (this.decided === undefined && !this.inLead) {
@@ -274,11 +298,21 @@ export function withoutNuls(g: GiantLine): string {
   return sq.toString("utf8").replace(/\u0000+/g, "");
 }
 
-/** The text of the line from byte `from` to byte `to` of the line, as far as the head holds it (both in the text's range). */
+/**
+ * The text of the line from byte `from` to byte `to` of the line, as far as the head holds it (both in the text's
+ * range). Read once: the head's bytes are let go (and, for a huge one, collected) so that they are not held beside
+ * the string and what is parsed from it.
+ */
 export function giantText(g: GiantLine, from: number, to: number): string {
   const start = g.leadNulEnd;
-  return g.head.toString("utf8", Math.min(g.head.length, from - start), Math.min(g.head.length, to - start));
+  const head = g.head;
+  const text = head.toString("utf8", Math.min(head.length, from - start), Math.min(head.length, to - start));
+  g.head = EMPTY;
+  if (head.length >= HUGE_LINE_BYTES) collectAfterHugeLine();
+  return text;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** `lines.ts` LineStream for lines of `at` bytes or more, read through a GiantLineSink with these options. */
 export function giantStream(at: number, o: GiantOptions) {
