@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { readRecords } from "../../src/pipeline/runner.js";
 import { emptyHealth } from "../../src/records/health.js";
 import { debugLogSource } from "../../src/records/debug.js";
@@ -122,6 +123,32 @@ test("debug log: an entry longer than its clip read by its head is the entry rea
     [["debug", true, 3, "mcp-connection-failed"]],
   );
   assert.equal((held.health as { damagedCount: number }).damagedCount, 3, "the bad byte, the leading and the trailing NUL runs");
+});
+
+test("claude -p output through stdin in small chunks: chunks of zeros before the layout is known give the records of the output read whole", async () => {
+  const init = '{"type":"system","subtype":"init","session_id":"s1"}';
+  const result = '{"type":"result","subtype":"success","session_id":"s1"}';
+  for (const [name, text] of [
+    ["lines", Buffer.concat([Buffer.from("\n \n"), Buffer.alloc(40_000), Buffer.from(`\n\n${Z(7)}  ${init}\n${result}\n`)])],
+    ["array", Buffer.concat([Buffer.alloc(40_000), Buffer.from(`\n[${init},\n${result}]${Z(9)}`)])],
+    ["values", Buffer.concat([Buffer.alloc(40_000), Buffer.from(`{\n  "type": "result",\n  "session_id": "s1"\n}\n`)])],
+    ["zeros only", Buffer.concat([Buffer.alloc(40_000), Buffer.from("\n"), Buffer.alloc(30_000)])],
+  ] as const) {
+    const file = join(dir, `stdin-${name.replace(/\W+/g, "-")}.json`);
+    writeFileSync(file, text);
+    const whole = await read(headlessSource, file);
+    for (const size of [1000, 4096]) {
+      const parts: Buffer[] = [];
+      for (let i = 0; i < text.length; i += size) parts.push(text.subarray(i, i + size));
+      const health = emptyHealth();
+      const input = { path: "-", kind: "stream-json", bytes: 0, sha256: "" } as InputFile;
+      const recs: unknown[] = [];
+      for await (const r of readRecords(input, headlessSource, health, { stdin: Readable.from(parts) })) recs.push(r);
+      const { scanned: _s, ...rest } = health as typeof health & { scanned?: unknown };
+      const got = JSON.parse(JSON.stringify({ recs, health: rest }).replaceAll('"-"', JSON.stringify(file)));
+      assert.deepStrictEqual(got, whole, `${name}, chunks of ${size}`);
+    }
+  }
 });
 
 /** Peak RSS of the CLI reading `file`, from inside the child (its resourceUsage at exit), in bytes. */
