@@ -11,10 +11,13 @@ import {
   nulRuns,
   nulTailDamage,
   parseJsonBounded,
+  utf8Damage,
   type LineDamage,
 } from "./json.js";
 import type { Pos } from "./pos.js";
-import { decodeLines, tooLongLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
+import { DEFAULT_MAX_LINE_BYTES, type RawLine } from "../sources/lines.js";
+import { giantStream, giantText, withoutNuls, type GiantLine } from "./giant-line.js";
+import { decodeLines, tooLongLine, type BlankLine, type LineDecoder, type MalformedLine, type Source } from "./source.js";
 import { parseIsoTime } from "./time.js";
 
 export { classifyMessage, durationMs, sizeBytes, type DebugEvent, type DebugEventType } from "./debug-events.js";
@@ -100,39 +103,27 @@ const damagedEntries = new WeakMap<object, LineDamage[]>();
  * are `malformed`. A NUL run a line starts or ends with is cut and listed as the entry's damage.
  * Also reads per-server `mcp-logs-<server>/*.jsonl` files, whose lines are JSON objects.
  */
-function debugDecoder(file: string): LineDecoder<DebugRecord> {
+function debugDecoder(file: string, giantAt: number): LineDecoder<DebugRecord> {
   const hint = serverFromLogPath(file);
   let cur: Pending | null = null;
   return {
     line(raw, out) {
       const pos: Pos = { file, line: raw.line };
-      if (raw.tooLong) {
+      if (raw.tooLong || raw.streamed === "tooLong") {
         out.push(tooLongLine(pos, raw));
         return;
       }
-      let line = raw.buf.toString("utf8");
-      // A blank line is counted as one and still belongs to the message it sits in.
-      if (line.trim() === "") out.push({ kind: "blank", pos });
-      // Bytes that are not UTF-8 were read as U+FFFD, silently: the entry the line belongs to says so, naming the line.
-      const bad: LineDamage[] = [];
-      if (raw.buf.indexOf(0) >= 0) {
-        const cut = nulCut(line, raw.buf);
-        if (typeof cut === "string") {
-          out.push({ kind: "malformed", pos, reason: cut, excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
-          return;
-        }
-        line = cut.line;
-        bad.push(...cut.damage);
+      const read = raw.streamed ? giantRead(raw.streamed as GiantLine, pos, out) : heldRead(raw, pos, out);
+      if (read === null) return;
+      let line = read.line;
+      const bad = read.bad;
+      if (read.lead) {
         // The blank kept after a leading run is a continuation line's indent; before an entry's own header (the
         // next write landed after the remnant, a space apart) it is no part of the line.
-        if (cut.lead && line !== (line = line.trimStart())) {
+        if (line !== (line = line.trimStart())) {
           const h = DEBUG_HEADER.exec(line);
-          if (!(h && h.groups!.ts) && !(line.startsWith("{") && jsonlEntry(line, pos, hint))) line = cut.line;
+          if (!(h && h.groups!.ts) && !(line.startsWith("{") && jsonlEntry(line, pos, hint))) line = read.line;
         }
-      }
-      if (!isUtf8(raw.buf)) {
-        const d = notUtf8(raw.buf);
-        if (d) bad.push(d);
       }
       const head = DEBUG_HEADER.exec(line);
       if (head) {
@@ -174,7 +165,87 @@ function debugDecoder(file: string): LineDecoder<DebugRecord> {
       if (cur) out.push(finish(cur));
       cur = null;
     },
+    // Only a per-server JSONL line (`{` after any NUL run) must be parsed whole; any other is read by its head.
+    stream: giantStream(giantAt, {
+      headBytes: DEBUG_HEAD_BYTES,
+      hold: (t) => t.length > 0 && t[0] === 0x7b,
+      maxHold: DEFAULT_MAX_LINE_BYTES,
+    }),
   };
+}
+
+/** What a line says once its NUL runs are cut: its text, its damage, whether a leading run was cut; null when it was said already (malformed). */
+interface LineRead {
+  line: string;
+  bad: LineDamage[];
+  lead: boolean;
+}
+
+/** A held line: decoded whole. */
+function heldRead(raw: RawLine, pos: Pos, out: Array<DebugRecord | BlankLine>): LineRead | null {
+  let line = raw.buf.toString("utf8");
+  // A blank line is counted as one and still belongs to the message it sits in.
+  if (line.trim() === "") out.push({ kind: "blank", pos });
+  // Bytes that are not UTF-8 were read as U+FFFD, silently: the entry the line belongs to says so, naming the line.
+  const bad: LineDamage[] = [];
+  let lead = false;
+  if (raw.buf.indexOf(0) >= 0) {
+    const cut = nulCut(line, raw.buf);
+    if (typeof cut === "string") {
+      out.push({ kind: "malformed", pos, reason: cut, excerpt: excerptOf(line.replace(/\u0000+/g, "")) });
+      return null;
+    }
+    line = cut.line;
+    bad.push(...cut.damage);
+    lead = cut.lead;
+  }
+  if (!isUtf8(raw.buf)) {
+    const d = notUtf8(raw.buf);
+    if (d) bad.push(d);
+  }
+  return { line, bad, lead };
+}
+
+/**
+ * Bytes of a line's text a line too long to hold is read by (records/giant-line.ts): past MAX_ENTRY_CHARS an entry
+ * is clipped, and every pattern the reader matches (the header, a pasted message, classifyMessage's events) is
+ * anchored at the start, so no verdict needs more; three bytes a character at most, and some to spare.
+ */
+export const DEBUG_HEAD_BYTES = 3 * MAX_ENTRY_CHARS + 64 * 1024;
+
+/** Lines this long are read by their head (records/giant-line.ts) instead of held: a 300 MB logged body cost 940 MB. */
+export const DEBUG_GIANT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A line too long to hold, from what GiantLineSink kept: the same verdicts as `heldRead` and `nulCut` on the whole
+ * line. Its text is the head (a per-server JSONL line, which must be parsed, is held whole); a CR, U+2028 or
+ * U+2029 past the head is kept as one CR, so that `.` in the header pattern fails on it as it would on the line.
+ */
+function giantRead(g: GiantLine, pos: Pos, out: Array<DebugRecord | BlankLine>): LineRead | null {
+  const anyNul = g.leadNuls > 0 || g.nulAfterLead >= 0;
+  if (!anyNul && g.nulWsOnly) out.push({ kind: "blank", pos });
+  const bad: LineDamage[] = [];
+  let end = g.bytes;
+  if (anyNul) {
+    const reason = g.nulWsOnly
+      ? "NUL bytes only (crash remnant)"
+      : g.nulAfterLead >= 0 && g.nulAfterLead < (g.tailNuls > 0 ? g.tailFirstNul : g.bytes)
+        ? "NUL bytes (crash remnant)"
+        : null;
+    if (reason) {
+      out.push({ kind: "malformed", pos, reason, excerpt: excerptOf(withoutNuls(g)) });
+      return null;
+    }
+    if (g.leadNuls > 0) bad.push(nulDamage(g.leadNuls, g.leadNulEnd));
+    if (g.tailNuls > 0) {
+      bad.push(nulTailDamage(g.tailNuls, g.tailFirstNul));
+      end = g.tailFirstNul;
+    }
+  }
+  if (g.badUtf8 > 0) bad.push(utf8Damage(g.badUtf8, g.firstBadUtf8));
+  let line = giantText(g, g.leadNulEnd, end);
+  if (!g.whole && end - g.leadNulEnd > g.head.length && g.breakPastHead) line += "\r";
+  return { line, bad, lead: g.leadNuls > 0 };
 }
 
 /**
@@ -191,7 +262,7 @@ const recogniseDebug = (head: string): boolean => {
 export const debugLogSource: Source<DebugRecord> = {
   kind: "debug-log",
   recognise: recogniseDebug,
-  records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file)),
+  records: (chunks, input) => decodeLines(chunks, debugDecoder(input.file, input.streamLineBytes ?? DEBUG_GIANT_BYTES)),
   facts: (rec) => {
     const damaged = rec.kind === "debug" ? damagedEntries.get(rec) : undefined;
     return damaged ? { damaged } : undefined;

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_LINE_BYTES } from "../sources/lines.js";
 import { bomAt, excerptOf, utf8Head } from "./json.js";
+import { skipZeros } from "./nul-scan.js";
 
 /**
  * Splits one JSON document as it streams into its top-level values, never holding more than one of them:
@@ -228,10 +229,14 @@ export async function* splitJson(
       if (isSpace(c)) continue;
       // NULs before the "[" (or a value), or after the "]" (or a value): a crash remnant, skipped and said.
       if (c === 0 && (state === S.Open || state === S.Top || state === S.Done)) {
-        if (nuls++ === 0) {
+        if (nuls === 0) {
           nulFirst = offset + i;
           nulLine = line;
         }
+        // The run is skipped a memcmp block at a time (records/nul-scan.ts), not a loop turn a byte.
+        const j = skipZeros(chunk, i);
+        nuls += j - i;
+        i = j - 1;
         continue;
       }
       lastLine = line;

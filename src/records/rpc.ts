@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import type { RawLine } from "../sources/lines.js";
+import { DEFAULT_MAX_LINE_BYTES, type RawLine } from "../sources/lines.js";
+import { giantStream, giantText, withoutNuls, type GiantLine } from "./giant-line.js";
 import {
   depthExceeds,
   excerptOf,
@@ -10,6 +11,7 @@ import {
   nulRuns,
   nulTailDamage,
   parseJsonBounded,
+  utf8Damage,
   type JsonObject,
   type LineDamage,
 } from "./json.js";
@@ -143,13 +145,14 @@ export const rpcLogSource: Source<RpcRecord> = {
         else for (const r of recs) out.push(r);
         // NULs skipped, bytes that are not UTF-8 read as U+FFFD: the line's first record says so (a batch line is one line).
         const first = recs[0];
-        if (first && first.kind !== "malformed" && !raw.tooLong && !isUtf8(raw.buf)) {
+        if (first && first.kind !== "malformed" && !raw.tooLong && !raw.streamed && !isUtf8(raw.buf)) {
           const d = notUtf8(raw.buf);
           if (d) damage.push(d);
         }
         if (first && damage.length) damagedLines.set(first, damage);
       },
       end() {},
+      stream: rpcGiantStream(input.streamLineBytes ?? RPC_GIANT_BYTES),
     }),
   facts: (rec) => {
     switch (rec.kind) {
@@ -179,7 +182,8 @@ export function parseRpcLine(raw: RawLine, file: string): RpcRecord[] {
 /** `parseRpcLine` and what was skipped to read it: NUL runs a line starts or ends with (crash remnants, as in transcripts). */
 function parseRpcLineDamage(raw: RawLine, file: string): { recs: RpcRecord[]; damage: LineDamage[] } {
   const pos: Pos = { file, line: raw.line };
-  if (raw.tooLong) return { recs: [tooLongLine(pos, raw)], damage: [] };
+  if (raw.tooLong || raw.streamed === "tooLong") return { recs: [tooLongLine(pos, raw)], damage: [] };
+  if (raw.streamed) return giantRpcLine(raw.streamed as GiantLine, pos);
   let line = raw.buf.toString("utf8");
   if (line.trim() === "") return { recs: [], damage: [] };
   const damage: LineDamage[] = [];
@@ -195,6 +199,51 @@ function parseRpcLineDamage(raw: RawLine, file: string): { recs: RpcRecord[]; da
     }
   }
   const recs = parseLine(pos, line);
+  return { recs, damage: recs[0]?.kind === "malformed" ? [] : damage };
+}
+
+/** Lines this long are read by their first bytes (records/giant-line.ts) unless they must be parsed: a 300 MB line of noise cost 940 MB. */
+export const RPC_GIANT_BYTES = 8 * 1024 * 1024;
+
+/** Text of a giant line kept when it is not parsed: its noise excerpt needs 120 characters. */
+const RPC_HEAD_BYTES = 64 * 1024;
+
+/** Where a Claude Desktop line's message starts; a line that gets there is parsed whole. */
+const DESKTOP_START = /^\S+Z \[[^\]]+\] \[(?:info|error|warn|debug)\] Message from (?:client|server): \{/;
+
+/**
+ * Whether a giant line must be held to be parsed, from its first bytes after any leading NUL run: one that
+ * parseLine would JSON.parse (a `{` or `[`, a prefix before one, a Claude Desktop line). Any other is noise,
+ * said by its first characters, or has NULs inside, said by the facts of the whole line.
+ */
+function mustParse(text: Buffer): boolean {
+  if (text.length === 0) return false;
+  if (text[0] === 0x7b || text[0] === 0x5b) return true;
+  const head = text.toString("utf8");
+  return DESKTOP_START.test(head) || PREFIX.test(head);
+}
+
+export const rpcGiantStream = (at: number) =>
+  giantStream(at, { headBytes: RPC_HEAD_BYTES, hold: mustParse, maxHold: DEFAULT_MAX_LINE_BYTES });
+
+/** `parseRpcLineDamage` for a line read by GiantLineSink: the same verdicts from the facts it kept of the whole line. */
+function giantRpcLine(g: GiantLine, pos: Pos): { recs: RpcRecord[]; damage: LineDamage[] } {
+  const anyNul = g.leadNuls > 0 || g.nulAfterLead >= 0;
+  if (!anyNul && g.nulWsOnly) return { recs: [], damage: [] };
+  const damage: LineDamage[] = [];
+  let line: string;
+  if (anyNul) {
+    if (g.leadEnd >= g.bytes || (g.nulAfterLead >= 0 && g.nulAfterLead < g.tailStart))
+      return {
+        recs: [{ kind: "malformed", pos, reason: "NUL bytes (crash remnant)", excerpt: excerptOf(withoutNuls(g)) }],
+        damage: [],
+      };
+    if (g.leadNuls > 0) damage.push(nulDamage(g.leadNuls, g.leadEnd));
+    if (g.tailNuls > 0) damage.push(nulTailDamage(g.tailNuls, g.tailFirstNul));
+    line = giantText(g, g.leadEnd, g.tailStart);
+  } else line = giantText(g, 0, g.bytes);
+  const recs = parseLine(pos, line);
+  if (recs[0] && recs[0].kind !== "malformed" && g.badUtf8 > 0) damage.push(utf8Damage(g.badUtf8, g.firstBadUtf8));
   return { recs, damage: recs[0]?.kind === "malformed" ? [] : damage };
 }
 

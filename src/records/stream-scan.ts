@@ -14,6 +14,7 @@ import {
 } from "./json.js";
 import type { DeepCut } from "../sources/json-depth.js";
 import { defineLazy, type LazyString } from "./lazy-strings.js";
+import { skipZeros } from "./nul-scan.js";
 import { BODY_INVALID, BODY_MORE, forgetWindow, StringBody } from "./stream-string.js";
 import { MAX_KEY, StringToken } from "./stream-token.js";
 
@@ -174,8 +175,10 @@ export class StreamScanner {
       }
       if (b === 0 && this.onlyNulWs) {
         // Before the value: a crash remnant the next write landed after (parseWhole skips the same run).
-        this.leadNuls++;
-        i++;
+        // Skipped a memcmp block at a time: a 300 MB run cost 300 M turns of this loop (3x the time of a line of text).
+        const j = skipZeros(c, i);
+        this.leadNuls += j - i;
+        i = j;
         continue;
       }
       if (this.mode === LITERAL) {
@@ -206,8 +209,9 @@ export class StreamScanner {
       }
       if (this.mode === DONE && b === 0) {
         if (this.tailFirst < 0) this.tailFirst = this.at + i;
-        this.tailNuls++;
-        i++;
+        const j = skipZeros(c, i);
+        this.tailNuls += j - i;
+        i = j;
         continue;
       }
       if (this.mode === DONE) {

@@ -1,6 +1,19 @@
 import { splitJson } from "./json-split.js";
 import type { RawLine } from "../sources/lines.js";
-import { bomAt, nulDamage, nulRuns, nulTailDamage, parseLine, type JsonObject, type LineDamage } from "./json.js";
+import {
+  bomAt,
+  MAX_DEPTH,
+  nulDamage,
+  nulRuns,
+  nulTailDamage,
+  parseLine,
+  type JsonObject,
+  type LineDamage,
+  type ParsedLine,
+} from "./json.js";
+import { allZeros, nulWsRun, skipZeros } from "./nul-scan.js";
+import { StreamScanner, type ScannedLine } from "./stream-scan.js";
+import { STREAM_LINE_BYTES } from "./transcript-source.js";
 import type { Pos } from "./pos.js";
 import { decodeLines, pastCrashRemnant, type BlankLine, type DamageNote, type MalformedLine, type Source } from "./source.js";
 import { toHeadlessInit, toHeadlessResult, type HeadlessInit, type HeadlessResult } from "./streamjson-messages.js";
@@ -91,11 +104,12 @@ export const headlessSource: Source<HeadlessRecord> = {
 
 async function* headlessRecords(
   chunks: AsyncIterable<Buffer>,
-  input: { file: string },
+  input: { file: string; streamLineBytes?: number },
 ): AsyncGenerator<HeadlessRecord | BlankLine | DamageNote> {
   // Sniff the layout from the first bytes; iterate by hand, since breaking a for-await would close `chunks`.
   const it = chunks[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
+  // A chunk of zeros only (a long crash remnant) is held as its length, not its bytes: 300 MB of NULs held 300 MB.
+  const head: Array<Buffer | number> = [];
   let layout: HeadlessLayout | null = null;
   // While every chunk is whitespace and NULs (a long crash remnant), another such chunk decides nothing: not
   // copied together again for each.
@@ -104,27 +118,45 @@ async function* headlessRecords(
   while (layout === null) {
     const next = await it.next();
     if (next.done) break;
-    head.push(next.value);
-    if (blank && head.length > 1 && next.value.every(isBlank)) continue;
-    blank = head.length === 1 && next.value.every(isBlank);
-    joined = head.length === 1 ? next.value : Buffer.concat(head);
-    layout = sniff(joined);
+    const c = next.value;
+    if (blank && head.length > 0 && allBlank(c)) {
+      head.push(allZeros(c) ? c.length : c);
+      continue;
+    }
+    blank = head.length === 0 && allBlank(c);
+    head.push(c);
+    // The chunks of zeros before are blank (and the BOM is in the first chunk, before them): the sniff reads the
+    // ones after the last of them.
+    let runs = head.length - 1;
+    while (runs >= 0 && typeof head[runs] !== "number") runs--;
+    const tail = head.slice(runs + 1) as Buffer[];
+    joined = tail.length === 1 ? tail[0]! : Buffer.concat(tail);
+    // A BOM's bytes after the run are no BOM: not "[" or "{", so lines.
+    layout = runs >= 0 && bomAt(joined) !== false ? "lines" : sniff(joined);
+    // The sniff's copy stands for the pieces it was made of: they are not held beside it.
+    if (tail.length > 1) head.splice(runs + 1, tail.length, joined);
   }
-  // The sniff's copy stands for the pieces it was made of: they are not held beside it.
-  if (joined && head.length > 1 && joined.length === head.reduce((n, b) => n + b.length, 0)) head.splice(0, head.length, joined);
   const rest = async function* () {
-    yield* head;
+    for (const h of head) {
+      if (typeof h !== "number") yield h;
+      else for (let n = h; n > 0; n -= ZERO_CHUNK.length) yield ZERO_CHUNK.subarray(0, Math.min(n, ZERO_CHUNK.length));
+    }
+    head.length = 0;
     for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
   };
   // Whitespace only, or too short to tell: line mode reports what is there.
-  if (layout === null) yield* decodeLines(rest(), ndjsonDecoder(input.file));
+  if (layout === null) yield* decodeLines(rest(), ndjsonDecoder(input.file, undefined, input.streamLineBytes));
   else if (layout === "lines") {
     // A crash's NUL run before the first line (on lines of its own, or before the record on its line) is one
     // damage entry, as before an array's "[": its lines are no records (blank or malformed), the record after it is read.
-    const lead = head.length === 1 ? leadingRun(head[0]!) : null;
-    yield* decodeLines(rest(), ndjsonDecoder(input.file, lead ?? undefined));
+    const lead = leadingRun(head);
+    yield* decodeLines(rest(), ndjsonDecoder(input.file, lead ?? undefined, input.streamLineBytes));
   } else yield* streamed(rest(), input.file, layout);
 }
+
+/** Shared zeros the held runs are given back as (never written to; readers copy what they keep). */
+const ZERO_CHUNK = Buffer.alloc(1 << 20);
+const allBlank = (c: Buffer) => nulWsRun(c, 0).end === c.length;
 
 /** A NUL run (whitespace among it) that opens line-mode output: its damage, and the lines it spans. */
 interface LeadingRun {
@@ -134,19 +166,41 @@ interface LeadingRun {
   toLine: number;
 }
 
-function leadingRun(buf: Buffer): LeadingRun | null {
+function leadingRun(head: ReadonlyArray<Buffer | number>): LeadingRun | null {
   // Byte positions count without a BOM, as a line's do (sources/lines.ts cuts it from the first line).
-  const bom = bomAt(buf) === true ? 3 : 0;
+  const first = head[0];
+  const bom = typeof first !== "number" && first !== undefined && bomAt(first) === true ? 3 : 0;
   let nuls = 0;
   let lfs = 0;
   let fromLine = 0;
-  let i = bom;
-  for (; i < buf.length && isBlank(buf[i]!); i++) {
-    if (buf[i] === 0x0a) lfs++;
-    else if (buf[i] === 0 && nuls++ === 0) fromLine = lfs + 1;
+  let at = 0;
+  for (const [n, h] of head.entries()) {
+    if (typeof h === "number") {
+      if (nuls === 0) fromLine = lfs + 1;
+      nuls += h;
+      at += h;
+      continue;
+    }
+    let i = n === 0 ? bom : 0;
+    while (i < h.length) {
+      const b = h[i]!;
+      if (b === 0) {
+        if (nuls === 0) fromLine = lfs + 1;
+        const j = skipZeros(h, i);
+        nuls += j - i;
+        i = j;
+      } else if (isBlank(b)) {
+        if (b === 0x0a) lfs++;
+        i++;
+      } else break;
+    }
+    at += i;
+    if (i < h.length) {
+      if (nuls === 0) return null;
+      return { damage: { ...nulDamage(nuls, at - bom), line: fromLine }, fromLine, toLine: lfs + 1 };
+    }
   }
-  if (nuls === 0 || i >= buf.length) return null;
-  return { damage: { ...nulDamage(nuls, i - bom), line: fromLine }, fromLine, toLine: lfs + 1 };
+  return null;
 }
 
 /** The first record's line with the run's NULs before it read as spaces (a copy: the chunk is not changed), so they are not said twice. */
@@ -161,13 +215,20 @@ function pastRun(raw: RawLine): RawLine {
 /** Events read from a damaged line (records/json.ts LineDamage), for health; not a field of the event. */
 const damagedLines = new WeakMap<object, LineDamage[]>();
 
-function ndjsonDecoder(file: string, lead?: LeadingRun) {
+function ndjsonDecoder(file: string, lead?: LeadingRun, streamAt = STREAM_LINE_BYTES) {
   return {
     line(raw: Parameters<typeof parseLine>[0], out: Array<HeadlessRecord | BlankLine | DamageNote>) {
       const pos: Pos = { file, line: raw.line };
       // The lines of the leading NUL run are no records, blank or malformed: the run is one damage entry.
       if (lead && raw.line >= lead.fromLine && raw.line < lead.toLine) return;
-      const parsed = parseLine(lead && raw.line === lead.toLine ? pastRun(raw) : raw);
+      // A line past `streamAt` was scanned as it streamed (records/stream-scan.ts), as a transcript's is: a 300 MB
+      // line of NULs or of text is never held.
+      const scanned = raw.streamed as ScannedLine | undefined;
+      const parsed: ParsedLine = scanned
+        ? lead && raw.line === lead.toLine
+          ? withoutLeadRun(scanned.parsed)
+          : scanned.parsed
+        : parseLine(lead && raw.line === lead.toLine ? pastRun(raw) : raw);
       if (parsed.ok === "blank") {
         out.push({ kind: "blank", pos });
         return;
@@ -185,7 +246,18 @@ function ndjsonDecoder(file: string, lead?: LeadingRun) {
       out.push({ kind: "malformed", pos, reason: parsed.reason, excerpt: parsed.excerpt, layout: "lines" });
     },
     end() {},
+    stream: { at: streamAt, open: (_line: number, offset: number) => new StreamScanner({ file, offset, maxDepth: MAX_DEPTH }) },
   };
+}
+
+/** A scanned first record's verdict without the leading run, which is said once on its own (as `pastRun` does for a held line). */
+function withoutLeadRun(p: ParsedLine): ParsedLine {
+  if (p.ok === true) {
+    const damage = p.damage?.filter((d) => !/ NUL bytes? before byte \d+ \(crash remnant\), skipped$/.test(d.reason));
+    return damage?.length ? { ...p, damage } : { ok: true, value: p.value };
+  }
+  if (p.ok === false) return { ...p, reason: p.reason.replace(/^\d+ NUL bytes? before byte \d+ \(crash remnant\), then /, "") };
+  return p;
 }
 
 const isBlank = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0;
