@@ -213,14 +213,15 @@ const DESKTOP_START = /^\S+Z \[[^\]]+\] \[(?:info|error|warn|debug)\] Message fr
 
 /**
  * Whether a giant line must be held to be parsed, from its first bytes after any leading NUL run: one that
- * parseLine would JSON.parse (a `{` or `[`, a prefix before one, a Claude Desktop line). Any other is noise,
- * said by its first characters, or has NULs inside, said by the facts of the whole line.
+ * parseLine would JSON.parse (a `{` or `[` first, a Claude Desktop line, or a `{` after other text, which
+ * prefixedLine reads from its first `{`). Any other is noise, said by its first characters, or has NULs inside,
+ * said by the facts of the whole line. A `{` only past the first bytes it decides on (4 KiB of other text) is not looked
+ * for: no prefix is that long, and such a line is noise.
  */
 function mustParse(text: Buffer): boolean {
   if (text.length === 0) return false;
   if (text[0] === 0x7b || text[0] === 0x5b) return true;
-  const head = text.toString("utf8");
-  return DESKTOP_START.test(head) || PREFIX.test(head);
+  return text.indexOf(0x7b) >= 0 || DESKTOP_START.test(text.toString("utf8"));
 }
 
 export const rpcGiantStream = (at: number) =>
