@@ -157,21 +157,35 @@ function safeSize(p: string): number {
   return statPath(p)?.size ?? 0;
 }
 
+/** Session ids, and files of one id, that the shared-id warning names; the rest are counted (every file is its own row). */
+export const SHARED_SHOWN = 10;
+
 /**
  * One session id in several files (a copy in a second config dir or project folder): each is its own row,
  * told apart only by where it lies, so the warning names them in the order `servers` and `export` read
- * them, with the keys export writes them under (`<id>~2`, …).
+ * them, with the keys export writes them under (`<id>~2`, …). A copied config dir shares every id: the
+ * first SHARED_SHOWN ids are named, the rest counted, not one stderr line each.
  */
-function sharedIds(rows: readonly SessionRow[]): string[] {
-  const byId = new Map<string, SessionRow[]>();
-  for (const r of rows) byId.set(r.sessionId, [...(byId.get(r.sessionId) ?? []), r]);
+export function sharedIds(rows: readonly Pick<SessionRow, "sessionId" | "path">[]): string[] {
+  const byId = new Map<string, string[]>();
+  for (const r of rows) {
+    const same = byId.get(r.sessionId);
+    if (same) same.push(r.path);
+    else byId.set(r.sessionId, [r.path]);
+  }
   const out: string[] = [];
+  let more = 0;
   for (const [id, same] of byId) {
     if (same.length < 2) continue;
-    const paths = same.map((r) => r.path).sort((a, b) => a.localeCompare(b));
-    out.push(
-      `session id ${id} is in ${same.length} different files: ${paths.map((p, i) => `${i === 0 ? id : `${id}~${i + 1}`}: ${p}`).join(", ")}`,
-    );
+    if (out.length >= SHARED_SHOWN) {
+      more++;
+      continue;
+    }
+    const paths = same.sort((a, b) => a.localeCompare(b));
+    const named = paths.slice(0, SHARED_SHOWN).map((p, i) => `${i === 0 ? id : `${id}~${i + 1}`}: ${p}`);
+    const rest = paths.length - named.length;
+    out.push(`session id ${id} is in ${same.length} different files: ${named.join(", ")}${rest > 0 ? ` … and ${rest} more` : ""}`);
   }
+  if (more > 0) out.push(`… and ${more} more session id${more === 1 ? "" : "s"} in several files (each file is its own row)`);
   return out;
 }

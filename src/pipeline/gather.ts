@@ -175,6 +175,8 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
   const inputs: InputFile[] = [];
   const warnings: string[] = [];
   const missing: string[] = [];
+  const suspicious: PassedOver[] = [];
+  const unreadable: PassedOver[] = [];
   const printed = new Set<string>();
   // A resume copies another session's results with that session's id (FORMATS.md 1 trap 4): their saved
   // files are in that session's folder, not this one's. They are neither looked up here nor said to be
@@ -206,15 +208,19 @@ export async function gatherSaved(c: OutputsCollected, t: TranscriptEvidence<nev
           inputs.push(input);
           look = { ...look, bytes: st.bytes, lines: st.lines, newlines: st.newlines, longestLine: st.longestLine, format: st.format };
         } catch (e) {
-          warnings.push(`cannot read saved output ${res.path}: ${(e as Error).message}`);
+          unreadable.push({ path: res.path, why: (e as Error).message });
         }
         byFile.set(res.path, look);
       }
     } else if (res.suspicious !== null) {
-      warnings.push(`saved output not looked up, suspicious: ${p} (${res.suspicious})`);
+      suspicious.push({ path: p, why: res.suspicious });
     } else if (res.exists === false) missing.push(p);
     lookups.set(p, look);
   }
+  warnings.push(
+    ...cappedWarnings("saved output not looked up, suspicious", "saved outputs not looked up, suspicious", suspicious, verbose),
+  );
+  warnings.push(...cappedWarnings("cannot read saved output", "saved outputs not readable", unreadable, verbose));
   warnings.push(...missingWarnings(missing, dir, verbose));
   return { dir, lookups, inputs, warnings };
 }
@@ -246,6 +252,28 @@ export function missingWarnings(missing: string[], dir: string | null, verbose: 
   if (verbose) return [`${head}:`, ...missing.map((p) => `  ${abridgedPath(p)}`)];
   const names = missing.slice(0, MISSING_SHOWN).map((p) => abridgedPath(baseName(p)));
   const more = missing.length - names.length;
+  return [`${head}: ${names.join(", ")}${more > 0 ? ` … and ${more} more (--verbose lists them)` : ""}`];
+}
+
+/** A printed path and why it was passed over (the reason ccforensics wrote, never evidence text). */
+interface PassedOver {
+  path: string;
+  why: string;
+}
+
+/**
+ * One warning for the saved outputs passed over for one reason, not one each (a hostile transcript can
+ * print 100,000 such names): the count and the first few with why, the rest counted; `verbose` lists
+ * every one. The rows (`savedSuspicious`, `savedExists`) say which, in every format.
+ */
+export function cappedWarnings(one: string, many: string, items: readonly PassedOver[], verbose: boolean): string[] {
+  if (items.length === 0) return [];
+  const named = (x: PassedOver) => `${abridgedPath(x.path)} (${x.why})`;
+  if (items.length === 1) return [`${one}: ${named(items[0]!)}`];
+  const head = `${items.length} ${many}`;
+  if (verbose) return [`${head}:`, ...items.map((x) => `  ${named(x)}`)];
+  const names = items.slice(0, MISSING_SHOWN).map(named);
+  const more = items.length - names.length;
   return [`${head}: ${names.join(", ")}${more > 0 ? ` … and ${more} more (--verbose lists them)` : ""}`];
 }
 

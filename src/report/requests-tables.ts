@@ -106,7 +106,9 @@ export function requestTables(r: RequestsResult): Table[] {
 }
 
 const SUBAGENT_COLUMNS = [
-  col("agent", "agent", "id", { priority: 1 }),
+  // The chain the result was joined to, else the agentId it names; "?" (null in CSV) when neither is known:
+  // its tool_use id is its own column (the last), never shown as an agent id.
+  col("agent", "agent", "id", { priority: 1, empty: "?" }),
   col("tool", "tool", "text", { priority: 3 }),
   col("status", "status", "text", { priority: 3 }),
   col("joinedBy", "joined by", "text", { priority: 3 }),
@@ -117,6 +119,7 @@ const SUBAGENT_COLUMNS = [
   col("outputTokens", "output (parent)", "int", { priority: 1 }),
   col("matches", "input side matches", "bool", { priority: 2 }),
   col("at", "result at", "path", { priority: 4 }),
+  col("toolUseId", "tool_use id", "id", { priority: 4 }),
 ];
 
 /** Each subagent as its parent's Task/Agent result describes it (FORMATS.md 11), joined to its chain where one was read. */
@@ -134,7 +137,8 @@ export function subagentsTable(tasks: SubagentTask[]): Table {
     title: "Subagents (the parent's Task/Agent results)",
     columns: SUBAGENT_COLUMNS,
     rows: tasks.map((t) => ({
-      agent: t.chain ?? t.agentId ?? t.toolUseId,
+      agent: t.chain ?? t.agentId,
+      toolUseId: t.toolUseId,
       tool: t.tool,
       status: t.status,
       joinedBy: t.joinedBy ?? "none",

@@ -121,6 +121,7 @@ for (const as of ["parquet", "ndjson"] as const) {
     ["subagents", "claude"],
     ["outputs", "reads", "claude"],
     ["instructions", "two-servers"],
+    ["rewind", "claude"],
   ]) {
     test(`export --as ${as} of samples/${d.join("/")}: DuckDB totals equal requests, outputs and servers JSON`, async () => {
       await checkExport(sample(...d), as);
@@ -234,6 +235,77 @@ test("export of a resumed session: copies are marked across sessions, so WHERE d
         what,
       );
     }
+});
+
+test("export of samples/rewind: rewound and rewound_from tell a rewound request and its base, as requests --json does", async () => {
+  const home = sample("rewind", "claude");
+  const [s] = parseEnvelope(await runCli(["sessions", "--claude-dir", home, "--json"]), "sessions").sessions;
+  const want = (parseEnvelope(await runCli(["requests", s.path, "--json"]), "requests").requests as any[]).map((q) => ({
+    request_index: q.index,
+    rewound: q.compaction?.kind === "rewind",
+    rewound_from: q.compaction?.kind === "rewind" ? q.compaction.baseIndex : null,
+    delta_tokens: q.deltaTokens,
+  }));
+  assert.deepEqual(
+    want.filter((w) => w.rewound).map((w) => [w.request_index, w.rewound_from]),
+    [
+      [5, 3],
+      [7, null],
+    ],
+  );
+  for (const as of ["parquet", "ndjson"] as const) {
+    const { dir } = await exportTo(["--claude-dir", home], as);
+    const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8"));
+    const cols = schema.tables.find((t: { name: string }) => t.name === "requests").columns as Array<{
+      name: string;
+      type: string;
+      description: string;
+    }>;
+    assert.deepEqual(
+      cols.filter((c) => c.name.startsWith("rewound")).map((c) => [c.name, c.type]),
+      [
+        ["rewound", "bool"],
+        ["rewound_from", "int"],
+      ],
+    );
+    assert.ok(cols.every((c) => c.description.length > 0));
+    const db = await load(dir);
+    const got = await rows(db, "SELECT request_index, rewound, rewound_from, delta_tokens FROM requests ORDER BY request_index");
+    assert.deepEqual(got, want, as);
+    // A rewound request's delta is its growth from its base, found by a self-join on rewound_from.
+    const joined = await rows(
+      db,
+      "SELECT q.request_index AS i, q.delta_tokens AS delta, q.total_input_tokens - b.total_input_tokens AS from_base FROM requests q JOIN requests b ON b.session_id = q.session_id AND b.chain = q.chain AND b.request_index = q.rewound_from",
+    );
+    assert.deepEqual(joined, [{ i: 5, delta: want[4]!.delta_tokens, from_base: want[4]!.delta_tokens }], as);
+  }
+});
+
+test("export: result_index and delivery_index count over the whole session, not per chain; schema.json's keys say so", async () => {
+  const home = sample("subagents", "claude");
+  for (const as of ["parquet", "ndjson"] as const) {
+    const { dir } = await exportTo(["--claude-dir", home], as);
+    const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8"));
+    const table = (n: string) => schema.tables.find((t: { name: string }) => t.name === n);
+    assert.deepEqual(table("tool_results").key, ["session_id", "result_index"]);
+    assert.deepEqual(table("instructions").key, ["session_id", "delivery_index"]);
+    for (const [t, c] of [
+      ["tool_results", "result_index"],
+      ["instructions", "delivery_index"],
+    ] as const)
+      assert.match(table(t).columns.find((x: { name: string }) => x.name === c).description, /in its session.*not per chain/);
+    const db = await load(dir);
+    // The numbering: 1..n over each session's rows, whatever chain each row is of.
+    const per = await rows(
+      db,
+      "SELECT session_id, count(*) AS n, count(DISTINCT result_index) AS distinct_n, min(result_index) AS lo, max(result_index) AS hi, count(DISTINCT chain) AS chains FROM tool_results GROUP BY 1",
+    );
+    assert.ok(
+      per.some((p) => (p.chains as number) > 1),
+      "a session with results in several chains",
+    );
+    for (const p of per) assert.deepEqual([p.distinct_n, p.lo, p.hi], [p.n, 1, p.n], as);
+  }
 });
 
 test("export refuses --to inside a Claude config dir and needs --to", async () => {

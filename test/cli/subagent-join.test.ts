@@ -108,6 +108,24 @@ function metaCase(d: ReturnType<typeof configDir>, sidecar: string | undefined):
   if (sidecar !== undefined) writeFileSync(join(d.subagents, "agent-a0000000000000001.meta.json"), sidecar);
 }
 
+test("a result joined to no chain: the Subagents table shows its tool_use id as such, never in the agent column", async (t) => {
+  const d = configDir(t);
+  metaCase(d, undefined);
+  const csv = await runCli(["requests", SID, "--claude-dir", d.home, "--format", "csv"]);
+  assert.equal(csv.code, 0, csv.stderr);
+  const lines = csv.stdout.split(/\r?\n/);
+  const head = lines.findIndex((l) => l.startsWith("table,agent,"));
+  assert.ok(head >= 0, csv.stdout);
+  const cols = lines[head]!.split(",");
+  const row = lines[head + 1]!.split(",");
+  assert.equal(row[cols.indexOf("agent")], "", "no agent id is known: the raw cell is empty");
+  assert.equal(row[cols.indexOf("toolUseId")], "toolu_T1");
+  const table = await runCli(["requests", SID, "--claude-dir", d.home, "--wide"]);
+  const sub = table.stdout.slice(table.stdout.indexOf("Subagents ("));
+  assert.match(sub, /│ agent +│ .* │ result at +│ tool_use id +│/);
+  assert.match(sub, /│ \? +│ Task .*\.jsonl:3 +│ toolu_T1 +│/);
+});
+
 test("the .meta.json toolUseId joins the subagent (joinedBy toolUseId) and its last request takes the parent's output", async (t) => {
   const d = configDir(t);
   metaCase(d, JSON.stringify({ agentType: "general-purpose", toolUseId: "toolu_T1" }));
