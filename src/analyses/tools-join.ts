@@ -89,14 +89,28 @@ function matchListed(
   warnings: string[],
 ): Map<string, ToolMeta> {
   const out = new Map<string, ToolMeta>();
-  const mcp = [...tools.keys()].filter((n) => n.startsWith("mcp__"));
+  // The transcript's MCP names by their tool part, split once each: a lookup per listed tool, not a scan of
+  // every name (a tools/list of many tools against many names was quadratic).
+  const byTool = new Map<string, string[]>();
+  for (const n of tools.keys()) {
+    if (!n.startsWith("mcp__")) continue;
+    const tool = splitToolName(n, { servers }).tool;
+    const list = byTool.get(tool);
+    if (list) list.push(n);
+    else byTool.set(tool, [n]);
+  }
+  let ambiguous = 0;
   for (const l of listed) {
     let name: string | null = null;
     if (l.server) name = `mcp__${normalizeServer(l.server)}__${l.name}`;
     else {
-      const hits = mcp.filter((n) => splitToolName(n, { servers }).tool === l.name);
+      const hits = byTool.get(l.name) ?? [];
       if (hits.length === 1) name = hits[0]!;
-      else if (hits.length > 1) warnings.push(`tools/list tool ${l.name} matches ${hits.join(", ")}: kept apart, server unknown`);
+      else if (hits.length > 1 && ++ambiguous <= AMBIGUOUS_SHOWN) {
+        const shown = hits.slice(0, AMBIGUOUS_SHOWN).join(", ");
+        const more = hits.length > AMBIGUOUS_SHOWN ? `, … (${hits.length} names)` : "";
+        warnings.push(`tools/list tool ${l.name} matches ${shown}${more}: kept apart, server unknown`);
+      }
     }
     name ??= l.name;
     if (out.has(name)) continue;
@@ -104,8 +118,15 @@ function matchListed(
     if (!tools.has(name)) tools.set(name, bare(name, "tools-list"));
     tools.get(name)!.sources.add("tools-list");
   }
+  if (ambiguous > AMBIGUOUS_SHOWN)
+    warnings.push(
+      `… and ${ambiguous - AMBIGUOUS_SHOWN} more tools/list tool(s) matching several transcript names: kept apart, server unknown`,
+    );
   return out;
 }
+
+/** How many ambiguous tools/list tools are named one by one (and how many names each) before the rest are counted. */
+const AMBIGUOUS_SHOWN = 10;
 
 /** Per (chain, file), sightings by line against the requests in line order: one walk over the requests. */
 function assignRequests(sightings: Sighting[], requests: Iterable<RequestRow>): Map<Sighting, { index: number }> {

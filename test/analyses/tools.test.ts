@@ -158,3 +158,31 @@ test("a tool a subagent alone had names its chain; with no requests given every 
   const [none] = joinTools(res.tools, [], ctx).tools;
   assert.deepEqual([none!.chain, none!.requestIndex, none!.deferred], [null, null, true]);
 });
+
+test("tools/list tools matching several transcript names: the first ten named, the rest counted, one lookup each (not a scan of every name)", () => {
+  // Two servers share every tool name: each listed tool (no server known) matches two transcript names.
+  const n = 3000;
+  const names = Array.from({ length: n }, (_, i) => `t${i}`);
+  const recs = [
+    userText("hi"),
+    attachment({
+      type: "deferred_tools_delta",
+      addedNames: names.flatMap((t) => [`mcp__a__${t}`, `mcp__b__${t}`]),
+      addedLines: [],
+      removedNames: [],
+    }),
+    assistant({ id: "m1" }),
+  ];
+  const started = process.hrtime.bigint();
+  const { warnings } = run(recs, { listed: names.map((t) => listed(t, 10)) });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const ambiguous = warnings.filter((w) => w.startsWith("tools/list tool "));
+  assert.equal(ambiguous.length, 10, warnings.slice(0, 12).join("\n"));
+  assert.equal(ambiguous[0], "tools/list tool t0 matches mcp__a__t0, mcp__b__t0: kept apart, server unknown");
+  assert.ok(
+    warnings.includes(`… and ${n - 10} more tools/list tool(s) matching several transcript names: kept apart, server unknown`),
+    warnings.slice(-3).join("\n"),
+  );
+  // 3,000 listed tools against 6,000 names was 18 million splits; a lookup each is milliseconds. Generous bound.
+  assert.ok(ms < 5000, `took ${ms} ms`);
+});
