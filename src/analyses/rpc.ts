@@ -293,7 +293,7 @@ export function classify(
     initialize: i && { protocolVersion: i.protocolVersion, msAfterProbe: i.msAfterProbe },
     handshake: main?.hs.index ?? null,
     server: main?.hs.server ?? null,
-    servers: groups.filter((g) => g.server !== null).map((g) => serverSummary(g, instructions)),
+    servers: serverSummaries(groups, instructions),
     probeConnections,
     probeConnectionCount: probeConnections.length,
     mixedHandshakes: mixed,
@@ -352,8 +352,21 @@ interface Group {
   mixed: MixedHandshakes | null;
 }
 
-function serverSummary(g: Group, carriers: InstructionsCarrier[]): RpcLogServer {
-  const mine = new Set(g.sessions.map((s) => s.hs.index));
+/**
+ * One summary per named server. The carriers' lines are grouped by handshake once: a Desktop log of 100,000
+ * servers filtered every carrier for every server (quadratic, minutes).
+ */
+function serverSummaries(groups: Group[], carriers: InstructionsCarrier[]): RpcLogServer[] {
+  const linesOf = new Map<number, number[]>();
+  for (const c of carriers) {
+    const l = linesOf.get(c.handshake);
+    if (l) l.push(c.line);
+    else linesOf.set(c.handshake, [c.line]);
+  }
+  return groups.filter((g) => g.server !== null).map((g) => serverSummary(g, linesOf));
+}
+
+function serverSummary(g: Group, linesOf: ReadonlyMap<number, number[]>): RpcLogServer {
   return {
     name: g.server!,
     messages: g.msgs.length,
@@ -363,7 +376,7 @@ function serverSummary(g: Group, carriers: InstructionsCarrier[]): RpcLogServer 
     era: g.main?.hs.era ?? "unknown",
     probeConnections: g.sessions.filter((s) => s.hs.probeConnection).map((s) => s.hs.index),
     mixedHandshakes: g.mixed,
-    instructionLines: carriers.filter((c) => mine.has(c.handshake)).map((c) => c.line),
+    instructionLines: g.sessions.flatMap((s) => linesOf.get(s.hs.index) ?? []),
   };
 }
 

@@ -1,5 +1,4 @@
 import { createWriteStream, type WriteStream } from "node:fs";
-import { once } from "node:events";
 import { fileWriter, ParquetWriter } from "hyparquet-writer";
 import { RuntimeError } from "../errors.js";
 import { jsonSafe } from "../render/emit.js";
@@ -110,6 +109,25 @@ function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number, t
   };
 }
 
+/**
+ * The stream's next "drain", or its error. Both listeners go when either fires: a race of two `once` promises
+ * left the loser's "error" listener behind at every wait, and an export of a few MB warned MaxListenersExceeded.
+ */
+function drained(stream: WriteStream): Promise<void> {
+  return new Promise<void>((res, rej) => {
+    const onDrain = () => {
+      stream.off("error", onError);
+      res();
+    };
+    const onError = (e: Error) => {
+      stream.off("drain", onDrain);
+      rej(e);
+    };
+    stream.once("drain", onDrain);
+    stream.once("error", onError);
+  });
+}
+
 function ndjsonSink<R>(table: ExportTable<R>, path: string, text?: TextMap): TableSink<R> {
   const cols = table.columns as ExportColumn<R>[];
   const stream: WriteStream = createWriteStream(path);
@@ -119,7 +137,7 @@ function ndjsonSink<R>(table: ExportTable<R>, path: string, text?: TextMap): Tab
   let pending = "";
   const drain = async () => {
     if (error) throw new RuntimeError(`${path}: ${error.message}`);
-    if (!stream.write(pending)) await Promise.race([once(stream, "drain"), once(stream, "error")]);
+    if (!stream.write(pending)) await drained(stream);
     pending = "";
   };
   return {

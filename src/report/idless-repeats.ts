@@ -3,6 +3,8 @@ import { formatInt } from "./int-format.js";
 
 /** Runs listed by number in the note; the rest are counted. */
 const MAX_LISTED = 10;
+/** Requests of one run named by number; a longer run is named by its first and last (a hostile file's run of 100,000 made a note of 600 KB). */
+const MAX_IN_RUN = 10;
 
 /**
  * The note for back-to-back requests of one chain that carry neither `message.id` nor `requestId` and the same
@@ -25,14 +27,18 @@ export function idlessRepeatsNote(requests: readonly RequestRow[]): string | nul
   if (runs.length === 0) return null;
   const listed = runs.slice(0, MAX_LISTED).map((run) => {
     const tokens = run[0]!.totalInputTokens;
-    return `${and(run.map((q) => String(q.index)))}${tokens === null ? "" : ` (${formatInt(tokens)} total input each)`}`;
+    const named =
+      run.length > MAX_IN_RUN
+        ? `${run[0]!.index} to ${run[run.length - 1]!.index} (${formatInt(run.length)} requests)`
+        : and(run.map((q) => String(q.index)));
+    return `${named}${tokens === null ? "" : ` (${formatInt(tokens)} total input each)`}`;
   });
   const more = runs.length > MAX_LISTED ? `; and ${runs.length - MAX_LISTED} more such run(s)` : "";
   const extra = runs.flatMap((run) => run.slice(1));
   const tokens = extra.reduce((n, q) => n + (q.totalInputTokens ?? 0), 0);
   return (
     `requests ${listed.join("; ")}${more}: back to back with no message.id or requestId and the same input side, ` +
-    `possibly one response written as several records; if so the totals count ${extra.length} request(s) and ` +
+    `possibly one response written as several records; if so the totals count ${formatInt(extra.length)} request(s) and ` +
     `${formatInt(tokens)} input tokens too many (each is kept as a request: without an id nothing says they are one)`
   );
 }

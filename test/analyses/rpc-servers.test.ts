@@ -115,3 +115,28 @@ test("F11: notifications and responses before a server's first handshake open no
     ],
   );
 });
+
+test("a Desktop log of 40,000 servers, each with instructions, is summarised in linear time (each server's lines were once looked for among every carrier)", () => {
+  const n = 40_000;
+  const a = rpcAnalysisOf();
+  const s = a.init();
+  for (let i = 0; i < n; i++) {
+    for (const [k, text] of [d(0, `s${i}`, "client", init), d(1, `s${i}`, "server", answer(`I${i}`))].entries()) {
+      const buf = Buffer.from(text);
+      for (const r of parseRpcLine({ line: i * 2 + k + 1, buf, bytes: buf.length, tooLong: false, unterminated: false }, "log"))
+        a.step(s, r);
+    }
+  }
+  const t0 = performance.now();
+  const r = a.finish(s);
+  const ms = performance.now() - t0;
+  assert.equal(r.servers.length, n);
+  assert.equal(r.instructions.length, n);
+  assert.deepEqual(r.servers[n - 1]!.instructionLines, [n * 2]);
+  assert.ok(
+    r.servers.every((srv, i) => srv.instructionLines.length === 1 && srv.instructionLines[0] === i * 2 + 2),
+    "each server keeps its own carrier's line",
+  );
+  // Quadratic took over 10 s here; linear takes well under 1 s. The bound leaves room for a loaded machine.
+  assert.ok(ms < 4000, `finish took ${Math.round(ms)} ms for ${n} servers`);
+});

@@ -82,3 +82,21 @@ test("requests: a run of three idless repeats is one run, named once", async () 
   assert.equal(t.code, 0, t.stderr);
   assert.match(t.stdout, /requests 1, 2 and 3 \(1,003 total input each\)[^\n]*count 2 request\(s\) and 2,006 input tokens too many/);
 });
+
+test("requests: a run of 20,000 idless repeats is named by its first and last request, so the note stays one short line", async () => {
+  const n = 20_000;
+  const f = write(
+    "long",
+    userText("hi"),
+    ...Array.from({ length: n }, (_, i) => idless({ usage: { ...USAGE, output_tokens: i + 1 }, stop: null })),
+  );
+  const t = await runCli(["requests", f]);
+  assert.equal(t.code, 0, t.stderr);
+  const note = t.stdout.split("\n").find((l) => l.includes("no message.id or requestId"));
+  assert.ok(note, "the note is there");
+  assert.match(
+    note,
+    /requests 1 to 20000 \(20,000 requests\) \(1,003 total input each\)[^\n]*count 19,999 request\(s\) and 20,058,997 input tokens too many/,
+  );
+  assert.ok(note.length < 600, `note of ${note.length} chars`);
+});

@@ -49,6 +49,22 @@ test("value and field ops write raw JSON text the serializer could not", () => {
   ]);
 });
 
+test("link op makes a record its own parent, or the parent of one before it", () => {
+  const t = Buffer.from('{"uuid":"a","parentUuid":null}\n{"uuid":"b","parentUuid":"a"}\n');
+  assert.equal(
+    applyOps(t, [{ op: "link", line: 1, to: 0, self: true }])
+      .toString()
+      .split("\n")[1],
+    '{"uuid":"b","parentUuid":"b"}',
+  );
+  assert.equal(
+    applyOps(t, [{ op: "link", line: 0, to: 1, self: false }])
+      .toString()
+      .split("\n")[0],
+    '{"uuid":"a","parentUuid":"b"}',
+  );
+});
+
 test("csv cell splitter: quotes, doubled quotes, CRLF", () => {
   assert.deepEqual(csvCells('a,"b,c","d""e"\r\n=1,2\n'), ["a", "b,c", 'd"e', "=1", "2"]);
 });

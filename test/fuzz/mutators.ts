@@ -15,6 +15,7 @@ export type Op =
   | { op: "bytes"; at: number; hex: string }
   | { op: "deep"; line: number; path: number; depth: number }
   | { op: "long"; line: number; path: number; n: number; unit: string }
+  | { op: "link"; line: number; to: number; self: boolean }
   | { op: "crlf" }
   | { op: "bom" };
 
@@ -78,6 +79,8 @@ export const RAW_VALUES = [
   '"\\ud83d"',
   '{"a":[1,{"b":null}]}',
   '[1,"2",null]',
+  '"__proto__"',
+  '"constructor"',
   ...HOSTILE.map((s) => JSON.stringify(s)),
 ];
 
@@ -104,6 +107,11 @@ const OTHER_KEYS = [
   "type",
   "protocolVersion",
   "maxResultSizeChars",
+  // The parentUuid tree (rewinds), subagent chains from agent_progress and the .meta.json join key.
+  "uuid",
+  "parentUuid",
+  "agentId",
+  "toolUseId",
 ];
 const BAD_BYTES = ["ff", "c3", "c0af", "eda080", "f4908080", "80", "e282", "fe"];
 /** Long strings in several widths: ASCII, CJK (3 UTF-8 bytes) and an astral emoji (2 UTF-16 units). */
@@ -141,6 +149,8 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
     n: fc.integer({ min: 1, max: 1_000_000 }),
     unit: fc.constantFrom(...LONG_UNITS),
   }),
+  // parentUuid cycles: a record its own parent, or a parent later in the file (A→B→A), in another chain.
+  fc.record({ op: fc.constant("link" as const), line: idx, to: idx, self: fc.boolean() }),
   fc.constant({ op: "crlf" as const }),
   fc.constant({ op: "bom" as const }),
 );
@@ -200,6 +210,19 @@ function onLines(b: Buffer, o: Op): Buffer {
     case "long":
       lines[i] = replaceAt(lines[i]!, o.path, () => `"${o.unit.repeat(Math.ceil(o.n / o.unit.length))}"`);
       break;
+    case "link": {
+      // The next line with a uuid gets as parentUuid its own uuid, or that of the next line with one from `to`.
+      const has = (t: string) => t.includes('"uuid"');
+      const j = findFrom(lines, i, has);
+      const k = o.self ? j : findFrom(lines, o.to % lines.length, has);
+      const uuid = k >= 0 ? (parse(lines[k]!) as { uuid?: unknown } | undefined)?.uuid : undefined;
+      const v = j >= 0 ? parse(lines[j]!) : undefined;
+      if (uuid !== undefined && v !== null && typeof v === "object" && !Array.isArray(v)) {
+        (v as Record<string, unknown>).parentUuid = uuid;
+        lines[j] = stringify(v, () => "") ?? lines[j]!;
+      }
+      break;
+    }
     case "field": {
       // Aim at a line that has the key, so most cases hit arithmetic and dates rather than a random value.
       const j = findFrom(lines, i, (t) => t.includes(`"${o.key}"`));
