@@ -27,3 +27,22 @@ export function writeOut(stream: OutStream, chunk: string): Promise<void> {
   if (stream.write(chunk)) return Promise.resolve();
   return new Promise((res) => void stream.once("drain", res));
 }
+
+/**
+ * The stream's next "drain", or its error. Both listeners go when either fires: a race of two `once` promises
+ * left the loser's "error" listener behind at every wait, and an export of a few MB warned MaxListenersExceeded.
+ */
+export function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise<void>((res, rej) => {
+    const onDrain = () => {
+      stream.off("error", onError);
+      res();
+    };
+    const onError = (e: Error) => {
+      stream.off("drain", onDrain);
+      rej(e);
+    };
+    stream.once("drain", onDrain);
+    stream.once("error", onError);
+  });
+}

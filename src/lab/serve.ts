@@ -1,4 +1,4 @@
-import { once } from "node:events";
+import { drained } from "../io.js";
 import type { JsonObject } from "../records/json.js";
 import { LineSplitter, type RawLine } from "../sources/lines.js";
 import {
@@ -72,8 +72,7 @@ export async function serveStdio(handler: LabHandler, opts: ServeOptions = {}): 
     if (closed || stats.exited) return;
     stats.replied += 1;
     opts.log?.sent(msg, now());
-    if (!output.write(`${JSON.stringify(msg)}\n`))
-      await Promise.race([once(output, "drain"), once(output, "error")]).catch(() => undefined);
+    if (!output.write(`${JSON.stringify(msg)}\n`)) await drained(output).catch(() => undefined);
   };
 
   const onLine = async (raw: RawLine): Promise<void> => {

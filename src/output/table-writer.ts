@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { fileWriter, ParquetWriter } from "hyparquet-writer";
 import { RuntimeError } from "../errors.js";
+import { drained } from "../io.js";
 import { jsonSafe } from "../render/emit.js";
 import type { ExportColumn, ExportTable, ExportType } from "./export-tables.js";
 
@@ -107,25 +108,6 @@ function parquetSink<R>(table: ExportTable<R>, path: string, rowGroup: number, t
       return { rows, bytes: out.offset };
     },
   };
-}
-
-/**
- * The stream's next "drain", or its error. Both listeners go when either fires: a race of two `once` promises
- * left the loser's "error" listener behind at every wait, and an export of a few MB warned MaxListenersExceeded.
- */
-function drained(stream: WriteStream): Promise<void> {
-  return new Promise<void>((res, rej) => {
-    const onDrain = () => {
-      stream.off("error", onError);
-      res();
-    };
-    const onError = (e: Error) => {
-      stream.off("drain", onDrain);
-      rej(e);
-    };
-    stream.once("drain", onDrain);
-    stream.once("error", onError);
-  });
 }
 
 function ndjsonSink<R>(table: ExportTable<R>, path: string, text?: TextMap): TableSink<R> {
