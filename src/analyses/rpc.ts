@@ -1,6 +1,6 @@
 import { classifyMessage } from "../records/debug-events.js";
 import type { EvidenceKind } from "../records/source.js";
-import { recogniseKind } from "../records/sources.js";
+import { kindHint, looksLike } from "../records/sources.js";
 import type { RpcDir, RpcRecord, RpcShape } from "../records/rpc.js";
 import type { Analysis } from "./analysis.js";
 import { summarize, type RpcSummary } from "./rpc-summary.js";
@@ -235,7 +235,7 @@ export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } =
     finish(s: State): RpcResult {
       const unread =
         s.msgs.length === 0 && s.clientLog.length === 0 && s.noise + s.malformed > 0
-          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads) }
+          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads, ["rpc-log"]) }
           : null;
       const out = classify(s.msgs, s.noise, s.clientLog, unread);
       if (s.store) STORES.set(out, { dropped: s.store.dropped, capChars: s.store.capChars });
@@ -317,29 +317,9 @@ export function classify(
   };
 }
 
-/**
- * The kind of input the first lines of a log with no message look like (records/sources.ts `recogniseKind`): a line
- * at a time (a transcript's first line may be a snapshot), then together (a pretty-printed `claude -p` json).
- */
-function looksLike(heads: string[]): EvidenceKind | null {
-  const known = (k: EvidenceKind | null): k is EvidenceKind => k !== null && k !== "rpc-log";
-  return heads.map(recogniseKind).find(known) ?? [recogniseKind(heads.join("\n"))].find(known) ?? null;
-}
-
-/** What each kind of input it looks like is, and where it goes instead. */
-const LOOKS_LIKE: Record<EvidenceKind, string | null> = {
-  transcript: "a session transcript (give it as the target of requests/report)",
-  "subagent-transcript": "a session transcript (give it as the target of requests/report)",
-  "stream-json": "claude -p output (--output-format stream-json/json): pass it with --stream-json",
-  "debug-log": "a Claude Code debug log: pass it with --debug-file, or read it with `debug`",
-  "tools-list": "a tools/list response: pass it with --tools",
-  "rpc-log": null,
-  "tool-result": null,
-};
-
 /** The warning for a log in which no line held a message (RpcResult.unrecognised). */
 export function unrecognisedText(u: RpcUnrecognised): string {
-  const like = u.looksLike ? LOOKS_LIKE[u.looksLike] : null;
+  const like = u.looksLike ? kindHint(u.looksLike) : null;
   return `no JSON-RPC message recognised in ${u.lines.toLocaleString("en-US")} line${u.lines === 1 ? "" : "s"}${like ? `; it looks like ${like}` : ""}`;
 }
 
