@@ -670,14 +670,15 @@ function warnings(sessions: Session[]): string[] {
 /**
  * The answer whose instructions the client took: the DiscoverResult on the modern path, the
  * initialize result on the legacy one (a dual-era server offers both), of the log's last handshake
- * (lab logs append every run).
+ * (lab logs append every run). With `server` (one of `log.servers`, a Claude Desktop log's `[server]`), of that
+ * server's own last handshake: another server's answer is not its.
  */
-export function takenInstructions(log: RpcResult): InstructionsCarrier | null {
+export function takenInstructions(log: RpcResult, server?: RpcLogServer): InstructionsCarrier | null {
+  const of = server ? new Set(server.handshakes) : null;
+  const carriers = of ? log.instructions.filter((c) => of.has(c.handshake)) : log.instructions;
   // A probe connection's answer is not what the session took (unless the log holds nothing else).
-  const session = new Set(log.handshakes.filter((h) => !h.probeConnection).map((h) => h.index));
-  const pool = log.instructions.some((c) => session.has(c.handshake))
-    ? log.instructions.filter((c) => session.has(c.handshake))
-    : log.instructions;
+  const session = new Set(log.handshakes.filter((h) => !h.probeConnection && (!of || of.has(h.index))).map((h) => h.index));
+  const pool = carriers.some((c) => session.has(c.handshake)) ? carriers.filter((c) => session.has(c.handshake)) : carriers;
   const last = Math.max(0, ...pool.map((c) => c.handshake));
   const mine = pool.filter((c) => c.handshake === last);
   // That connection's own era: one log can hold connections of both (mixedHandshakes).
