@@ -80,8 +80,12 @@ test("two servers of a Desktop log: each row is held against its own server's an
 });
 
 test("a session of one server is not lent the log's last handshake when that is another server's", async () => {
-  const file = session("alpha-only", [["alpha", ALPHA]]);
-  assert.deepEqual(await rows(file), [{ server: "alpha", truncated: false, sourceChars: null, verbatimPrefix: true, against: 2 }]);
+  // The source length of a cut text is alpha's, not beta's (the log's last answer, longer than what was kept).
+  const cut = session("alpha-cut", [["alpha", ALPHA.slice(0, 40) + TRUNCATION_MARKER]]);
+  assert.deepEqual(await rows(cut), [{ server: "alpha", truncated: true, sourceChars: ALPHA.length, verbatimPrefix: true, against: 2 }]);
+  // A text that is not what alpha sent differs from alpha's answer, not from beta's.
+  const changed = session("alpha-changed", [["alpha", "BEGIN alpha: ALPHA-1111. Another text."]]);
+  assert.deepEqual(await rows(changed), [{ server: "alpha", truncated: false, sourceChars: null, verbatimPrefix: false, against: 2 }]);
 });
 
 test("a server the Desktop log does not name gets no logged text (unknown, not another server's)", async () => {
