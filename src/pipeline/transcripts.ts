@@ -42,7 +42,8 @@ export async function readTranscripts<T extends Record<string, AnyAnalysis<AnyRe
 
 /** How much of a main transcript's start is kept to tell whether it is one (`looksLike`): bytes, lines, characters a line. */
 const HEAD_BYTES = 64 * 1024;
-const HEAD_LINES = 8;
+// A pretty-printed json output names its session some lines in (a result's `session_id` is its ninth key).
+const HEAD_LINES = 32;
 const HEAD_LINE_CHARS = 4096;
 
 /**

@@ -1,8 +1,8 @@
 import type { SkippedEntry } from "../sources/guard.js";
+import type { InputKind } from "../sources/input.js";
 import { bump, mergeCounts, newCounts, otherNames, type Counts, type OtherNames } from "./counts.js";
 import type { LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
-import type { EvidenceKind } from "./source.js";
 import type { InvalidValue } from "./values.js";
 
 export interface MalformedEntry {
@@ -76,13 +76,16 @@ export interface Health {
   wrongKind?: WrongKindEntry[];
 }
 
-/** A transcript target that looks like another kind of evidence: `claude -p` output given where a transcript goes. */
+/**
+ * A transcript target that looks like another kind of evidence: `claude -p` output given where a transcript goes.
+ * Kinds are records/source.ts EvidenceKind (spelt out here: source.ts imports this file).
+ */
 export interface WrongKindEntry {
   file: string;
   /** The kind it was read as. */
-  readAs: EvidenceKind;
+  readAs: InputKind | "tools-list";
   /** The kind its first lines look like. */
-  looksLike: EvidenceKind;
+  looksLike: InputKind | "tools-list";
 }
 
 export const MAX_LISTED = 1000;

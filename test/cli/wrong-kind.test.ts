@@ -56,6 +56,32 @@ test("a debug log given as the target is named too; a real transcript is not", a
   assert.equal(basic.health.wrongKind, undefined);
 });
 
+test("records without the transcript envelope but with no session_id either are not taken for claude -p output", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccf-wrong-kind-"));
+  const file = join(dir, "bare.jsonl");
+  const bare = { type: "assistant", message: { id: "m", model: "x", role: "assistant", content: [], usage: { input_tokens: 1 } } };
+  writeFileSync(file, JSON.stringify(bare) + "\n");
+  const r = await runCli(["requests", file]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stderr.includes("looks like"), r.stderr);
+  // A pretty-printed json result names its session past its eighth line.
+  const result = {
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    duration_ms: 1,
+    duration_api_ms: 1,
+    num_turns: 1,
+    result: "x",
+    stop_reason: "end_turn",
+    session_id: "s",
+    total_cost_usd: 0.1,
+  };
+  const pretty = join(dir, "result.json");
+  writeFileSync(pretty, JSON.stringify(result, null, 2));
+  assert.deepEqual(parseEnvelope(await runCli(["requests", pretty, "--json"]), "requests").health.wrongKind?.[0]?.looksLike, "stream-json");
+});
+
 test("a transcript that opens with a file-history snapshot (no envelope keys) is still taken for one", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ccf-wrong-kind-"));
   const file = join(dir, "aaaaaaaa-2222-4333-8444-555555555555.jsonl");
