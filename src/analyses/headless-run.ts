@@ -39,8 +39,17 @@ export interface HeadlessRun {
   typesOther?: OtherNames;
 }
 
-/** What a warning says of an empty (or whitespace-only) `claude -p` output: not a malformed line, no run to read. */
-export const HEADLESS_EMPTY = "the output is empty (claude -p printed nothing)";
+/**
+ * What a warning says of a `claude -p` output that `headlessEmpty` holds: not a malformed line, no run to read. An
+ * empty (or whitespace-only) file printed nothing; a `[]` (json output with no element) printed an empty array. The
+ * two tell apart by their lines: whitespace is read a line at a time, each line blank; an array's lines are no
+ * blank lines (records/streamjson.ts `streamed`), so a line that is not blank is the `[]`.
+ */
+export function headlessEmptyText(health: Health): string {
+  return health.lines > health.blankLines
+    ? "the output is an empty JSON array (claude -p printed no message)"
+    : "the output is empty (claude -p printed nothing)";
+}
 
 /**
  * Whether the output held nothing but whitespace: no message, no line that failed to be one, and no crash's

@@ -5,8 +5,13 @@ export type { SourceFrom } from "./instructions-join.js";
 
 /** A server's instructions as its MCP message log shows them: the answer the client took (rpc.ts `takenInstructions`). */
 export interface LoggedSource {
-  /** The server's own name in that answer (`serverInfo.name`), or null. */
+  /** The server's own name in that answer (`serverInfo.name`), the config's name the run gives, or the log's `[server]`; or null. */
   server: string | null;
+  /**
+   * `server` is the name a Claude Desktop log gives the connection (`[server]`, rpc.ts `servers`): the config's name,
+   * so the answer is held against that server's rows only, never lent to the only server in play.
+   */
+  namedByLog?: boolean;
   chars: number;
   file: string;
   line: number;
@@ -25,7 +30,7 @@ export interface LoggedSource {
 /** Which logged answer a row is held against: its server's, or the only log's when one server is in play (as for the length). */
 function logFor(r: InstructionRow, logs: LoggedSource[], servers: Set<string>): LoggedSource | undefined {
   const named = logs.filter((l) => l.server === r.server);
-  return named.at(-1) ?? (logs.length === 1 && servers.size === 1 ? logs[0] : undefined);
+  return named.at(-1) ?? (logs.length === 1 && servers.size === 1 && !logs[0]!.namedByLog ? logs[0] : undefined);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { classifyMessage } from "../records/debug-events.js";
 import type { EvidenceKind } from "../records/source.js";
-import { recogniseKind } from "../records/sources.js";
+import { kindHint, looksLike } from "../records/sources.js";
 import type { RpcDir, RpcRecord, RpcShape } from "../records/rpc.js";
 import type { Analysis } from "./analysis.js";
 import { summarize, type RpcSummary } from "./rpc-summary.js";
@@ -235,7 +235,7 @@ export function rpcAnalysisOf(opts: { sentTexts?: boolean; capChars?: number } =
     finish(s: State): RpcResult {
       const unread =
         s.msgs.length === 0 && s.clientLog.length === 0 && s.noise + s.malformed > 0
-          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads) }
+          ? { lines: s.noise + s.malformed, looksLike: looksLike(s.heads, ["rpc-log"]) }
           : null;
       const out = classify(s.msgs, s.noise, s.clientLog, unread);
       if (s.store) STORES.set(out, { dropped: s.store.dropped, capChars: s.store.capChars });
@@ -317,29 +317,9 @@ export function classify(
   };
 }
 
-/**
- * The kind of input the first lines of a log with no message look like (records/sources.ts `recogniseKind`): a line
- * at a time (a transcript's first line may be a snapshot), then together (a pretty-printed `claude -p` json).
- */
-function looksLike(heads: string[]): EvidenceKind | null {
-  const known = (k: EvidenceKind | null): k is EvidenceKind => k !== null && k !== "rpc-log";
-  return heads.map(recogniseKind).find(known) ?? [recogniseKind(heads.join("\n"))].find(known) ?? null;
-}
-
-/** What each kind of input it looks like is, and where it goes instead. */
-const LOOKS_LIKE: Record<EvidenceKind, string | null> = {
-  transcript: "a session transcript (give it as the target of requests/report)",
-  "subagent-transcript": "a session transcript (give it as the target of requests/report)",
-  "stream-json": "claude -p output (--output-format stream-json/json): pass it with --stream-json",
-  "debug-log": "a Claude Code debug log: pass it with --debug-file, or read it with `debug`",
-  "tools-list": "a tools/list response: pass it with --tools",
-  "rpc-log": null,
-  "tool-result": null,
-};
-
 /** The warning for a log in which no line held a message (RpcResult.unrecognised). */
 export function unrecognisedText(u: RpcUnrecognised): string {
-  const like = u.looksLike ? LOOKS_LIKE[u.looksLike] : null;
+  const like = u.looksLike ? kindHint(u.looksLike) : null;
   return `no JSON-RPC message recognised in ${u.lines.toLocaleString("en-US")} line${u.lines === 1 ? "" : "s"}${like ? `; it looks like ${like}` : ""}`;
 }
 
@@ -703,14 +683,15 @@ function warnings(sessions: Session[]): string[] {
 /**
  * The answer whose instructions the client took: the DiscoverResult on the modern path, the
  * initialize result on the legacy one (a dual-era server offers both), of the log's last handshake
- * (lab logs append every run).
+ * (lab logs append every run). With `server` (one of `log.servers`, a Claude Desktop log's `[server]`), of that
+ * server's own last handshake: another server's answer is not its.
  */
-export function takenInstructions(log: RpcResult): InstructionsCarrier | null {
+export function takenInstructions(log: RpcResult, server?: RpcLogServer): InstructionsCarrier | null {
+  const of = server ? new Set(server.handshakes) : null;
+  const carriers = of ? log.instructions.filter((c) => of.has(c.handshake)) : log.instructions;
   // A probe connection's answer is not what the session took (unless the log holds nothing else).
-  const session = new Set(log.handshakes.filter((h) => !h.probeConnection).map((h) => h.index));
-  const pool = log.instructions.some((c) => session.has(c.handshake))
-    ? log.instructions.filter((c) => session.has(c.handshake))
-    : log.instructions;
+  const session = new Set(log.handshakes.filter((h) => !h.probeConnection && (!of || of.has(h.index))).map((h) => h.index));
+  const pool = carriers.some((c) => session.has(c.handshake)) ? carriers.filter((c) => session.has(c.handshake)) : carriers;
   const last = Math.max(0, ...pool.map((c) => c.handshake));
   const mine = pool.filter((c) => c.handshake === last);
   // That connection's own era: one log can hold connections of both (mixedHandshakes).

@@ -30,7 +30,10 @@ export function compareRow(spec: CompareSpec, s: AssembledSession, logs: RpcResu
     return set.length ? set.join(", ") : null;
   };
   const carried = instr.map((r) => r.requestIndex).filter((x): x is number => x !== null);
-  const sources = logs.map(takenInstructions).filter((c) => c !== null);
+  // A Claude Desktop log of several servers: each server's own answer (rpc.ts `servers`).
+  const sources = logs
+    .flatMap((l) => (l.servers.length > 0 ? l.servers.map((server) => takenInstructions(l, server)) : [takenInstructions(l)]))
+    .filter((c) => c !== null);
   const points = sum((r) => r.codePoints);
   const bytes = sum((r) => r.utf8Bytes);
   const top = (c: Record<string, number>) => Object.entries(c).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;

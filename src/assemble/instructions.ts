@@ -18,7 +18,7 @@ import {
   type LoggedSource,
 } from "../analyses/instructions-source.js";
 import type { ProbePatterns } from "../analyses/probe.js";
-import { sentEntry, sentStoreOf, takenInstructions, type InstructionsCarrier, type RpcResult } from "../analyses/rpc.js";
+import { sentEntry, sentStoreOf, takenInstructions, type InstructionsCarrier, type RpcLogServer, type RpcResult } from "../analyses/rpc.js";
 import type { SentEntry } from "../analyses/rpc-texts.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
@@ -156,18 +156,29 @@ export function assembleInstructions(ev: InstructionsEvidence, io: InstructionsO
 /**
  * The answer each log's client took last, with the distinct texts taken in its earlier handshakes (latest occurrence
  * of each, a text equal to the taken one left out: the verbatim check and a section's end try them in that order, so
- * the results are those of every handshake's text). Carriers are indexed by handshake once.
+ * the results are those of every handshake's text). Carriers are indexed by handshake once. A Claude Desktop log that
+ * names its servers gives one source per server, from that server's own handshakes, under the log's name for it.
  */
 function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: string }>): LoggedSource[] {
   const out: LoggedSource[] = [];
-  for (const l of logs) {
-    const c = takenInstructions(l.rpc);
+  const indexed = new Map<RpcResult, Map<number, InstructionsCarrier[]>>();
+  // A Claude Desktop log of several servers (`[server]` lines): each server's own answer, by the log's name for it.
+  const each: Array<{ file: string; rpc: RpcResult; server?: string; of?: RpcLogServer }> = logs.flatMap((l) =>
+    l.rpc.servers.length > 0 ? l.rpc.servers.map((of) => ({ ...l, of })) : [l],
+  );
+  for (const l of each) {
+    const c = takenInstructions(l.rpc, l.of);
     if (!c) continue;
-    const byHandshake = new Map<number, InstructionsCarrier[]>();
-    for (const x of l.rpc.instructions) {
-      const list = byHandshake.get(x.handshake);
-      if (list) list.push(x);
-      else byHandshake.set(x.handshake, [x]);
+    const handshakes = l.of ? new Set(l.of.handshakes) : null;
+    let byHandshake = indexed.get(l.rpc);
+    if (!byHandshake) {
+      byHandshake = new Map<number, InstructionsCarrier[]>();
+      for (const x of l.rpc.instructions) {
+        const list = byHandshake.get(x.handshake);
+        if (list) list.push(x);
+        else byHandshake.set(x.handshake, [x]);
+      }
+      indexed.set(l.rpc, byHandshake);
     }
     const taken = sentEntry(c);
     const seen = new Set<SentEntry>(taken ? [taken] : []);
@@ -175,7 +186,7 @@ function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: stri
     let earlierDropped = 0;
     for (let i = l.rpc.handshakes.length - 1; i >= 0; i--) {
       const h = l.rpc.handshakes[i]!;
-      if (h.index === c.handshake) continue;
+      if (h.index === c.handshake || (handshakes && !handshakes.has(h.index))) continue;
       const x = takenIn(byHandshake.get(h.index) ?? [], h.era === "modern" ? "server/discover" : "initialize");
       const e = x ? sentEntry(x) : null;
       if (!x || !e || seen.has(e)) continue;
@@ -185,7 +196,7 @@ function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: stri
     }
     earlier.reverse();
     out.push({
-      server: l.server ?? c.server,
+      ...(l.of ? { server: l.of.name, namedByLog: true } : { server: l.server ?? c.server }),
       chars: c.chars,
       file: l.file,
       line: c.line,
@@ -202,7 +213,8 @@ function loggedSources(logs: Array<{ file: string; rpc: RpcResult; server?: stri
 
 /**
  * Each server's sent texts (the answer taken last first, then earlier handshakes'), by the name the log
- * gives it; a single log whose server goes by no known name serves any server, as for the length. Undefined without logs.
+ * gives it; a single log whose server goes by no known name serves any server, as for the length (not a server a
+ * Desktop log names: it is that server's only). Undefined without logs.
  */
 function sentTexts(logs: LoggedSource[]): SentTexts | undefined {
   const texts = (l: LoggedSource): string[] => [
@@ -214,7 +226,7 @@ function sentTexts(logs: LoggedSource[]): SentTexts | undefined {
   return (server) => {
     const named = held.filter((l) => l.server === server).reverse();
     if (named.length > 0) return named.flatMap(texts);
-    return logs.length === 1 ? texts(held[0]!) : [];
+    return logs.length === 1 && !logs[0]!.namedByLog ? texts(held[0]!) : [];
   };
 }
 

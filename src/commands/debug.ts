@@ -1,5 +1,5 @@
 import type { DebugResult } from "../analyses/debug.js";
-import { HEADLESS_EMPTY, headlessEmpty } from "../analyses/headless-run.js";
+import { headlessEmpty, headlessEmptyText } from "../analyses/headless-run.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
 import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
@@ -50,7 +50,7 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
   if (opts.streamJson) {
     const r = await readHeadlessRun(evidenceInput(opts.streamJson, "stream-json"), { stdin: opts.stdin });
     run = headlessSection(r.result);
-    if (headlessEmpty(r.result, r.health)) notes.push(`${opts.streamJson}: ${HEADLESS_EMPTY}`);
+    if (headlessEmpty(r.result, r.health)) notes.push(`${opts.streamJson}: ${headlessEmptyText(r.health)}`);
     inputs.push(r.input);
     parts.push({ health: r.health, share: "whole" });
   }

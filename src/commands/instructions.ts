@@ -1,4 +1,4 @@
-import { HEADLESS_EMPTY, headlessEmpty } from "../analyses/headless-run.js";
+import { headlessEmpty, headlessEmptyText } from "../analyses/headless-run.js";
 import { assembleInstructions } from "../assemble/instructions.js";
 import { envelopeInputs } from "../assemble/inputs.js";
 import { readHeadlessRun, readRpcEvidence } from "../pipeline/evidence.js";
@@ -59,7 +59,7 @@ export async function runInstructions(target: string | undefined, opts: Instruct
   if (rpc) l.health = documentHealth([...l.parts, { health: rpc.health, share: "bad-lines" }]);
   const document = instructionsDocument(l);
   if (headless && headlessEmpty(headless.result, headless.health))
-    document.warnings = [`${opts.streamJson}: ${HEADLESS_EMPTY}`, ...(document.warnings ?? [])];
+    document.warnings = [`${opts.streamJson}: ${headlessEmptyText(headless.health)}`, ...(document.warnings ?? [])];
   return {
     command: "instructions",
     inputs: envelopeInputs(l.inputs, rpc ? [rpc.input] : []),

@@ -1,4 +1,4 @@
-import { HEADLESS_EMPTY, headlessEmpty, headlessSessionId } from "../analyses/headless-run.js";
+import { headlessEmpty, headlessEmptyText, headlessSessionId } from "../analyses/headless-run.js";
 import type { TranscriptEvidence, TranscriptResults } from "../assemble/evidence.js";
 import type { SessionEvidence } from "../assemble/session.js";
 import { UsageError } from "../errors.js";
@@ -37,7 +37,7 @@ export async function gatherWithRun<K extends keyof TranscriptResults>(target: s
     // Empty (or whitespace only): a warning, not a malformed line; there is no session id to find.
     if (headlessEmpty(headless.result, headless.health)) {
       const none = await gatherNoSession(opts, keys);
-      const warnings = [`${opts.streamJson}: ${HEADLESS_EMPTY}; no session id, so no transcript was looked up`];
+      const warnings = [`${opts.streamJson}: ${headlessEmptyText(headless.health)}; no session id, so no transcript was looked up`];
       return { headless, transcripts: none, transcriptMissing: true, target: undefined, warnings };
     }
     // A torn or empty output (or one with no claude -p message in it) is bad input, not a usage error:
@@ -55,7 +55,8 @@ export async function gatherWithRun<K extends keyof TranscriptResults>(target: s
     const found = named.warnings.length ? undefined : id;
     return { headless, transcripts: named as TranscriptEvidence<K>, transcriptMissing: named.missing, target: found, warnings };
   }
-  const warnings = headless && headlessEmpty(headless.result, headless.health) ? [`${opts.streamJson}: ${HEADLESS_EMPTY}`] : [];
+  const warnings =
+    headless && headlessEmpty(headless.result, headless.health) ? [`${opts.streamJson}: ${headlessEmptyText(headless.health)}`] : [];
   return { headless, transcripts: await gatherTranscripts(target, opts, keys), transcriptMissing: false, target, warnings };
 }
 

@@ -1,6 +1,7 @@
 import type { AnyAnalysis, ResultsOf } from "../analyses/analysis.js";
 import type { RequestsResult } from "../analyses/requests.js";
 import { addInvalid, emptyHealth, type Health } from "../records/health.js";
+import { kindHint, looksLike } from "../records/sources.js";
 import { subagentTranscriptSource, transcriptSource } from "../records/transcript-source.js";
 import type { AnyRecord } from "../records/transcript.js";
 import type { InputFile } from "../sources/input.js";
@@ -16,11 +17,75 @@ export async function readTranscripts<T extends Record<string, AnyAnalysis<AnyRe
   analyses: T,
   opts: RunnerOptions = {},
 ): Promise<{ results: ResultsOf<T>; inputs: InputPass[] }> {
+  const heads = new Map<InputFile, () => string>();
   const sources = inputs.map((input) => {
-    const source = input.kind === "subagent-transcript" ? subagentTranscriptSource : transcriptSource;
-    return { input, source: input.path === "-" && input.chain === "main" ? labelledByRecords(input, source) : source };
+    let source = input.kind === "subagent-transcript" ? subagentTranscriptSource : transcriptSource;
+    if (input.path === "-" && input.chain === "main") source = labelledByRecords(input, source);
+    if (input.kind === "transcript") source = keepingHead(source, (head) => heads.set(input, head));
+    return { input, source };
   });
-  return runPass(sources, analyses, opts);
+  const out = await runPass(sources, analyses, opts);
+  for (const pass of out.inputs) {
+    const head = heads.get(pass.input);
+    const like =
+      head &&
+      looksLike(
+        head()
+          .split("\n", HEAD_LINES)
+          .map((l) => l.slice(0, HEAD_LINE_CHARS)),
+      );
+    if (like && like !== "transcript" && like !== "subagent-transcript" && kindHint(like) !== null)
+      (pass.health.wrongKind ??= []).push({ file: pass.input.path, readAs: "transcript", looksLike: like });
+  }
+  return out;
+}
+
+/** How much of a main transcript's start is kept to tell whether it is one (`looksLike`): bytes, lines, characters a line. */
+const HEAD_BYTES = 64 * 1024;
+// A pretty-printed json output names its session some lines in (a result's `session_id` is its ninth key).
+const HEAD_LINES = 32;
+const HEAD_LINE_CHARS = 4096;
+
+/**
+ * `source` with the first HEAD_BYTES of its input copied as they pass (the chunks may share one buffer), so a
+ * `claude -p` output or debug log given as the target can be named as such after the pass (health.wrongKind).
+ * The input is read once, as before: only a view of its chunks, sync and async alike, line feeds passed through.
+ */
+function keepingHead(source: Source<AnyRecord>, got: (head: () => string) => void): Source<AnyRecord> {
+  return {
+    ...source,
+    records: (chunks, into) => {
+      const parts: Buffer[] = [];
+      let kept = 0;
+      const see = (r: IteratorResult<Buffer>): IteratorResult<Buffer> => {
+        if (!r.done && kept < HEAD_BYTES && r.value.length > 0) {
+          const part = Buffer.from(r.value.subarray(0, HEAD_BYTES - kept));
+          parts.push(part);
+          kept += part.length;
+        }
+        return r;
+      };
+      got(() => Buffer.concat(parts).toString("utf8"));
+      const view: AsyncIterable<Buffer> & Partial<Iterable<Buffer>> & { lineFeeds?: unknown } = {
+        lineFeeds: (chunks as { lineFeeds?: unknown }).lineFeeds,
+        [Symbol.asyncIterator]: () => {
+          const it = chunks[Symbol.asyncIterator]();
+          return {
+            next: async () => see(await it.next()),
+            return: async (v?: unknown) => (await it.return?.(v)) ?? { done: true, value: undefined },
+          };
+        },
+      };
+      if (Symbol.iterator in chunks) {
+        const sync = chunks as unknown as Iterable<Buffer>;
+        view[Symbol.iterator] = () => {
+          const it = sync[Symbol.iterator]();
+          return { next: () => see(it.next()), return: (v?: unknown) => it.return?.(v) ?? { done: true, value: undefined } };
+        };
+      }
+      return source.records(view, into);
+    },
+  };
 }
 
 /** An agent id fit to be a chain label, as a subagent file's name gives one (`agent-<id>.jsonl`). */

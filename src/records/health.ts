@@ -1,4 +1,5 @@
 import type { SkippedEntry } from "../sources/guard.js";
+import type { InputKind } from "../sources/input.js";
 import { bump, mergeCounts, newCounts, otherNames, type Counts, type OtherNames } from "./counts.js";
 import type { LineDamage } from "./json.js";
 import type { Pos } from "./pos.js";
@@ -71,6 +72,20 @@ export interface Health {
   skipped?: SkippedEntry[];
   /** Lines scanned as they streamed, too long to parse whole; present only when there were some. */
   scanned?: ScannedEntry[];
+  /** Inputs read as one kind whose first lines look like another (records/sources.ts `looksLike`); present only then. */
+  wrongKind?: WrongKindEntry[];
+}
+
+/**
+ * A transcript target that looks like another kind of evidence: `claude -p` output given where a transcript goes.
+ * Kinds are records/source.ts EvidenceKind (spelt out here: source.ts imports this file).
+ */
+export interface WrongKindEntry {
+  file: string;
+  /** The kind it was read as. */
+  readAs: InputKind | "tools-list";
+  /** The kind its first lines look like. */
+  looksLike: InputKind | "tools-list";
 }
 
 export const MAX_LISTED = 1000;
@@ -154,6 +169,7 @@ export function mergeHealth(into: Health, from: Health): Health {
   into.damagedCount += from.damagedCount;
   for (const d of from.damaged) if (into.damaged.length < MAX_LISTED) into.damaged.push(d);
   if (from.skipped?.length) into.skipped = [...(into.skipped ?? []), ...from.skipped];
+  if (from.wrongKind?.length) into.wrongKind = [...(into.wrongKind ?? []), ...from.wrongKind];
   if (from.scanned?.length) into.scanned = [...(into.scanned ?? []), ...from.scanned].slice(0, MAX_LISTED);
   mergeCounts(into.unknownTypes, from.unknownTypes, from.unknownTypesOther);
   const o = otherNames(into.unknownTypes);

@@ -53,3 +53,25 @@ const SNIFF_ORDER: EvidenceKind[] = ["transcript", "stream-json", "debug-log", "
 export function recogniseKind(head: string): EvidenceKind | null {
   return SNIFF_ORDER.find((k) => sourceFor(k).recognise(head)) ?? null;
 }
+
+/**
+ * The kind of input the first lines of a file look like (`recogniseKind`), kinds in `passOver` aside: a line at a
+ * time (a transcript's first line may be a snapshot), then together (a pretty-printed `claude -p` json).
+ */
+export function looksLike(heads: string[], passOver: EvidenceKind[] = []): EvidenceKind | null {
+  const known = (k: EvidenceKind | null): k is EvidenceKind => k !== null && !passOver.includes(k);
+  return heads.map(recogniseKind).find(known) ?? [recogniseKind(heads.join("\n"))].find(known) ?? null;
+}
+
+/** What each kind of input a file looks like is, and where it goes instead; null where there is nothing to say. */
+const KIND_HINTS: Record<EvidenceKind, string | null> = {
+  transcript: "a session transcript (give it as the target of requests/report)",
+  "subagent-transcript": "a session transcript (give it as the target of requests/report)",
+  "stream-json": "claude -p output (--output-format stream-json/json): pass it with --stream-json FILE",
+  "debug-log": "a Claude Code debug log: pass it with --debug-file FILE, or read it with `debug`",
+  "tools-list": "a tools/list response: pass it with --tools FILE",
+  "rpc-log": "an MCP JSON-RPC message log: pass it with --rpc-log FILE, or read it with `rpc`",
+  "tool-result": null,
+};
+
+export const kindHint = (kind: EvidenceKind): string | null => KIND_HINTS[kind];

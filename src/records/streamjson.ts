@@ -84,10 +84,12 @@ function event(m: JsonObject, pos: Pos, layout: HeadlessLayout): HeadlessEvent {
  */
 export const headlessSource: Source<HeadlessRecord> = {
   kind: "stream-json",
-  // A crash's NUL run may open the output, before the array or the first line (the readers skip it too).
+  // A crash's NUL run may open the output, before the array or the first line (the readers skip it too). Every
+  // claude -p message names its session as `session_id`: a transcript's records stripped of their envelope
+  // (`{"type":"assistant","message":…}`, as tests write them) are not taken for claude -p output.
   recognise: (head) => {
     const h = pastCrashRemnant(head);
-    return /^\s*[[{]/.test(h) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(h);
+    return /^\s*[[{]/.test(h) && /"type"\s*:\s*"(?:system|result|assistant)"/.test(h) && /"session_id"\s*:/.test(h);
   },
   records: headlessRecords,
   facts: (rec) => {

@@ -1,6 +1,7 @@
 import { byCount, otherLabel, type OtherNames } from "../records/counts.js";
 import { excerptOf } from "../records/json.js";
 import type { Health } from "../records/health.js";
+import { kindHint } from "../records/sources.js";
 import { CANNOT_LIST, type SkippedEntry } from "../sources/guard.js";
 import { formatInt } from "./int-format.js";
 import { col, type Table } from "./model.js";
@@ -23,6 +24,14 @@ export function healthTable(h: Health): Table {
     notes.push(
       `${h.notRequestCount} assistant record${h.notRequestCount === 1 ? "" : "s"} without message or usage (not requests)${listed(h.notRequestCount, h.notRequests.length)}`,
     );
+  const rows = [
+    ...h.malformed.map((m) => ({ ...m })),
+    ...h.damaged.map((d) => ({ file: d.file, line: d.line, reason: `read despite damage: ${d.reason}`, excerpt: "" })),
+    ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: v.value })),
+    ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
+  ];
+  // A target of the wrong kind leads; with no row it is what the table says (markdown and HTML leave out an empty table).
+  const wrong = wrongKindNotes(h);
   return {
     id: "health",
     title: "Parse health",
@@ -34,14 +43,15 @@ export function healthTable(h: Health): Table {
       // cut at render: after --redact, so an id the cut would split is redacted whole first.
       col("excerpt", "excerpt", "text", { priority: 3, cut: 60 }),
     ],
-    rows: [
-      ...h.malformed.map((m) => ({ ...m })),
-      ...h.damaged.map((d) => ({ file: d.file, line: d.line, reason: `read despite damage: ${d.reason}`, excerpt: "" })),
-      ...h.invalidValues.map((v) => ({ file: v.file, line: v.line, reason: `invalid value in ${v.field}`, excerpt: v.value })),
-      ...h.notRequests.map((n) => ({ file: n.file, line: n.line, reason: n.reason, excerpt: "" })),
-    ],
-    notes,
+    rows,
+    notes: rows.length > 0 ? [...wrong, ...notes] : notes,
+    ...(wrong.length > 0 && rows.length === 0 ? { whenEmpty: wrong.join("; ") } : {}),
   };
+}
+
+/** An input read as a transcript that looks like another kind of evidence (health.wrongKind), and where it goes instead. */
+function wrongKindNotes(h: Health): string[] {
+  return (h.wrongKind ?? []).map((k) => `this looks like ${kindHint(k.looksLike) ?? k.looksLike} (${k.file}, read as a ${k.readAs})`);
 }
 
 function damagedNote(k: number): string {
@@ -75,7 +85,7 @@ const listed = (all: number, shown: number) => (all > shown ? ` (first ${shown} 
 
 /** One-line-per-problem warnings for stderr. */
 export function healthWarnings(h: Health, max = 10): string[] {
-  const w: string[] = [];
+  const w: string[] = wrongKindNotes(h);
   if (h.malformedCount > 0) {
     w.push(`${h.malformedCount} malformed line${h.malformedCount === 1 ? "" : "s"} (not records; counted in health):`);
     for (const m of h.malformed.slice(0, max)) w.push(`  ${m.file}:${m.line}: ${m.reason}`);
