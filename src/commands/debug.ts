@@ -74,7 +74,7 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
 
 /** The one pass over a debug log (shared with report, outputs and instructions). */
 export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Promise<{ result: DebugResult; health: Health }> {
-  const ev = await readDebugEvidence(input, { stdin: opts.stdin });
+  const ev = await readDebugEvidence(input, { stdin: opts.stdin }, opts.env);
   return { result: ev.result.debug, health: ev.health };
 }
 
