@@ -110,6 +110,8 @@ interface State {
   /** The events so far: a log of any length holds a bounded number of them (and of their text) in memory. */
   events: RowSpool<DebugEvent>;
   eventCount: number;
+  /** Servers whose last entry was `Connection timeout triggered …`: the `Connection failed … timed out` after it is that timeout. */
+  timedOut: Set<string>;
 }
 
 export interface DebugOptions {
@@ -170,6 +172,7 @@ function initState(opts: DebugOptions): State {
     ct: emptyCountTokens(),
     events,
     eventCount: 0,
+    timedOut: new Set(),
   };
 }
 
@@ -251,6 +254,9 @@ function stepEntry(s: State, e: DebugEntry): void {
   s.eventCount += 1;
   const ev = e.event;
   const sv = e.server !== null ? server(s, e.server) : null;
+  // Only the server's very next entry can be the failure its timeout line announced.
+  const timedOut = sv !== null && s.timedOut.delete(sv.name);
+  if (sv && ev.type === "mcp-connection-timeout") s.timedOut.add(sv.name);
   stepCountTokens(s.ct, e);
   if ((e.level === "ERROR" && ev.type !== "mcp-stderr") || FAILURES.has(ev.type)) r.errors += 1;
   if (sv && e.level === "ERROR" && ev.type !== "mcp-stderr") {
@@ -303,8 +309,13 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "mcp-connection-failed":
     case "mcp-connection-timeout":
-      // Also after a connect: the connection (or the attempt to make it again) is gone.
-      if (sv && sv.status !== "killed") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
+      // Also after a connect: the connection (or the attempt to make it again) is gone. A failure that is the
+      // transport's own 401 needs auth; one right after the timeout line is that timeout, said again.
+      if (sv && sv.status !== "killed") {
+        if (ev.type === "mcp-connection-timeout") sv.status = "timeout";
+        else if (isHttp401(ev.error)) sv.status = "needs-auth";
+        else if (!(timedOut && sv.status === "timeout")) sv.status = "failed";
+      }
       failure(bare(e.text));
       break;
     case "mcp-connection-error":
