@@ -83,7 +83,7 @@ const SOURCES_SHOWN = 10;
 
 function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text" | "time")?]> {
   const all = byCount(r.apiRequestSources);
-  const rest: OtherNames = { names: r.apiRequestSourcesOther?.names ?? 0, records: r.apiRequestSourcesOther?.records ?? 0 };
+  const rest: OtherNames = { ...(r.apiRequestSourcesOther ?? { names: 0, records: 0 }) };
   for (const [, k] of all.slice(SOURCES_SHOWN)) {
     rest.names++;
     rest.records += k;
