@@ -1,4 +1,4 @@
-import { debugAnalysisWith } from "../analyses/debug.js";
+import { debugAnalysisWith, type DebugResult } from "../analyses/debug.js";
 import { debugFactsAnalysis, serversNamedAnalysis, truncationsAnalysis } from "../analyses/debug-side.js";
 import { headlessRequestsAnalysis } from "../analyses/headless-requests.js";
 import { headlessRunAnalysis, type HeadlessRun } from "../analyses/headless-run.js";
@@ -39,6 +39,19 @@ export async function readDebugEvidence(
     opts,
   );
   return { input, health, result: results };
+}
+
+/**
+ * A debug log read for the `debug` reducer alone (the `debug` command): the facts the joins take from it would be a
+ * second copy of every persisted and count_tokens line, used by nothing.
+ */
+export async function readDebugLogOnly(
+  input: InputFile,
+  opts: RunnerOptions = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<Gathered<DebugResult>> {
+  const { results, health } = await runOne(input, debugLogSource, { debug: debugAnalysisWith({ memoryRows: spoolRowsFrom(env) }) }, opts);
+  return { input, health, result: results.debug };
 }
 
 /**
