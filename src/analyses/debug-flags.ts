@@ -20,7 +20,8 @@ interface FlagInput {
   }>;
   countTokens: CountTokensCall[];
   countTokensFailures: number;
-  events: ReadonlyArray<{ kind: string; line: number; text: string }>;
+  /** In log order; read only up to the first failed countTokens call, and only when there is one. */
+  events: Iterable<{ kind: string; line: number; text: string }>;
 }
 
 /**
@@ -78,7 +79,7 @@ export function debugFindings(r: FlagInput): Finding[] {
     }
   }
   if (r.countTokens.length > 0) plain(countTokensFlag(r.countTokens));
-  const ctFail = r.events.find((e) => e.kind === "count-tokens-failed");
+  const ctFail = r.countTokensFailures > 0 ? firstOf(r.events, "count-tokens-failed") : undefined;
   if (ctFail)
     quoting(
       `${r.countTokensFailures} countTokens API call(s) failed (first at line ${ctFail.line}: `,
@@ -86,6 +87,12 @@ export function debugFindings(r: FlagInput): Finding[] {
       ")",
     );
   return f;
+}
+
+/** The first event of `kind`: the events may be spooled to a file, so they are walked, and only as far as that event. */
+function firstOf<E extends { kind: string }>(events: Iterable<E>, kind: string): E | undefined {
+  for (const e of events) if (e.kind === kind) return e;
+  return undefined;
 }
 
 const ARM_SOURCE: Record<string, string> = {

@@ -2,6 +2,7 @@ import { sizeTextExact } from "../records/tool-output.js";
 import { lineEndFrom } from "../records/linear-text.js";
 import type { DebugEntry, DebugRecord } from "../records/debug.js";
 import { bump, newCounts, otherNames, type Counts, type OtherNames } from "../records/counts.js";
+import { RowSpool, SpooledRows, type RowList } from "../sources/row-spool.js";
 import type { Analysis } from "./analysis.js";
 import { debugFlags } from "./debug-flags.js";
 import { emptyCountTokens, stepCountTokens, type CountTokensCall, type CountTokensState } from "./debug-count-tokens.js";
@@ -84,7 +85,8 @@ export interface DebugResult {
     line: number;
     time: string | null;
   }>;
-  events: DebugEvent[];
+  /** Every entry, in log order: the first ones in memory, the rest in a temp file (sources/row-spool.ts), streamed when written. */
+  events: RowList<DebugEvent>;
   apiRequests: number;
   /** Requests per `source=`, at most MAX_NAMES names; `apiRequestSourcesOther` (present only past them) counts the rest. */
   apiRequestSources: Record<string, number>;
@@ -105,62 +107,91 @@ interface State {
   firstApiMs: number | null;
   connectedMs: Map<string, number>;
   ct: CountTokensState;
+  /** The events so far: a log of any length holds a bounded number of them (and of their text) in memory. */
+  events: RowSpool<DebugEvent>;
+  eventCount: number;
+  /** Servers whose last entry was `Connection timeout triggered …`: the `Connection failed … timed out` after it is that timeout. */
+  timedOut: Set<string>;
 }
+
+export interface DebugOptions {
+  /** Events kept in memory before the rest go to a temp file (sources/row-spool.ts `SPOOL_MEMORY_ROWS` unless given). */
+  memoryRows?: number;
+  /** Where the temp file goes (tests); `os.tmpdir()` otherwise. */
+  spoolDir?: string;
+}
+
+/** Characters of event text kept in memory before the rest spill: 5,000 entries of a megabyte each must not stay. */
+export const EVENT_MEMORY_CHARS = 8 << 20;
 
 /** Sources of requests that are not the main conversation (title, token counts, quota probes). */
 const SIDE_SOURCES = /count_tokens|title|quota|summar|prompt_suggestion|compact|haiku/i;
 
-export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = {
-  init(): State {
-    return {
-      r: {
-        // The contract's fields first, in its order.
-        entries: 0,
-        runtimeArm: null,
-        runtimeArmSource: null,
-        countTokensCalls: 0,
-        servers: [],
-        persisted: [],
-        events: [],
-        countTokens: [],
-        countTokensFailures: 0,
-        errors: 0,
-        apiRequests: 0,
-        apiRequestSources: newCounts(),
-        firstTime: null,
-        lastTime: null,
-        levels: newCounts(),
-        perMessageBudget: [],
-        flags: [],
-      },
-      servers: new Map(),
-      serverEntries: newCounts(),
-      firstMs: null,
-      firstApiMs: null,
-      connectedMs: new Map(),
-      ct: emptyCountTokens(),
-    };
-  },
-  step(s: State, rec: DebugRecord): void {
-    if (rec.kind !== "debug") return;
-    stepEntry(s, rec);
-  },
-  finish(s: State): DebugResult {
-    const r = s.r;
-    for (const sv of s.servers.values()) {
-      const at = s.connectedMs.get(sv.name);
-      if (at !== undefined && s.firstApiMs !== null && at > s.firstApiMs) sv.lateByMs = at - s.firstApiMs;
-    }
-    r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
-    r.countTokens = s.ct.calls;
-    const servers = otherNames(s.serverEntries);
-    if (servers !== undefined) r.serversOther = servers;
-    const sources = otherNames(r.apiRequestSources);
-    if (sources !== undefined) r.apiRequestSourcesOther = sources;
-    r.flags = debugFlags(r);
-    return r;
-  },
-};
+/** The `debug` reducer, its events spooled as `opts` says. */
+export function debugAnalysisWith(opts: DebugOptions = {}): Analysis<State, DebugResult, DebugRecord> {
+  return {
+    init: () => initState(opts),
+    step(s: State, rec: DebugRecord): void {
+      if (rec.kind !== "debug") return;
+      stepEntry(s, rec);
+    },
+    finish,
+  };
+}
+
+export const debugAnalysis: Analysis<State, DebugResult, DebugRecord> = debugAnalysisWith();
+
+function initState(opts: DebugOptions): State {
+  const events = new RowSpool<DebugEvent>(opts.memoryRows, opts.spoolDir, EVENT_MEMORY_CHARS);
+  return {
+    r: {
+      // The contract's fields first, in its order.
+      entries: 0,
+      runtimeArm: null,
+      runtimeArmSource: null,
+      countTokensCalls: 0,
+      servers: [],
+      persisted: [],
+      events: new SpooledRows(events, 1, 0),
+      countTokens: [],
+      countTokensFailures: 0,
+      errors: 0,
+      apiRequests: 0,
+      apiRequestSources: newCounts(),
+      firstTime: null,
+      lastTime: null,
+      levels: newCounts(),
+      perMessageBudget: [],
+      flags: [],
+    },
+    servers: new Map(),
+    serverEntries: newCounts(),
+    firstMs: null,
+    firstApiMs: null,
+    connectedMs: new Map(),
+    ct: emptyCountTokens(),
+    events,
+    eventCount: 0,
+    timedOut: new Set(),
+  };
+}
+
+function finish(s: State): DebugResult {
+  const r = s.r;
+  r.events = new SpooledRows(s.events, 1, s.eventCount);
+  for (const sv of s.servers.values()) {
+    const at = s.connectedMs.get(sv.name);
+    if (at !== undefined && s.firstApiMs !== null && at > s.firstApiMs) sv.lateByMs = at - s.firstApiMs;
+  }
+  r.servers = [...s.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
+  r.countTokens = s.ct.calls;
+  const servers = otherNames(s.serverEntries);
+  if (servers !== undefined) r.serversOther = servers;
+  const sources = otherNames(r.apiRequestSources);
+  if (sources !== undefined) r.apiRequestSourcesOther = sources;
+  r.flags = debugFlags(r);
+  return r;
+}
 
 /** The server's row, made at its first entry; null for a name past the cap (counted in `serversOther`). */
 function server(s: State, name: string): DebugServer | null {
@@ -207,17 +238,25 @@ function stepEntry(s: State, e: DebugEntry): void {
     r.lastTime = e.time;
   }
   if (e.ms !== null) s.firstMs ??= e.ms;
-  r.events.push({
-    time: e.time,
-    level: e.level,
-    kind: e.event.type,
-    server: e.server,
-    text: e.text,
-    line: e.pos.line,
-    offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null,
-  });
+  s.events.push(
+    0,
+    {
+      time: e.time,
+      level: e.level,
+      kind: e.event.type,
+      server: e.server,
+      text: e.text,
+      line: e.pos.line,
+      offsetMs: e.ms !== null && s.firstMs !== null ? e.ms - s.firstMs : null,
+    },
+    e.text.length,
+  );
+  s.eventCount += 1;
   const ev = e.event;
   const sv = e.server !== null ? server(s, e.server) : null;
+  // Only the server's very next entry can be the failure its timeout line announced.
+  const timedOut = sv !== null && s.timedOut.delete(sv.name);
+  if (sv && ev.type === "mcp-connection-timeout") s.timedOut.add(sv.name);
   stepCountTokens(s.ct, e);
   if ((e.level === "ERROR" && ev.type !== "mcp-stderr") || FAILURES.has(ev.type)) r.errors += 1;
   if (sv && e.level === "ERROR" && ev.type !== "mcp-stderr") {
@@ -270,8 +309,13 @@ function stepEntry(s: State, e: DebugEntry): void {
       break;
     case "mcp-connection-failed":
     case "mcp-connection-timeout":
-      // Also after a connect: the connection (or the attempt to make it again) is gone.
-      if (sv && sv.status !== "killed") sv.status = ev.type === "mcp-connection-timeout" ? "timeout" : "failed";
+      // Also after a connect: the connection (or the attempt to make it again) is gone. A failure that is the
+      // transport's own 401 needs auth; one right after the timeout line is that timeout, said again.
+      if (sv && sv.status !== "killed") {
+        if (ev.type === "mcp-connection-timeout") sv.status = "timeout";
+        else if (isHttp401(ev.error)) sv.status = "needs-auth";
+        else if (!(timedOut && sv.status === "timeout")) sv.status = "failed";
+      }
       failure(bare(e.text));
       break;
     case "mcp-connection-error":

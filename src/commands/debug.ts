@@ -1,7 +1,7 @@
 import type { DebugResult } from "../analyses/debug.js";
 import { headlessEmpty, headlessEmptyText } from "../analyses/headless-run.js";
 import { documentHealth, type Health, type InputHealth } from "../records/health.js";
-import { readDebugEvidence, readHeadlessRun } from "../pipeline/evidence.js";
+import { readDebugLogOnly, readHeadlessRun } from "../pipeline/evidence.js";
 import type { CommandOutput } from "../report/envelope.js";
 import { healthTable, healthWarnings } from "../report/health-table.js";
 import { debugWithRun, headlessSection, type HeadlessSection } from "../assemble/headless-section.js";
@@ -74,10 +74,10 @@ export async function runDebug(file: string, opts: DebugOptions): Promise<Comman
   };
 }
 
-/** The one pass over a debug log (shared with report, outputs and instructions). */
+/** The one pass over a debug log, for the `debug` reducer only. */
 export async function analyseDebugLog(input: InputFile, opts: CommonOptions): Promise<{ result: DebugResult; health: Health }> {
-  const ev = await readDebugEvidence(input, { stdin: opts.stdin });
-  return { result: ev.result.debug, health: ev.health };
+  const ev = await readDebugLogOnly(input, { stdin: opts.stdin }, opts.env);
+  return { result: ev.result, health: ev.health };
 }
 
 /** Sources named in the summary line; the rest (and those past the cap, `apiRequestSourcesOther`) are one item. */
@@ -85,7 +85,7 @@ const SOURCES_SHOWN = 10;
 
 function debugSummary(r: DebugResult): Array<[string, unknown, ("int" | "text" | "time")?]> {
   const all = byCount(r.apiRequestSources);
-  const rest: OtherNames = { names: r.apiRequestSourcesOther?.names ?? 0, records: r.apiRequestSourcesOther?.records ?? 0 };
+  const rest: OtherNames = { ...(r.apiRequestSourcesOther ?? { names: 0, records: 0 }) };
   for (const [, k] of all.slice(SOURCES_SHOWN)) {
     rest.names++;
     rest.records += k;

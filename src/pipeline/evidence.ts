@@ -1,4 +1,4 @@
-import { debugAnalysis } from "../analyses/debug.js";
+import { debugAnalysisWith, type DebugResult } from "../analyses/debug.js";
 import { debugFactsAnalysis, serversNamedAnalysis, truncationsAnalysis } from "../analyses/debug-side.js";
 import { headlessRequestsAnalysis } from "../analyses/headless-requests.js";
 import { headlessRunAnalysis, type HeadlessRun } from "../analyses/headless-run.js";
@@ -13,17 +13,25 @@ import { headlessSource } from "../records/streamjson.js";
 import { toolResultSource } from "../records/tool-result-source.js";
 import { toolsListSource, type ToolMeta } from "../records/tools-list.js";
 import type { InputFile } from "../sources/input.js";
+import { spoolRowsFrom } from "../sources/row-spool.js";
 import { runOne, type RunnerOptions } from "./runner.js";
 
 /** The readers of single evidence files: each is one runner pass with the analyses its kind feeds. */
 
-/** A debug log: the `debug` reducer, the facts `outputs` and `instructions` join against, the servers it names. */
-export async function readDebugEvidence(input: InputFile, opts: RunnerOptions = {}): Promise<Gathered<DebugEvidence>> {
+/**
+ * A debug log: the `debug` reducer, the facts `outputs` and `instructions` join against, the servers it names. `env`:
+ * `CCFORENSICS_SPOOL_ROWS`, the events kept in memory before the rest spill (sources/row-spool.ts).
+ */
+export async function readDebugEvidence(
+  input: InputFile,
+  opts: RunnerOptions = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<Gathered<DebugEvidence>> {
   const { results, health } = await runOne(
     input,
     debugLogSource,
     {
-      debug: debugAnalysis,
+      debug: debugAnalysisWith({ memoryRows: spoolRowsFrom(env) }),
       facts: debugFactsAnalysis(input.path),
       truncations: truncationsAnalysis(input.path),
       servers: serversNamedAnalysis,
@@ -31,6 +39,19 @@ export async function readDebugEvidence(input: InputFile, opts: RunnerOptions = 
     opts,
   );
   return { input, health, result: results };
+}
+
+/**
+ * A debug log read for the `debug` reducer alone (the `debug` command): the facts the joins take from it would be a
+ * second copy of every persisted and count_tokens line, used by nothing.
+ */
+export async function readDebugLogOnly(
+  input: InputFile,
+  opts: RunnerOptions = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<Gathered<DebugResult>> {
+  const { results, health } = await runOne(input, debugLogSource, { debug: debugAnalysisWith({ memoryRows: spoolRowsFrom(env) }) }, opts);
+  return { input, health, result: results.debug };
 }
 
 /**

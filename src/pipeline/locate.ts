@@ -33,5 +33,5 @@ export async function debugEvidenceFor(
   opts: LocateOptions,
 ): Promise<Gathered<DebugEvidence> | null> {
   const path = locateDebugLog(transcript, sessionId, opts);
-  return path === null ? null : readDebugEvidence(evidenceInput(path, "debug-log"), { stdin: opts.stdin });
+  return path === null ? null : readDebugEvidence(evidenceInput(path, "debug-log"), { stdin: opts.stdin }, opts.env);
 }

@@ -1,4 +1,4 @@
-import type { DebugResult } from "../analyses/debug.js";
+import type { DebugEvent, DebugResult } from "../analyses/debug.js";
 import { debugFindings } from "../analyses/debug-flags.js";
 import { findingsTable } from "./findings.js";
 import { col, type Table } from "./model.js";
@@ -111,13 +111,18 @@ export function debugTables(r: DebugResult, allEvents = false): Table[] {
       ],
     });
   }
-  const wanted = r.events.filter((e) => allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN");
-  const shown = allEvents ? wanted : wanted.slice(0, MAX_TIMELINE_ROWS);
+  // The events may be spooled to a file (analyses/debug.ts): walked once, keeping only the rows shown.
+  const shown: DebugEvent[] = [];
+  let wanted = 0;
+  for (const e of r.events) {
+    if (!(allEvents || e.kind !== "other" || e.level === "ERROR" || e.level === "WARN")) continue;
+    wanted += 1;
+    if (allEvents || shown.length < MAX_TIMELINE_ROWS) shown.push(e);
+  }
   const notes: string[] = [];
-  const other = r.events.length - wanted.length;
+  const other = r.events.length - wanted;
   if (other) notes.push(`${other} other entr${other === 1 ? "y" : "ies"} not shown (--all-events lists them; --json has all)`);
-  if (shown.length < wanted.length)
-    notes.push(`first ${shown.length} of ${wanted.length} events shown (--all-events lists them; --json has all)`);
+  if (shown.length < wanted) notes.push(`first ${shown.length} of ${wanted} events shown (--all-events lists them; --json has all)`);
   tables.push({
     id: "debug:events",
     title: "Timeline",

@@ -70,7 +70,7 @@ function scannedNote(h: Health): string {
  */
 function unknownList(unknown: Array<[string, number]>, h: Health, max = 10): string {
   const shown = unknown.slice(0, max).map(([t, k]) => `${excerptOf(t)} ×${k}`);
-  const rest: OtherNames = { names: h.unknownTypesOther?.names ?? 0, records: h.unknownTypesOther?.records ?? 0 };
+  const rest: OtherNames = { ...(h.unknownTypesOther ?? { names: 0, records: 0 }) };
   for (const [, k] of unknown.slice(max)) {
     rest.names++;
     rest.records += k;

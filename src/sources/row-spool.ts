@@ -44,15 +44,22 @@ export class RowSpool<T> {
   private pending = "";
   /** Bytes in the file plus bytes pending: where the next row starts. */
   private end = 0;
+  /** The weights of the rows in memory (`push`'s `weight`). */
+  private weight = 0;
 
-  /** `dir`: where the temp file goes (tests); `os.tmpdir()` otherwise, never a Claude config dir. */
+  /**
+   * `dir`: where the temp file goes (tests); `os.tmpdir()` otherwise, never a Claude config dir. `memoryWeight`: past
+   * this sum of the rows' weights (their text's length, say) the rest spill too, so rows of a megabyte each do not
+   * hold `memoryRows` megabytes.
+   */
   constructor(
     private readonly memoryRows = SPOOL_MEMORY_ROWS,
     private readonly dir?: string,
+    private readonly memoryWeight = Infinity,
   ) {}
 
-  push(group: number, row: T): void {
-    const toFile = this.memory.length >= this.memoryRows;
+  push(group: number, row: T, weight = 0): void {
+    const toFile = this.memory.length >= this.memoryRows || this.weight >= this.memoryWeight;
     if (this.last?.group !== group || this.last.seg.inFile !== toFile) {
       const seg: Segment = { inFile: toFile, at: toFile ? this.end : this.memory.length, count: 0, bytes: 0 };
       (this.groups[group] ??= []).push(seg);
@@ -61,6 +68,7 @@ export class RowSpool<T> {
     this.last.seg.count += 1;
     if (!toFile) {
       this.memory.push(row);
+      this.weight += weight;
       return;
     }
     // Opened at the first row that spills, so a temp folder that cannot be used fails the pass, not the printing.

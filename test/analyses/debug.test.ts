@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
-import { debugAnalysis, type DebugResult } from "../../src/analyses/debug.js";
+import { readFileSync } from "node:fs";
+import { debugAnalysis, debugAnalysisWith, EVENT_MEMORY_CHARS, type DebugResult } from "../../src/analyses/debug.js";
+import { MAX_ENTRY_CHARS } from "../../src/records/debug.js";
 import { joinCountTokens } from "../../src/analyses/debug-count-tokens.js";
 import { debugFlags } from "../../src/analyses/debug-flags.js";
 import { readDebugLog } from "../read.js";
@@ -57,8 +59,8 @@ test("legacy era with truncated instructions; v2 runtime arm from growthbook is 
     /MCP_SDK_GENERATION was not set|probes servers with server\/discover before initialize|was probed|so probed/,
   );
   assert.match(r.flags[1]!, /instructions truncated from 20,000 to 2,048/);
-  assert.equal(r.events[0]!.kind, "startup");
-  assert.equal(r.events[13]!.offsetMs, 6761);
+  assert.equal(r.events.toArray()[0]!.kind, "startup");
+  assert.equal(r.events.toArray()[13]!.offsetMs, 6761);
 });
 
 test("modern era: protocolEra modern, negotiated 2026-07-28", async () => {
@@ -116,9 +118,9 @@ test("large output: count_tokens after the tool call, then the persisted file", 
   assert.match(r.persisted[0]!.path, /tool-results\/toolu_01Xf7Kq2mP9sR4tV6wY8zA3b\.json$/);
   const big = r.servers[0]!;
   assert.deepEqual([big.toolCalls, big.toolsDone, big.toolMs], [1, 1, 41]);
-  const kinds = r.events.map((e) => e.kind);
+  const kinds = r.events.toArray().map((e) => e.kind);
   assert.ok(kinds.indexOf("mcp-tool-done") < kinds.lastIndexOf("api-request"));
-  assert.equal(r.events.find((e) => e.kind === "api-request" && e.text.includes("count_tokens"))!.line, 8);
+  assert.equal(r.events.toArray().find((e) => e.kind === "api-request" && e.text.includes("count_tokens"))!.line, 8);
 });
 
 test("pasted log: no times, multi-line capabilities, an error without colon, a failed server, budget line", async () => {
@@ -139,7 +141,7 @@ test("pasted log: no times, multi-line capabilities, an error without colon, a f
   );
   assert.deepEqual(r.levels, { DEBUG: 7, ERROR: 3, WARN: 1 });
   assert.ok(!r.flags.some((f) => f.includes("runtime arm")), "v1 is not flagged");
-  const stringified = r.events.find((e) => e.text.startsWith("Failed to refresh marketplace"));
+  const stringified = r.events.toArray().find((e) => e.text.startsWith("Failed to refresh marketplace"));
   assert.equal(
     stringified!.text,
     "Failed to refresh marketplace claude-plugins-official: fetch failed\n    at node:internal/deps/undici/undici:13502:13",
@@ -167,7 +169,7 @@ test("failures: an errored server keeps its whole error, a killed one ends kille
   );
   assert.equal(r.errors, 3, "docs' connection error, lab's forced stop (once), the failed countTokens call");
   assert.equal(r.countTokensFailures, 1);
-  const kinds = r.events.map((e) => e.kind);
+  const kinds = r.events.toArray().map((e) => e.kind);
   for (const k of ["mcp-connection-error", "mcp-shutdown-forced", "mcp-process-exited", "mcp-subscribe", "count-tokens-failed"])
     assert.ok(kinds.includes(k), k);
   assert.equal(kinds.filter((k) => k === "other").length, 1, "only `Cleared connection cache` is unrecognised");
@@ -206,7 +208,7 @@ test("a paste of only headerless lines is a debug log: the truncation and the co
     ["connected", 97, 5000, 2048, "legacy"],
   );
   assert.deepEqual([shop!.status, shop!.errors], ["failed", 1]);
-  assert.ok(r.events.every((e) => e.time === null && e.offsetMs === null));
+  assert.ok(r.events.toArray().every((e) => e.time === null && e.offsetMs === null));
   assert.ok(r.flags.some((f) => f.startsWith('server "lab" instructions truncated from 5,000 to 2,048')));
 });
 
@@ -314,6 +316,36 @@ test("a connect is not the end: a later failure, timeout, 401, drop or exit leav
   assert.ok(!r.flags.some((f) => /server "[fghijk]"/.test(f)), r.flags.join("\n"));
 });
 
+test("a Connection failed line of the transport's own 401 is needs-auth; the failure right after a timeout line stays timeout", async () => {
+  const t = (s: number, level: string, msg: string) => `2026-10-02T09:41:${String(10 + s).padStart(2, "0")}.000Z [${level}] ${msg}`;
+  const r = await analyseText(
+    [
+      t(0, "ERROR", 'MCP server "gh" Connection failed: Streamable HTTP error: Error POSTing to endpoint (HTTP 401): unauthorized'),
+      t(1, "DEBUG", 'MCP server "sse": SSE connection failed: SSE error: Non-200 status code (401)'),
+      t(2, "DEBUG", 'MCP server "c": Starting connection with timeout of 30000ms'),
+      t(3, "DEBUG", 'MCP server "c": Connection timeout triggered after 30000ms (limit: 30000ms)'),
+      // Another server's line between them does not separate c's timeout from its failure.
+      t(3, "DEBUG", 'MCP server "gh": Starting connection with timeout of 30000ms'),
+      t(4, "ERROR", 'MCP server "c" Connection failed after 30001ms: Connection to MCP server "c" timed out after 30000ms'),
+      // A timeout, then a new attempt that fails otherwise: that attempt failed.
+      t(5, "DEBUG", 'MCP server "r": Connection timeout triggered after 30000ms (limit: 30000ms)'),
+      t(6, "DEBUG", 'MCP server "r": Starting connection with timeout of 30000ms'),
+      t(7, "ERROR", 'MCP server "r" Connection failed after 73ms (CONNECTION_CLOSED)'),
+      // A 401 an upstream API gave, named in a failure that is no transport error: failed.
+      t(8, "ERROR", 'MCP server "u" Connection failed: upstream returned 401 Unauthorized'),
+    ].join("\n") + "\n",
+  );
+  const st = Object.fromEntries(r.servers.map((s) => [s.name, [s.status, s.errors]]));
+  assert.deepEqual(st, { c: ["timeout", 2], gh: ["needs-auth", 1], r: ["failed", 2], sse: ["needs-auth", 1], u: ["failed", 1] });
+  assert.ok(
+    r.flags.some((f) => f.startsWith('server "gh" was refused with HTTP 401 (needs authentication)')),
+    r.flags.join("\n"),
+  );
+  assert.ok(
+    r.flags.includes('server "c" timed out: Connection failed after 30001ms: Connection to MCP server "c" timed out after 30000ms'),
+  );
+});
+
 test("probe dbg.txt: a connection failure after a connect is the end of lab's connection", async () => {
   const r = await analyseText(
     [
@@ -324,4 +356,40 @@ test("probe dbg.txt: a connection failure after a connect is the end of lab's co
     ].join("\n") + "\n",
   );
   assert.deepEqual([r.servers[0]!.status, r.servers[0]!.connectMs], ["failed", 212]);
+});
+
+async function analyseWith(opts: Parameters<typeof debugAnalysisWith>[0], text: string) {
+  const a = debugAnalysisWith(opts);
+  const s = a.init();
+  const input = { path: "-", kind: "debug-log" as const, bytes: 0, sha256: "" };
+  for (const r of await readDebugLog(input, { stdin: Readable.from([Buffer.from(text)]) })) a.step(s, r);
+  return { r: a.finish(s), spilled: s.events.spilled };
+}
+
+test("events past the spool's rows go to a temp file: the same events, and the first failed countTokens call is still quoted", async () => {
+  const text = readFileSync(sample("logs", "debug", "failures.debug.txt"), "utf8");
+  const kept = await analyseWith({}, text);
+  const spilled = await analyseWith({ memoryRows: 1 }, text);
+  assert.deepEqual([kept.spilled, spilled.spilled], [false, true]);
+  assert.ok(kept.r.countTokensFailures > 0);
+  assert.equal(spilled.r.events.length, kept.r.events.length);
+  assert.deepEqual(spilled.r.events.toArray(), kept.r.events.toArray());
+  assert.deepEqual(spilled.r.flags, kept.r.flags);
+  assert.ok(
+    spilled.r.flags.some((f) => /countTokens API call\(s\) failed \(first at line \d+: /.test(f)),
+    spilled.r.flags.join("\n"),
+  );
+});
+
+test("events of a megabyte each spill past EVENT_MEMORY_CHARS of text, however few rows", async () => {
+  const big = "x".repeat(MAX_ENTRY_CHARS - 100);
+  const n = Math.ceil(EVENT_MEMORY_CHARS / big.length) + 2;
+  const lines = Array.from({ length: n }, (_, i) => `2026-10-02T09:41:${String(10 + i).padStart(2, "0")}.000Z [DEBUG] ${i} ${big}`);
+  const { r, spilled } = await analyseWith({}, lines.join("\n") + "\n");
+  assert.ok(spilled);
+  assert.equal(r.events.length, n);
+  assert.deepEqual(
+    r.events.toArray().map((e) => [e.line, e.text.length, e.text.startsWith(`${e.line - 1} x`)]),
+    lines.map((l, i) => [i + 1, l.length - "2026-10-02T09:41:10.000Z [DEBUG] ".length, true]),
+  );
 });

@@ -1,6 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bump, countOf, MAX_NAMES, mergeCounts, newCounts, otherNames, totalOf } from "../../src/records/counts.js";
+import {
+  bump,
+  countOf,
+  MAX_NAMES,
+  MAX_OTHER_KEYS,
+  mergeCounts,
+  newCounts,
+  otherLabel,
+  otherNames,
+  totalOf,
+} from "../../src/records/counts.js";
 import { countParsed, emptyHealth, mergeHealth } from "../../src/records/health.js";
 import { healthTable, healthWarnings } from "../../src/report/health-table.js";
 
@@ -71,4 +81,32 @@ test("health: __proto__ and constructor unknown types counted and merged; past t
     /t106 ×1, … 1,240 more names \(1,241 records\) \(see health\.unknownTypes in --json\)$/m,
   );
   assert.match(healthWarnings(big).join("\n"), /… 1,240 more names \(1,241 records\) \(see health\.unknownTypes in --json\)$/m);
+});
+
+test("bump: past MAX_OTHER_KEYS names beyond the cap, new names count their records and the names say at least", () => {
+  const c = newCounts();
+  for (let i = 0; i < MAX_NAMES; i++) bump(c, `t${i}`);
+  for (let i = 0; i < MAX_OTHER_KEYS; i++) bump(c, `late${i}`);
+  // Told apart by digest: a name seen again, and names differing only in a lone surrogate, count as they are.
+  bump(c, "late0", 2);
+  assert.deepEqual(otherNames(c), { names: MAX_OTHER_KEYS, records: MAX_OTHER_KEYS + 2 });
+  bump(c, "more", 5);
+  bump(c, "late1");
+  assert.deepEqual(otherNames(c), { names: MAX_OTHER_KEYS, records: MAX_OTHER_KEYS + 8, namesAtLeast: true });
+  assert.equal(otherLabel(otherNames(c)!), `… at least 100,000 more names (${(MAX_OTHER_KEYS + 8).toLocaleString("en-US")} records)`);
+  assert.equal(totalOf(c), MAX_NAMES + MAX_OTHER_KEYS + 8);
+  // Merged, and read back from a document: still a lower bound.
+  const into = newCounts();
+  mergeCounts(into, c);
+  assert.equal(otherNames(into)!.namesAtLeast, true);
+  const back = newCounts();
+  mergeCounts(back, {}, JSON.parse(JSON.stringify(otherNames(c))));
+  assert.deepEqual(otherNames(back), otherNames(c));
+});
+
+test("bump: names past the cap differing only in a lone surrogate are two names", () => {
+  const c = newCounts();
+  for (let i = 0; i < MAX_NAMES; i++) bump(c, `t${i}`);
+  for (const k of ["a\uD800", "a\uDC00", "a\uFFFD", "a\uD800"]) bump(c, k);
+  assert.deepEqual(otherNames(c), { names: 3, records: 4 });
 });
