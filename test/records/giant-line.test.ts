@@ -151,12 +151,18 @@ test("claude -p output through stdin in small chunks: chunks of zeros before the
   }
 });
 
-/** Peak RSS of the CLI reading `file`, from inside the child (its resourceUsage at exit), in bytes. */
+/**
+ * Peak RSS of the CLI reading `file`, from inside the child at exit, in bytes: VmHWM of /proc/self/status where
+ * there is one. Not resourceUsage().maxRSS: Linux carries a forked child's maxRSS across exec, so it starts at
+ * the test process's own RSS at the fork (160 MB after this file's earlier tests, against 114 MB run alone).
+ */
 function peak(args: string[]): number {
   const script = join(dir, "peak.mjs");
   writeFileSync(
     script,
-    `process.on("exit", () => process.stderr.write("\\nPEAK " + process.resourceUsage().maxRSS * 1024 + "\\n"));\n` +
+    `import { readFileSync } from "node:fs";\n` +
+      `const hwm = () => { try { const m = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8")); return m ? Number(m[1]) : undefined; } catch { return undefined; } };\n` +
+      `process.on("exit", () => process.stderr.write("\\nPEAK " + (hwm() ?? process.resourceUsage().maxRSS) * 1024 + "\\n"));\n` +
       `process.argv.splice(1, 1, ${JSON.stringify(BIN)});\nawait import(${JSON.stringify(BIN)});\n`,
   );
   const r = spawnSync(process.execPath, [script, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
