@@ -21,7 +21,7 @@ import { TotalsAccumulator } from "./requests-totals.js";
 import { applyTaskOutputs } from "./requests-tasks.js";
 import { touchChain } from "./open-chains.js";
 import { noteRun, rowOfSeq, type Run } from "./row-runs.js";
-import { TaskCollector, type LastRequest, type SubagentTask } from "./subagent-tasks.js";
+import { lastRequest, TaskCollector, type SubagentTask } from "./subagent-tasks.js";
 import { embeddedRecord, progressAgent } from "../records/progress-message.js";
 import { NONE, PathTable, RequestRing, UNKNOWN } from "./uuid-paths.js";
 
@@ -506,18 +506,6 @@ function closeOldest(s: State, c: ChainState): void {
   if (row.duplicateOf === null) c.last = row;
   c.totals.add(row);
   s.spool.push(c.ordinal, row);
-}
-
-/** What the Task/Agent join checks a chain's last row against. */
-function lastRequest(row: RequestRow): LastRequest {
-  return {
-    index: row.index,
-    inputTokens: row.inputTokens,
-    cacheCreationInputTokens: row.cacheCreationInputTokens,
-    cacheReadInputTokens: row.cacheReadInputTokens,
-    outputTokens: row.outputTokens,
-    placeholder: row.outputPlaceholder,
-  };
 }
 
 function closeAll(s: State, c: ChainState): void {

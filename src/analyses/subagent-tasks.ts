@@ -296,18 +296,23 @@ export class TaskCollector {
 export type TaskOutputFixes = Array<{ index: number; outputTokens: number; recorded: number | null }>;
 
 /** The requests a chain's results may speak for, in order: each leg's end, then its last (once). */
+/** What the Task/Agent join checks a request of a chain (its last, or a leg's last) against. */
+export function lastRequest(row: RequestRow): LastRequest {
+  return {
+    index: row.index,
+    inputTokens: row.inputTokens,
+    cacheCreationInputTokens: row.cacheCreationInputTokens,
+    cacheReadInputTokens: row.cacheReadInputTokens,
+    outputTokens: row.outputTokens,
+    placeholder: row.outputPlaceholder,
+  };
+}
+
 function requestEnds(legs: readonly RequestRow[] | undefined, last: LastRequest | null): LastRequest[] {
   const out: LastRequest[] = [];
   for (const row of legs ?? []) {
     if (last !== null && row.index >= last.index) continue;
-    out.push({
-      index: row.index,
-      inputTokens: row.inputTokens,
-      cacheCreationInputTokens: row.cacheCreationInputTokens,
-      cacheReadInputTokens: row.cacheReadInputTokens,
-      outputTokens: row.outputTokens,
-      placeholder: row.outputPlaceholder,
-    });
+    out.push(lastRequest(row));
   }
   if (last !== null) out.push(last);
   return out;
