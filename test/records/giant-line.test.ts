@@ -171,7 +171,7 @@ function peak(args: string[]): number {
   return Number(m[1]);
 }
 
-test("one line of NULs or of text without a newline: a line twice as long costs every reader far less than its size more", () => {
+test("one line of NULs or of text without a newline: a line twice as long costs every reader less than its size more", () => {
   // Peak RSS at 32 MiB and at 64 MiB: what one read costs whatever the line (the read buffers grown to 8 MiB, the
   // hash) cancels out, what the line costs does not. Held, the line cost three times its size (its pieces,
   // Buffer.concat, the string): 96 MiB more for the longer one.
@@ -189,6 +189,8 @@ test("one line of NULs or of text without a newline: a line twice as long costs 
   for (const cmd of [["debug"], ["rpc"], ["report", "--stream-json"], ["requests"]])
     for (const [name, [one, two]] of Object.entries(files)) {
       const more = peak([...cmd, two]) - peak([...cmd, one]);
-      assert.ok(more < size / 2, `${cmd.join(" ")} on ${name}: ${more} bytes more for ${size} bytes more of line`);
+      // 8-12 MB more on a quiet machine; up to 19 MB seen under a loaded test run (the read-ahead and the hash
+      // worker lag, garbage is collected later). A line held even once costs its size more (32 MiB): 3/4 tells them apart.
+      assert.ok(more < (size * 3) / 4, `${cmd.join(" ")} on ${name}: ${more} bytes more for ${size} bytes more of line`);
     }
 });
