@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { StringDecoder } from "node:string_decoder";
 import type { LineSink } from "../sources/lines.js";
 import { collectAfterHugeLine, HUGE_LINE_BYTES } from "../sources/memory.js";
-import { notUtf8Count } from "./json.js";
+import { notUtf8Count, type NulRuns } from "./json.js";
 import { nulWsRun, nulWsRunBack, skipZeros } from "./nul-scan.js";
 
 /**
@@ -15,19 +15,13 @@ import { nulWsRun, nulWsRunBack, skipZeros } from "./nul-scan.js";
  * The "text" of the line starts after the last NUL of its leading run (NULs and whitespace), as the readers
  * cut it (records/json.ts nulRuns): `head` holds the text's first `headBytes` bytes, or all of it when held.
  */
-export interface GiantLine {
+/** Its NulRuns (records/json.ts) are over the whole line. */
+export interface GiantLine extends NulRuns {
   bytes: number;
   /** The text's first bytes (after the leading run's last NUL), or all of them when `whole`. */
   head: Buffer;
   /** `head` is all of the text: it was held (the reader must parse it) or was no longer than the head. */
   whole: boolean;
-  /** As records/json.ts NulRuns, over the whole line. */
-  leadEnd: number;
-  leadNuls: number;
-  leadNulEnd: number;
-  tailStart: number;
-  tailNuls: number;
-  tailFirstNul: number;
   /** The first NUL at or after `leadEnd`, -1 for none: one before `tailStart` is a NUL inside the line. */
   nulAfterLead: number;
   /** Every character is whitespace (String#trim's) or NUL. */
